@@ -1,0 +1,3 @@
+module github.com/graphmem/graphmem
+
+go 1.26

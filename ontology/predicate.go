@@ -1,0 +1,215 @@
+package ontology
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Polarity says whether a fact is asserted or denied ("I no longer eat
+// meat" is LIKES meat with negative polarity, stored as DISLIKES).
+type Polarity string
+
+// The two polarities.
+const (
+	Positive Polarity = "positive"
+	Negative Polarity = "negative"
+)
+
+// Opposite returns the other polarity.
+func (p Polarity) Opposite() Polarity {
+	if p == Negative {
+		return Positive
+	}
+	return Negative
+}
+
+// Predicate describes one relationship type of the fact vocabulary.
+type Predicate struct {
+	// Name is the UPPER_SNAKE relationship type written to Neo4j.
+	Name string
+	// Phrase is the verb phrase used to render a fact sentence when an
+	// extractor gives none: "<subject> <phrase> <object>".
+	Phrase string
+	// Exclusive means a subject holds at most one current object for this
+	// predicate (and qualifier): a new object supersedes the old one.
+	// Non-exclusive facts coexist (likes pizza and likes burgers).
+	Exclusive bool
+	// Preference marks predicates that the preferences endpoint reports.
+	Preference bool
+	// Opposite names the predicate with the opposite polarity (LIKES and
+	// DISLIKES), so a flip of taste is detected as a conflict.
+	Opposite string
+}
+
+// The canonical vocabulary. Types are kept few and general so that the
+// graph stays readable and the full-text index over facts covers them all.
+var vocabulary = []Predicate{
+	{Name: "IS_A", Phrase: "is"},
+	{Name: "LIVES_IN", Phrase: "lives in", Exclusive: true},
+	{Name: "FROM", Phrase: "is from", Exclusive: true},
+	{Name: "WORKS_AT", Phrase: "works at", Exclusive: true},
+	{Name: "WORKS_AS", Phrase: "works as", Exclusive: true},
+	{Name: "STUDIES_AT", Phrase: "studies at", Exclusive: true},
+	{Name: "STUDIES", Phrase: "studies"},
+	{Name: "LEARNING", Phrase: "is learning"},
+	{Name: "MARRIED_TO", Phrase: "is married to", Exclusive: true},
+	{Name: "PARTNER_OF", Phrase: "is in a relationship with", Exclusive: true},
+	{Name: "HAS_STATUS", Phrase: "is", Exclusive: true},
+	{Name: "PARENT_OF", Phrase: "is a parent of"},
+	{Name: "CHILD_OF", Phrase: "is a child of"},
+	{Name: "SIBLING_OF", Phrase: "is a sibling of"},
+	{Name: "RELATIVE_OF", Phrase: "is a relative of"},
+	{Name: "FRIEND_OF", Phrase: "is a friend of"},
+	{Name: "COLLEAGUE_OF", Phrase: "is a colleague of"},
+	{Name: "KNOWS", Phrase: "knows"},
+	{Name: "HAS_PET", Phrase: "has a pet"},
+	{Name: "OWNS", Phrase: "owns"},
+	{Name: "DRIVES", Phrase: "drives", Exclusive: true},
+	{Name: "USES", Phrase: "uses"},
+	{Name: "LIKES", Phrase: "likes", Preference: true, Opposite: "DISLIKES"},
+	{Name: "DISLIKES", Phrase: "dislikes", Preference: true, Opposite: "LIKES"},
+	{Name: "PREFERS", Phrase: "prefers", Preference: true, Exclusive: true},
+	{Name: "HAS_FAVORITE", Phrase: "has as favourite", Preference: true, Exclusive: true},
+	{Name: "ALLERGIC_TO", Phrase: "is allergic to"},
+	{Name: "HAS_DIET", Phrase: "follows the diet", Exclusive: true},
+	{Name: "HAS_CONDITION", Phrase: "has"},
+	{Name: "SUPPORTS", Phrase: "supports"},
+	{Name: "PRACTICES", Phrase: "practices"},
+	{Name: "MEMBER_OF", Phrase: "is a member of"},
+	{Name: "ATTENDED", Phrase: "attended"},
+	{Name: "VISITED", Phrase: "visited"},
+	{Name: "PLANS", Phrase: "plans"},
+	{Name: "CREATED", Phrase: "created"},
+	{Name: "READ", Phrase: "read"},
+	{Name: "WATCHED", Phrase: "watched"},
+	{Name: "HAS_GOAL", Phrase: "has the goal"},
+	{Name: "SCHEDULED_ON", Phrase: "is scheduled on", Exclusive: true},
+	{Name: "HAS_BUDGET", Phrase: "has a budget of", Exclusive: true},
+	{Name: "HAS_AGE", Phrase: "is aged", Exclusive: true},
+	{Name: "BORN_ON", Phrase: "was born on", Exclusive: true},
+	{Name: "LOCATED_IN", Phrase: "is located in", Exclusive: true},
+	{Name: "PART_OF", Phrase: "is part of"},
+	// RELATED_TO is the fallback for a relation outside the vocabulary; the
+	// original verb phrase is kept on the relationship as `predicate`.
+	{Name: "RELATED_TO", Phrase: "is related to"},
+}
+
+// Fallback is the relationship type used for relations outside the vocabulary.
+const Fallback = "RELATED_TO"
+
+// predicateAliases maps common synonyms (as an LLM or a rule may name them)
+// to canonical names. Keys are already normalized to UPPER_SNAKE.
+var predicateAliases = map[string]string{
+	"IS": "IS_A", "IS_AN": "IS_A", "HAS_IDENTITY": "IS_A", "IDENTIFIES_AS": "IS_A",
+	"RESIDES_IN": "LIVES_IN", "LIVE_IN": "LIVES_IN", "LIVING_IN": "LIVES_IN", "MOVED_TO": "LIVES_IN", "HOME": "LIVES_IN",
+	"ORIGINATES_FROM": "FROM", "COMES_FROM": "FROM", "IS_FROM": "FROM", "BORN_IN": "FROM",
+	"EMPLOYED_BY": "WORKS_AT", "WORKS_FOR": "WORKS_AT", "EMPLOYER": "WORKS_AT", "JOINED": "WORKS_AT",
+	"OCCUPATION": "WORKS_AS", "JOB": "WORKS_AS", "PROFESSION": "WORKS_AS", "JOB_TITLE": "WORKS_AS",
+	"ATTENDS": "STUDIES_AT", "ENROLLED_AT": "STUDIES_AT",
+	"LEARNS": "LEARNING", "IS_LEARNING": "LEARNING",
+	"SPOUSE_OF": "MARRIED_TO", "SPOUSE": "MARRIED_TO", "HUSBAND_OF": "MARRIED_TO", "WIFE_OF": "MARRIED_TO",
+	"DATING": "PARTNER_OF", "PARTNER": "PARTNER_OF", "BOYFRIEND_OF": "PARTNER_OF", "GIRLFRIEND_OF": "PARTNER_OF",
+	"RELATIONSHIP_STATUS": "HAS_STATUS", "MARITAL_STATUS": "HAS_STATUS",
+	"SISTER_OF": "SIBLING_OF", "BROTHER_OF": "SIBLING_OF", "HAS_SISTER": "SIBLING_OF", "HAS_BROTHER": "SIBLING_OF",
+	"MOTHER_OF": "PARENT_OF", "FATHER_OF": "PARENT_OF", "HAS_CHILD": "PARENT_OF",
+	"SON_OF": "CHILD_OF", "DAUGHTER_OF": "CHILD_OF", "HAS_PARENT": "CHILD_OF",
+	"FAMILY_OF": "RELATIVE_OF", "RELATED_BY_FAMILY": "RELATIVE_OF",
+	"FRIENDS_WITH": "FRIEND_OF", "HAS_FRIEND": "FRIEND_OF",
+	"WORKS_WITH": "COLLEAGUE_OF",
+	"PET":        "HAS_PET", "OWNS_PET": "HAS_PET",
+	"HAS": "OWNS", "POSSESSES": "OWNS", "BOUGHT": "OWNS",
+	"USES_DEVICE": "USES",
+	"LOVES":       "LIKES", "ENJOYS": "LIKES", "LIKE": "LIKES", "FANCIES": "LIKES",
+	"HATES": "DISLIKES", "DISLIKE": "DISLIKES", "AVOIDS": "DISLIKES",
+	"PREFER": "PREFERS", "FAVORITE": "HAS_FAVORITE", "FAVOURITE": "HAS_FAVORITE", "HAS_FAVOURITE": "HAS_FAVORITE",
+	"ALLERGY": "ALLERGIC_TO", "IS_ALLERGIC_TO": "ALLERGIC_TO",
+	"DIET": "HAS_DIET", "FOLLOWS_DIET": "HAS_DIET",
+	"SUFFERS_FROM": "HAS_CONDITION",
+	"FAN_OF":       "SUPPORTS", "ROOTS_FOR": "SUPPORTS",
+	"PLAYS": "PRACTICES", "DOES": "PRACTICES", "HOBBY": "PRACTICES",
+	"BELONGS_TO": "MEMBER_OF",
+	"WENT_TO":    "ATTENDED", "PARTICIPATED_IN": "ATTENDED",
+	"TRAVELED_TO": "VISITED", "TRAVELLED_TO": "VISITED",
+	"PLANS_TO": "PLANS", "INTENDS_TO": "PLANS", "WANTS_TO": "PLANS",
+	"MADE": "CREATED", "PAINTED": "CREATED", "WROTE": "CREATED", "BUILT": "CREATED",
+	"SCHEDULED_AT": "SCHEDULED_ON", "HAPPENS_ON": "SCHEDULED_ON", "TAKES_PLACE_ON": "SCHEDULED_ON",
+	"BUDGET": "HAS_BUDGET", "AGE": "HAS_AGE", "BIRTHDAY": "BORN_ON",
+	"IN": "LOCATED_IN", "LOCATED_AT": "LOCATED_IN",
+	"RELATES_TO": "RELATED_TO", "ASSOCIATED_WITH": "RELATED_TO",
+}
+
+// Vocabulary returns the canonical predicates in a stable order. extra adds
+// deployment-specific types (validated by ValidRelType); they are
+// non-exclusive and not preferences.
+func Vocabulary(extra ...string) []Predicate {
+	out := make([]Predicate, len(vocabulary), len(vocabulary)+len(extra))
+	copy(out, vocabulary)
+	seen := make(map[string]bool, len(extra))
+	for _, name := range extra {
+		if _, known := Lookup(name); known || !ValidRelType(name) || seen[name] {
+			continue
+		}
+		seen[name] = true
+		out = append(out, Predicate{Name: name, Phrase: strings.ToLower(strings.ReplaceAll(name, "_", " "))})
+	}
+	return out
+}
+
+// Lookup returns the canonical predicate for a name (canonical or alias).
+func Lookup(name string) (Predicate, bool) {
+	n := NormalizeRelType(name)
+	if canonical, ok := predicateAliases[n]; ok {
+		n = canonical
+	}
+	for _, p := range vocabulary {
+		if p.Name == n {
+			return p, true
+		}
+	}
+	return Predicate{}, false
+}
+
+var relTypePattern = regexp.MustCompile(`^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$`)
+
+// ValidRelType reports whether s is safe to use as a relationship type:
+// UPPER_SNAKE, starting with a letter, at most 64 characters.
+func ValidRelType(s string) bool {
+	return len(s) <= 64 && relTypePattern.MatchString(s)
+}
+
+// NormalizeRelType turns a free-form relation name ("works for",
+// "worksFor", "works-for") into UPPER_SNAKE. The result may still be
+// invalid (empty, or starting with a digit); check it with ValidRelType.
+func NormalizeRelType(s string) string {
+	var b strings.Builder
+	prevLower := false
+	pendingSep := false
+	for _, r := range strings.TrimSpace(s) {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9':
+			isUpper := r >= 'A' && r <= 'Z'
+			if (pendingSep || (isUpper && prevLower)) && b.Len() > 0 {
+				b.WriteByte('_')
+			}
+			pendingSep = false
+			b.WriteRune(r)
+			prevLower = (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9')
+		default:
+			pendingSep = true
+			prevLower = false
+		}
+	}
+	return strings.ToUpper(b.String())
+}
+
+// Resolve maps any relation name to a relationship type that is safe for
+// Cypher: the canonical predicate when known, otherwise Fallback. The
+// second result is the normalized original, kept as the `predicate`
+// property when the fallback is used.
+func Resolve(name string) (Predicate, string) {
+	if p, ok := Lookup(name); ok {
+		return p, p.Name
+	}
+	p, _ := Lookup(Fallback)
+	return p, strings.ToLower(strings.ReplaceAll(NormalizeRelType(name), "_", " "))
+}
