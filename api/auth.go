@@ -1,0 +1,125 @@
+package api
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/hex"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/gin-gonic/gin"
+)
+
+// DefaultTenant is the tenant of every request when auth is off (no keys
+// configured, loopback listen address only).
+const DefaultTenant = "default"
+
+var tenantPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`)
+
+// KeyRing maps API keys to tenants. Keys are kept only as SHA-256 hashes and
+// compared in constant time against every entry, so neither memory dumps
+// nor response timing reveal a key.
+type KeyRing struct {
+	entries []keyEntry
+}
+
+type keyEntry struct {
+	tenant string
+	hash   [sha256.Size]byte
+}
+
+// ParseKeys reads "tenant:key" pairs separated by commas or newlines; a
+// pair may give the key's hash instead, as "tenant:sha256:<64 hex>", so a
+// keys file need not hold secrets. Blank lines and # comments are ignored.
+// An empty source yields a nil ring (auth off).
+func ParseKeys(src string) (*KeyRing, error) {
+	ring := &KeyRing{}
+	sc := bufio.NewScanner(strings.NewReader(strings.ReplaceAll(src, ",", "\n")))
+	line := 0
+	for sc.Scan() {
+		line++
+		item := strings.TrimSpace(sc.Text())
+		if item == "" || strings.HasPrefix(item, "#") {
+			continue
+		}
+		tenant, key, ok := strings.Cut(item, ":")
+		if !ok || key == "" {
+			return nil, fmt.Errorf("entry %d: want tenant:key", line)
+		}
+		if !tenantPattern.MatchString(tenant) {
+			return nil, fmt.Errorf("entry %d: tenant %q must match %s", line, tenant, tenantPattern)
+		}
+		var e keyEntry
+		e.tenant = tenant
+		if hexHash, isHash := strings.CutPrefix(key, "sha256:"); isHash {
+			raw, err := hex.DecodeString(hexHash)
+			if err != nil || len(raw) != sha256.Size {
+				return nil, fmt.Errorf("entry %d: sha256 hash must be 64 hex characters", line)
+			}
+			copy(e.hash[:], raw)
+		} else {
+			if len(key) < 16 {
+				return nil, fmt.Errorf("entry %d: key for tenant %q is shorter than 16 characters", line, tenant)
+			}
+			e.hash = sha256.Sum256([]byte(key))
+		}
+		ring.entries = append(ring.entries, e)
+	}
+	if len(ring.entries) == 0 {
+		return nil, nil
+	}
+	return ring, nil
+}
+
+// Len is the number of keys.
+func (r *KeyRing) Len() int {
+	if r == nil {
+		return 0
+	}
+	return len(r.entries)
+}
+
+// tenantFor returns the tenant of a key. Every entry is compared, match or
+// not, so the time taken does not depend on which entry matched.
+func (r *KeyRing) tenantFor(key string) (string, bool) {
+	h := sha256.Sum256([]byte(key))
+	found := ""
+	for _, e := range r.entries {
+		if subtle.ConstantTimeCompare(h[:], e.hash[:]) == 1 {
+			found = e.tenant
+		}
+	}
+	return found, found != ""
+}
+
+const ctxTenant = "graphmem.tenant"
+
+// authenticate resolves the request's tenant: from its API key when keys
+// are configured, otherwise the default tenant.
+func authenticate(ring *KeyRing, onFail func(*gin.Context, error)) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		if ring == nil {
+			c.Set(ctxTenant, DefaultTenant)
+			c.Next()
+			return
+		}
+		key := c.GetHeader("X-API-Key")
+		if bearer, ok := strings.CutPrefix(c.GetHeader("Authorization"), "Bearer "); ok {
+			key = strings.TrimSpace(bearer)
+		}
+		tenant, ok := ring.tenantFor(key)
+		if key == "" || !ok {
+			onFail(c, errUnauthorized)
+			return
+		}
+		c.Set(ctxTenant, tenant)
+		c.Next()
+	}
+}
+
+// tenantOf returns the authenticated tenant of the request.
+func tenantOf(c *gin.Context) string {
+	return c.GetString(ctxTenant)
+}

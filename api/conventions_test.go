@@ -1,0 +1,144 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// TestRoutesMatchSpec fails when a registered route is missing from
+// openapi.yaml or the spec names a route that does not exist.
+func TestRoutesMatchSpec(t *testing.T) {
+	_, doc, _ := loadSpec(t)
+	c := newClient(t, fullDeps(t), Options{})
+	param := regexp.MustCompile(`:([A-Za-z_]+)`)
+	registered := map[string]bool{}
+	for _, r := range c.engine.Routes() {
+		registered[r.Method+" "+param.ReplaceAllString(r.Path, "{$1}")] = true
+	}
+	documented := map[string]bool{}
+	for path, item := range doc.Paths.Map() {
+		for method := range item.Operations() {
+			documented[method+" "+path] = true
+		}
+	}
+	var missing, extra []string
+	for r := range registered {
+		if !documented[r] {
+			missing = append(missing, r)
+		}
+	}
+	for r := range documented {
+		if !registered[r] {
+			extra = append(extra, r)
+		}
+	}
+	sort.Strings(missing)
+	sort.Strings(extra)
+	if len(missing) > 0 {
+		t.Errorf("routes registered but not in openapi.yaml: %v", missing)
+	}
+	if len(extra) > 0 {
+		t.Errorf("routes in openapi.yaml but not registered: %v", extra)
+	}
+	if !strings.HasPrefix(doc.OpenAPI, "3.1") {
+		t.Errorf("openapi.yaml is OpenAPI %s, want 3.1", doc.OpenAPI)
+	}
+}
+
+func TestUnknownRouteAndWrongMethodAreProblems(t *testing.T) {
+	c := newClient(t, fullDeps(t), Options{})
+	rec := c.do(http.MethodGet, "/v1/no-such-thing", nil)
+	if rec.Code != http.StatusNotFound {
+		t.Fatalf("unknown route: %d", rec.Code)
+	}
+	rec = c.do(http.MethodDelete, "/healthz", nil)
+	if rec.Code != http.StatusMethodNotAllowed {
+		t.Fatalf("wrong method: %d", rec.Code)
+	}
+	if allow := rec.Header().Get("Allow"); !strings.Contains(allow, "GET") {
+		t.Errorf("405 without an Allow header naming GET: %q", allow)
+	}
+}
+
+func TestOperationalRoutes(t *testing.T) {
+	c := newClient(t, fullDeps(t), Options{Version: "test"})
+	if rec := c.do(http.MethodGet, "/healthz", nil); rec.Code != http.StatusOK {
+		t.Fatalf("healthz: %d", rec.Code)
+	}
+	if rec := c.do(http.MethodGet, "/readyz", nil); rec.Code != http.StatusOK {
+		t.Fatalf("readyz: %d", rec.Code)
+	}
+	rec := c.do(http.MethodGet, "/openapi.yaml", nil)
+	if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), "openapi: 3.1") {
+		t.Fatalf("openapi.yaml: %d", rec.Code)
+	}
+	rec = c.do(http.MethodGet, "/metrics", nil)
+	for _, want := range []string{"go_goroutines", "process_resident_memory_bytes", `graphmem_http_requests_total{method="GET",route="/healthz",status="200"} 1`} {
+		if !strings.Contains(rec.Body.String(), want) {
+			t.Errorf("/metrics lacks %s", want)
+		}
+	}
+	rec = c.do(http.MethodGet, "/docs", nil)
+	if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), `id="problem-validation"`) {
+		t.Fatalf("docs page: %d", rec.Code)
+	}
+}
+
+func TestReadyzFailsWhenNeo4jIsDown(t *testing.T) {
+	deps := fullDeps(t)
+	deps.Ready = readyFunc(func(context.Context) error { return errors.New("connection refused: bolt://10.0.0.1") })
+	c := newClient(t, deps, Options{})
+	rec := c.do(http.MethodGet, "/readyz", nil)
+	if rec.Code != http.StatusServiceUnavailable {
+		t.Fatalf("readyz with Neo4j down: %d", rec.Code)
+	}
+	if strings.Contains(rec.Body.String(), "10.0.0.1") {
+		t.Fatal("readyz leaked an internal address")
+	}
+}
+
+func TestRequestIDIsHonouredOrGenerated(t *testing.T) {
+	c := newClient(t, fullDeps(t), Options{})
+	rec := c.do(http.MethodGet, "/healthz", nil, "X-Request-ID", "abc-123")
+	if got := rec.Header().Get("X-Request-ID"); got != "abc-123" {
+		t.Fatalf("request id not echoed: %q", got)
+	}
+	rec = c.do(http.MethodGet, "/healthz", nil, "X-Request-ID", "bad id with spaces\n")
+	if got := rec.Header().Get("X-Request-ID"); got == "" || strings.Contains(got, " ") {
+		t.Fatalf("malformed request id not replaced: %q", got)
+	}
+}
+
+func TestProblemMapperNeverLeaksInternals(t *testing.T) {
+	p := toProblem(fmt.Errorf("merge entity: neo4j at bolt://secret-host:7687 said %w", errors.New("boom")))
+	if p.Status != 500 || strings.Contains(p.Detail, "secret-host") {
+		t.Fatalf("500 problem leaks: %+v", p)
+	}
+}
+
+func TestParseKeys(t *testing.T) {
+	ring, err := ParseKeys("acme:0123456789abcdef0123, beta:sha256:" + strings.Repeat("ab", 32) + "\n# comment\n")
+	if err != nil || ring.Len() != 2 {
+		t.Fatalf("ParseKeys = %v, %v", ring, err)
+	}
+	if tenant, ok := ring.tenantFor("0123456789abcdef0123"); !ok || tenant != "acme" {
+		t.Fatalf("tenantFor = %q %v", tenant, ok)
+	}
+	if _, ok := ring.tenantFor("0123456789abcdef012"); ok {
+		t.Fatal("a wrong key was accepted")
+	}
+	for _, bad := range []string{"nocolon", "acme:short", "bad tenant!:0123456789abcdef0123", "x:sha256:zz"} {
+		if _, err := ParseKeys(bad); err == nil {
+			t.Errorf("ParseKeys(%q) accepted", bad)
+		}
+	}
+	if ring, err := ParseKeys(" \n"); err != nil || ring != nil {
+		t.Fatalf("empty source must turn auth off: %v %v", ring, err)
+	}
+}

@@ -1,0 +1,90 @@
+package api
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/gin-gonic/gin"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// Metrics is graphmem's Prometheus registry. It is created once in main and
+// passed to whoever reports: the router (HTTP timings), the graph store
+// (Neo4j timings, through ObserveQuery) and the job workers.
+type Metrics struct {
+	Registry      *prometheus.Registry
+	httpRequests  *prometheus.CounterVec
+	httpDuration  *prometheus.HistogramVec
+	queryDuration *prometheus.HistogramVec
+	jobs          *prometheus.CounterVec
+	jobDuration   *prometheus.HistogramVec
+}
+
+// NewMetrics builds a registry with Go runtime and process collectors.
+func NewMetrics() *Metrics {
+	reg := prometheus.NewRegistry()
+	m := &Metrics{
+		Registry: reg,
+		httpRequests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "graphmem_http_requests_total", Help: "HTTP requests by route, method and status.",
+		}, []string{"route", "method", "status"}),
+		httpDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "graphmem_http_request_duration_seconds", Help: "HTTP request latency by route and method.",
+			Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30},
+		}, []string{"route", "method"}),
+		queryDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "graphmem_neo4j_query_duration_seconds", Help: "Neo4j query latency by operation and outcome.",
+			Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 5},
+		}, []string{"op", "outcome"}),
+		jobs: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "graphmem_jobs_total", Help: "Background jobs finished by kind and outcome.",
+		}, []string{"kind", "outcome"}),
+		jobDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "graphmem_job_duration_seconds", Help: "Background job run time by kind.",
+			Buckets: prometheus.ExponentialBuckets(0.005, 2.5, 12),
+		}, []string{"kind"}),
+	}
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+		m.httpRequests, m.httpDuration, m.queryDuration, m.jobs, m.jobDuration)
+	return m
+}
+
+// ObserveQuery records one Neo4j query; graph.Config.Observe points here.
+func (m *Metrics) ObserveQuery(op string, d time.Duration, err error) {
+	m.queryDuration.WithLabelValues(op, outcome(err)).Observe(d.Seconds())
+}
+
+// ObserveJob records one finished background job.
+func (m *Metrics) ObserveJob(kind string, d time.Duration, err error) {
+	m.jobs.WithLabelValues(kind, outcome(err)).Inc()
+	m.jobDuration.WithLabelValues(kind).Observe(d.Seconds())
+}
+
+func outcome(err error) string {
+	if err != nil {
+		return "error"
+	}
+	return "ok"
+}
+
+// middleware times every request by its route template (never the raw
+// path, which would explode label cardinality with ids).
+func (m *Metrics) middleware() gin.HandlerFunc {
+	return func(c *gin.Context) {
+		start := time.Now()
+		c.Next()
+		route := c.FullPath()
+		if route == "" {
+			route = "unmatched"
+		}
+		m.httpRequests.WithLabelValues(route, c.Request.Method, strconv.Itoa(c.Writer.Status())).Inc()
+		m.httpDuration.WithLabelValues(route, c.Request.Method).Observe(time.Since(start).Seconds())
+	}
+}
+
+func (m *Metrics) handler() gin.HandlerFunc {
+	h := promhttp.HandlerFor(m.Registry, promhttp.HandlerOpts{})
+	return gin.WrapH(h)
+}

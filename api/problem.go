@@ -1,0 +1,174 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/gin-gonic/gin"
+	"github.com/go-playground/validator/v10"
+
+	"github.com/graphmem/graphmem/memory"
+)
+
+// Problem is an RFC 9457 problem details body. Every error response of the
+// API, including unknown routes and wrong methods, is one of these.
+type Problem struct {
+	Type      string       `json:"type"`
+	Title     string       `json:"title"`
+	Status    int          `json:"status"`
+	Detail    string       `json:"detail,omitempty"`
+	Instance  string       `json:"instance,omitempty"`
+	RequestID string       `json:"request_id,omitempty"`
+	Errors    []FieldIssue `json:"errors,omitempty"`
+}
+
+// FieldIssue names one field and the rule it broke.
+type FieldIssue struct {
+	Field   string `json:"field"`
+	Rule    string `json:"rule"`
+	Message string `json:"message"`
+}
+
+const problemContentType = "application/problem+json"
+
+// problemType returns the type URI of a problem kind; each is documented on
+// the /docs page under that anchor.
+func problemType(slug string) string { return "/docs#problem-" + slug }
+
+// Errors the handlers and middleware raise themselves; everything else comes
+// from the memory layer and is mapped by its sentinel.
+var (
+	errUnauthorized  = errors.New("missing or unknown API key")
+	errRouteNotFound = errors.New("no such route")
+	errMethod        = errors.New("method not allowed")
+	errBadJSON       = errors.New("malformed request body")
+)
+
+// httpError is an error that already knows its status and problem slug.
+type httpError struct {
+	status int
+	slug   string
+	title  string
+	detail string
+	issues []FieldIssue
+}
+
+func (e *httpError) Error() string { return e.detail }
+
+// toProblem is the single mapping from errors to HTTP. 5xx problems carry a
+// generic detail: internals are logged with the request id, never sent.
+func toProblem(err error) Problem {
+	var (
+		herr     *httpError
+		verrs    validator.ValidationErrors
+		memVal   *memory.ValidationError
+		maxBytes *http.MaxBytesError
+		syntax   *json.SyntaxError
+		typeErr  *json.UnmarshalTypeError
+		numErr   *strconv.NumError
+	)
+	switch {
+	case errors.As(err, &herr):
+		return Problem{Type: problemType(herr.slug), Title: herr.title, Status: herr.status, Detail: herr.detail, Errors: herr.issues}
+	case errors.As(err, &maxBytes):
+		return Problem{Type: problemType("body-too-large"), Title: "Request body too large", Status: http.StatusRequestEntityTooLarge,
+			Detail: fmt.Sprintf("the request body exceeds %d bytes; send smaller batches", maxBytes.Limit)}
+	case errors.As(err, &verrs):
+		return validationProblem(fieldIssues(verrs))
+	case errors.As(err, &memVal):
+		issues := make([]FieldIssue, len(memVal.Fields))
+		for i, f := range memVal.Fields {
+			issues[i] = FieldIssue{Field: f.Field, Rule: f.Rule, Message: f.Message}
+		}
+		return validationProblem(issues)
+	case errors.As(err, &typeErr):
+		return validationProblem([]FieldIssue{{Field: typeErr.Field, Rule: "type",
+			Message: fmt.Sprintf("must be a JSON %s, not %s", jsonKind(typeErr.Type.Kind().String()), typeErr.Value)}})
+	case errors.As(err, &numErr):
+		return validationProblem([]FieldIssue{{Field: "query", Rule: "type", Message: fmt.Sprintf("%q is not a number", numErr.Num)}})
+	case errors.As(err, &syntax), errors.Is(err, errBadJSON), errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
+		return Problem{Type: problemType("malformed-body"), Title: "Malformed request body", Status: http.StatusBadRequest,
+			Detail: "the body is not valid JSON: " + strings.TrimPrefix(err.Error(), "json: ")}
+	case errors.Is(err, errUnauthorized):
+		return Problem{Type: problemType("unauthorized"), Title: "Unauthorized", Status: http.StatusUnauthorized,
+			Detail: "send a valid API key as `Authorization: Bearer <key>` or `X-API-Key: <key>`"}
+	case errors.Is(err, errRouteNotFound):
+		return Problem{Type: problemType("not-found"), Title: "Not found", Status: http.StatusNotFound,
+			Detail: "no such route; the API is described at /openapi.yaml and /docs"}
+	case errors.Is(err, errMethod):
+		return Problem{Type: problemType("method-not-allowed"), Title: "Method not allowed", Status: http.StatusMethodNotAllowed,
+			Detail: "this route does not accept that method; see the Allow header"}
+	case errors.Is(err, memory.ErrInvalid):
+		return validationProblem([]FieldIssue{{Field: "body", Rule: "invalid", Message: err.Error()}})
+	case errors.Is(err, memory.ErrNotFound):
+		return Problem{Type: problemType("not-found"), Title: "Not found", Status: http.StatusNotFound, Detail: err.Error()}
+	case errors.Is(err, memory.ErrConflict):
+		return Problem{Type: problemType("conflict"), Title: "Conflict", Status: http.StatusConflict, Detail: err.Error()}
+	case errors.Is(err, context.DeadlineExceeded):
+		return Problem{Type: problemType("timeout"), Title: "Request timed out", Status: http.StatusGatewayTimeout,
+			Detail: "the request did not finish within the server's deadline; retry, or ask for less (smaller limit or batch)"}
+	case errors.Is(err, memory.ErrUnavailable):
+		return Problem{Type: problemType("unavailable"), Title: "Service unavailable", Status: http.StatusServiceUnavailable,
+			Detail: "a backing service (Neo4j or the LLM) is unavailable; retry later"}
+	default:
+		return Problem{Type: problemType("internal"), Title: "Internal server error", Status: http.StatusInternalServerError,
+			Detail: "an unexpected error occurred; report the request_id to the operator"}
+	}
+}
+
+func validationProblem(issues []FieldIssue) Problem {
+	detail := "the request is invalid"
+	if len(issues) > 0 {
+		detail = fmt.Sprintf("%s: %s", issues[0].Field, issues[0].Message)
+		if len(issues) > 1 {
+			detail += fmt.Sprintf(" (and %d more)", len(issues)-1)
+		}
+	}
+	return Problem{Type: problemType("validation"), Title: "Validation failed", Status: http.StatusUnprocessableEntity,
+		Detail: detail, Errors: issues}
+}
+
+func jsonKind(goKind string) string {
+	switch goKind {
+	case "string":
+		return "string"
+	case "int", "int64", "int32", "float64", "float32", "uint", "uint64":
+		return "number"
+	case "bool":
+		return "boolean"
+	case "slice", "array":
+		return "array"
+	default:
+		return "object"
+	}
+}
+
+// abortWithProblem maps err, logs it once (at the edge, with the request
+// id), and writes the problem.
+func abortWithProblem(c *gin.Context, log *slog.Logger, err error) {
+	p := toProblem(err)
+	p.Instance = c.Request.URL.Path
+	p.RequestID = requestIDFrom(c)
+	level := slog.LevelInfo
+	if p.Status >= 500 {
+		level = slog.LevelError
+	}
+	log.LogAttrs(c.Request.Context(), level, "request failed",
+		slog.String("request_id", p.RequestID), slog.String("route", c.FullPath()),
+		slog.Int("status", p.Status), slog.String("error", err.Error()))
+	if p.Status == http.StatusUnauthorized {
+		c.Header("WWW-Authenticate", `Bearer realm="graphmem"`)
+	}
+	if p.Status == http.StatusServiceUnavailable {
+		c.Header("Retry-After", "5")
+	}
+	c.Header("Content-Type", problemContentType)
+	c.AbortWithStatusJSON(p.Status, p)
+}

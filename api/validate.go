@@ -1,0 +1,126 @@
+package api
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"reflect"
+	"regexp"
+	"strings"
+
+	"github.com/gin-gonic/gin"
+	"github.com/gin-gonic/gin/binding"
+	"github.com/go-playground/validator/v10"
+)
+
+// identPattern is what ids (sessions, users, agents, events) may look like:
+// printable, no spaces, bounded. It keeps ids safe in URLs and logs.
+var identPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.:@/-]{0,127}$`)
+
+// setupValidator makes validator/v10 report JSON (or query) field names and
+// registers graphmem's own rules. gin shares one validator per process, so
+// this is idempotent.
+func setupValidator() error {
+	v, ok := binding.Validator.Engine().(*validator.Validate)
+	if !ok {
+		return errors.New("gin validator is not validator/v10")
+	}
+	v.RegisterTagNameFunc(func(f reflect.StructField) string {
+		for _, tag := range []string{"json", "form", "uri"} {
+			name, _, _ := strings.Cut(f.Tag.Get(tag), ",")
+			if name == "-" {
+				return ""
+			}
+			if name != "" {
+				return name
+			}
+		}
+		return f.Name
+	})
+	return v.RegisterValidation("ident", func(fl validator.FieldLevel) bool {
+		return identPattern.MatchString(fl.Field().String())
+	})
+}
+
+// ruleMessages turns validator tags into sentences a developer can act on.
+func ruleMessage(fe validator.FieldError) string {
+	switch fe.Tag() {
+	case "required":
+		return "is required"
+	case "ident":
+		return "must start with a letter or digit and contain only letters, digits and _.:@/- (at most 128 characters)"
+	case "oneof":
+		return "must be one of: " + strings.ReplaceAll(fe.Param(), " ", ", ")
+	case "min":
+		if fe.Kind() == reflect.Slice || fe.Kind() == reflect.String {
+			return fmt.Sprintf("must have at least %s items/characters", fe.Param())
+		}
+		return "must be at least " + fe.Param()
+	case "max":
+		if fe.Kind() == reflect.Slice || fe.Kind() == reflect.String {
+			return fmt.Sprintf("must have at most %s items/characters", fe.Param())
+		}
+		return "must be at most " + fe.Param()
+	case "gte":
+		return "must be at least " + fe.Param()
+	case "lte":
+		return "must be at most " + fe.Param()
+	case "gt":
+		return "must be greater than " + fe.Param()
+	case "dive":
+		return "has an invalid item"
+	case "required_without":
+		return "is required when " + fe.Param() + " is absent"
+	default:
+		return "breaks the rule " + fe.Tag()
+	}
+}
+
+// fieldIssues converts validator errors, dropping the top-level struct name
+// from namespaces: "appendRequest.events[3].kind" becomes "events[3].kind".
+func fieldIssues(verrs validator.ValidationErrors) []FieldIssue {
+	out := make([]FieldIssue, 0, len(verrs))
+	for _, fe := range verrs {
+		field := fe.Namespace()
+		if _, rest, ok := strings.Cut(field, "."); ok {
+			field = rest
+		}
+		out = append(out, FieldIssue{Field: field, Rule: fe.Tag(), Message: ruleMessage(fe)})
+	}
+	return out
+}
+
+// bindJSON decodes and validates a JSON body. Unknown fields are rejected,
+// so a typo such as "max_token" fails loudly instead of being ignored. An
+// empty body is treated as {} so endpoints whose fields are all optional
+// accept no body.
+func bindJSON(c *gin.Context, dst any) error {
+	if ct := c.ContentType(); ct != "" && ct != "application/json" {
+		return &httpError{status: 415, slug: "unsupported-media-type", title: "Unsupported media type",
+			detail: fmt.Sprintf("send the body as application/json, not %s", ct)}
+	}
+	if c.Request.Body != nil && c.Request.ContentLength != 0 {
+		dec := json.NewDecoder(c.Request.Body)
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(dst); err != nil && !errors.Is(err, io.EOF) {
+			// encoding/json has no typed error for unknown fields.
+			if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+				name = strings.Trim(name, `"`)
+				return &httpError{status: 422, slug: "validation", title: "Validation failed",
+					detail: fmt.Sprintf("%s: is not a known field", name),
+					issues: []FieldIssue{{Field: name, Rule: "unknown", Message: "is not a known field; check the spelling against /openapi.yaml"}}}
+			}
+			return err
+		}
+		if dec.More() {
+			return fmt.Errorf("%w: trailing data after the JSON value", errBadJSON)
+		}
+	}
+	return binding.Validator.ValidateStruct(dst)
+}
+
+// bindQuery decodes and validates query parameters.
+func bindQuery(c *gin.Context, dst any) error {
+	return c.ShouldBindQuery(dst)
+}

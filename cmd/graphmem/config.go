@@ -1,0 +1,285 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/url"
+	"reflect"
+	"strings"
+	"time"
+
+	"github.com/caarlos0/env/v11"
+	"github.com/joho/godotenv"
+
+	"github.com/graphmem/graphmem/api"
+)
+
+// Config is every setting of the service, read from GRAPHMEM_* variables
+// (and optionally a KEY=VALUE file named by GRAPHMEM_CONFIG_FILE, which the
+// environment overrides). Each package receives only its own part.
+//
+// The `desc` tags feed `graphmem config`, which prints the table the README
+// documents; `secret` fields are masked whenever the config is shown.
+type Config struct {
+	ConfigFile string `env:"CONFIG_FILE" desc:"optional KEY=VALUE file; environment variables override it"`
+
+	ListenAddr     string        `env:"LISTEN_ADDR" envDefault:"127.0.0.1:8080" desc:"HTTP listen address"`
+	LogLevel       string        `env:"LOG_LEVEL" envDefault:"info" desc:"debug, info, warn or error"`
+	LogFormat      string        `env:"LOG_FORMAT" envDefault:"auto" desc:"json, text, or auto (text on a terminal, JSON otherwise)"`
+	APIKeys        string        `env:"API_KEYS" secret:"true" desc:"comma-separated tenant:key pairs; empty disables auth (loopback only)"`
+	APIKeysFile    string        `env:"API_KEYS_FILE,file" secret:"true" desc:"file with one tenant:key (or tenant:sha256:<hex>) per line"`
+	MaxBodyBytes   int64         `env:"MAX_BODY_BYTES" envDefault:"8388608" desc:"largest accepted request body (413 above)"`
+	RequestTimeout time.Duration `env:"REQUEST_TIMEOUT" envDefault:"60s" desc:"deadline of one API request"`
+	TrustedProxies []string      `env:"TRUSTED_PROXIES" envSeparator:"," desc:"CIDRs of reverse proxies whose X-Forwarded-For is trusted"`
+
+	Neo4jURI       string        `env:"NEO4J_URI" desc:"Bolt URI of an existing Neo4j; empty starts the local one"`
+	Neo4jUser      string        `env:"NEO4J_USERNAME" desc:"Neo4j user (empty: no auth, as the local server)"`
+	Neo4jPassword  string        `env:"NEO4J_PASSWORD" secret:"true" desc:"Neo4j password"`
+	Neo4jPassFile  string        `env:"NEO4J_PASSWORD_FILE,file" secret:"true" desc:"file holding the Neo4j password"`
+	Neo4jDatabase  string        `env:"NEO4J_DATABASE" envDefault:"neo4j" desc:"database name"`
+	Neo4jTimeout   time.Duration `env:"NEO4J_QUERY_TIMEOUT" envDefault:"30s" desc:"server-side timeout of one query"`
+	Neo4jHome      string        `env:"NEO4J_HOME" envDefault:".neo4j/home" desc:"local server: conf, data and logs folder"`
+	Neo4jLib       string        `env:"NEO4J_LIB" envDefault:".neo4j/lib" desc:"local server: jar folder (fetched from Maven Central)"`
+	Neo4jVersion   string        `env:"NEO4J_VERSION" envDefault:"5.26.29" desc:"local server: Neo4j version"`
+	Neo4jBoltPort  int           `env:"NEO4J_BOLT_PORT" envDefault:"7687" desc:"local server: Bolt port"`
+	Neo4jHTTPPort  int           `env:"NEO4J_HTTP_PORT" envDefault:"7474" desc:"local server: HTTP and Browser port"`
+	Neo4jHeap      string        `env:"NEO4J_HEAP" envDefault:"1g" desc:"local server: JVM heap"`
+	Neo4jPageCache string        `env:"NEO4J_PAGECACHE" envDefault:"512m" desc:"local server: page cache"`
+
+	LLMBaseURL    string        `env:"LLM_BASE_URL" desc:"OpenAI-compatible base URL (e.g. https://api.openai.com/v1, http://localhost:11434/v1); empty uses the offline engine"`
+	LLMAPIKey     string        `env:"LLM_API_KEY" secret:"true" desc:"API key of the LLM server"`
+	LLMAPIKeyFile string        `env:"LLM_API_KEY_FILE,file" secret:"true" desc:"file holding the LLM API key"`
+	LLMModel      string        `env:"LLM_MODEL" envDefault:"gpt-4o-mini" desc:"chat model for summaries, extraction and insights"`
+	LLMTimeout    time.Duration `env:"LLM_TIMEOUT" envDefault:"60s" desc:"timeout of one LLM call"`
+	LLMJSONSchema bool          `env:"LLM_JSON_SCHEMA" envDefault:"true" desc:"use response_format json_schema (false: json_object, for servers without it)"`
+	EmbedModel    string        `env:"EMBEDDING_MODEL" desc:"embedding model; empty disables vectors"`
+	EmbedDims     int           `env:"EMBEDDING_DIMENSIONS" envDefault:"1536" desc:"embedding size (vector index dimension)"`
+	EmbedBaseURL  string        `env:"EMBEDDING_BASE_URL" desc:"base URL of the embedder when it differs from LLM_BASE_URL"`
+
+	ExtraFactTypes   []string      `env:"EXTRA_FACT_TYPES" envSeparator:"," desc:"extra UPPER_SNAKE relationship types for facts"`
+	CondenserProfile string        `env:"CONDENSER_PROFILE" envDefault:"default" desc:"condenser profile used when a request names none"`
+	ProfilesFile     string        `env:"CONDENSER_PROFILES_FILE" desc:"JSON file of extra named condenser profiles"`
+	Workers          int           `env:"WORKERS" envDefault:"2" desc:"background job workers per replica"`
+	JobMaxAttempts   int           `env:"JOB_MAX_ATTEMPTS" envDefault:"5" desc:"attempts before a job is marked failed"`
+	IdleClose        time.Duration `env:"SESSION_IDLE_CLOSE" envDefault:"30m" desc:"sessions idle this long are condensed and extracted (0 disables)"`
+}
+
+const envPrefix = "GRAPHMEM_"
+
+// loadConfig reads the configuration through getenv (os.Getenv in main, a
+// map in tests) and validates it, reporting every problem at once.
+func loadConfig(getenv func(string) string, environ []string) (Config, error) {
+	vars := map[string]string{}
+	if path := getenv(envPrefix + "CONFIG_FILE"); path != "" {
+		fileVars, err := godotenv.Read(path)
+		if err != nil {
+			return Config{}, fmt.Errorf("read config file %s: %w", path, err)
+		}
+		for k, v := range fileVars {
+			vars[k] = v
+		}
+	}
+	for _, kv := range environ {
+		if k, v, ok := strings.Cut(kv, "="); ok && strings.HasPrefix(k, envPrefix) {
+			vars[k] = v
+		}
+	}
+	var cfg Config
+	if err := env.ParseWithOptions(&cfg, env.Options{Prefix: envPrefix, Environment: vars}); err != nil {
+		return cfg, parseErrors(err)
+	}
+	return cfg, cfg.validate()
+}
+
+// parseErrors rewrites the env library's errors, which name Go fields, to
+// name the variables a user sets, and lists all of them.
+func parseErrors(err error) error {
+	var agg env.AggregateError
+	if !errors.As(err, &agg) {
+		return fmt.Errorf("configuration: %w", err)
+	}
+	t := reflect.TypeFor[Config]()
+	var out []error
+	for _, e := range agg.Errors {
+		var pe env.ParseError
+		if errors.As(e, &pe) {
+			if f, ok := t.FieldByName(pe.Name); ok {
+				name, _, _ := strings.Cut(f.Tag.Get("env"), ",")
+				out = append(out, fmt.Errorf("%s%s: cannot parse as %s: %w", envPrefix, name, pe.Type, errors.Unwrap(pe.Err)))
+				continue
+			}
+		}
+		out = append(out, e)
+	}
+	return fmt.Errorf("invalid configuration (%d problems):\n  %w", len(out), joinLines(out))
+}
+
+// validate lists every problem, naming the variable, so one restart fixes all.
+func (c Config) validate() error {
+	var errs []error
+	bad := func(name, format string, args ...any) {
+		errs = append(errs, fmt.Errorf("%s%s: %s", envPrefix, name, fmt.Sprintf(format, args...)))
+	}
+	if _, _, err := net.SplitHostPort(c.ListenAddr); err != nil {
+		bad("LISTEN_ADDR", "%q is not host:port", c.ListenAddr)
+	}
+	switch c.LogLevel {
+	case "debug", "info", "warn", "error":
+	default:
+		bad("LOG_LEVEL", "%q must be debug, info, warn or error", c.LogLevel)
+	}
+	switch c.LogFormat {
+	case "auto", "json", "text":
+	default:
+		bad("LOG_FORMAT", "%q must be auto, json or text", c.LogFormat)
+	}
+	if c.MaxBodyBytes < 1024 {
+		bad("MAX_BODY_BYTES", "%d is below 1024", c.MaxBodyBytes)
+	}
+	if c.RequestTimeout < time.Second {
+		bad("REQUEST_TIMEOUT", "%s is below 1s", c.RequestTimeout)
+	}
+	for _, cidr := range c.TrustedProxies {
+		if _, _, err := net.ParseCIDR(strings.TrimSpace(cidr)); err != nil && net.ParseIP(strings.TrimSpace(cidr)) == nil {
+			bad("TRUSTED_PROXIES", "%q is not an IP or CIDR", cidr)
+		}
+	}
+	if c.APIKeys != "" && c.APIKeysFile != "" {
+		bad("API_KEYS", "set API_KEYS or API_KEYS_FILE, not both")
+	}
+	if _, err := api.ParseKeys(c.apiKeySource()); err != nil {
+		bad("API_KEYS", "%v", err)
+	}
+	if c.Neo4jURI != "" {
+		if u, err := url.Parse(c.Neo4jURI); err != nil || !validBoltScheme(u.Scheme) {
+			bad("NEO4J_URI", "%q must be a neo4j://, neo4j+s://, bolt:// or bolt+s:// URI", c.Neo4jURI)
+		}
+	}
+	if c.Neo4jPassword != "" && c.Neo4jPassFile != "" {
+		bad("NEO4J_PASSWORD", "set NEO4J_PASSWORD or NEO4J_PASSWORD_FILE, not both")
+	}
+	if c.Neo4jTimeout < time.Second {
+		bad("NEO4J_QUERY_TIMEOUT", "%s is below 1s", c.Neo4jTimeout)
+	}
+	for name, port := range map[string]int{"NEO4J_BOLT_PORT": c.Neo4jBoltPort, "NEO4J_HTTP_PORT": c.Neo4jHTTPPort} {
+		if port < 1 || port > 65535 {
+			bad(name, "%d is outside 1-65535", port)
+		}
+	}
+	if c.LLMBaseURL != "" {
+		if u, err := url.Parse(c.LLMBaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			bad("LLM_BASE_URL", "%q must be an http(s) URL", c.LLMBaseURL)
+		}
+		if c.LLMModel == "" {
+			bad("LLM_MODEL", "required when LLM_BASE_URL is set")
+		}
+	}
+	if c.LLMAPIKey != "" && c.LLMAPIKeyFile != "" {
+		bad("LLM_API_KEY", "set LLM_API_KEY or LLM_API_KEY_FILE, not both")
+	}
+	if c.LLMTimeout < time.Second {
+		bad("LLM_TIMEOUT", "%s is below 1s", c.LLMTimeout)
+	}
+	if c.EmbedModel != "" {
+		if c.EmbedDims < 1 || c.EmbedDims > 4096 {
+			bad("EMBEDDING_DIMENSIONS", "%d must be within 1-4096 (Neo4j's vector index limit)", c.EmbedDims)
+		}
+		if c.LLMBaseURL == "" && c.EmbedBaseURL == "" {
+			bad("EMBEDDING_MODEL", "needs EMBEDDING_BASE_URL or LLM_BASE_URL")
+		}
+	}
+	if c.Workers < 0 || c.Workers > 64 {
+		bad("WORKERS", "%d must be within 0-64", c.Workers)
+	}
+	if c.JobMaxAttempts < 1 {
+		bad("JOB_MAX_ATTEMPTS", "%d must be at least 1", c.JobMaxAttempts)
+	}
+	if c.IdleClose < 0 {
+		bad("SESSION_IDLE_CLOSE", "%s must not be negative", c.IdleClose)
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("invalid configuration (%d problems):\n  %w", len(errs), joinLines(errs))
+	}
+	return nil
+}
+
+func validBoltScheme(s string) bool {
+	switch s {
+	case "neo4j", "neo4j+s", "neo4j+ssc", "bolt", "bolt+s", "bolt+ssc":
+		return true
+	}
+	return false
+}
+
+// joinLines joins errors one per line (errors.Join uses bare newlines; the
+// indent keeps the list readable under its heading).
+func joinLines(errs []error) error {
+	msgs := make([]string, len(errs))
+	for i, e := range errs {
+		msgs[i] = e.Error()
+	}
+	return errors.New(strings.Join(msgs, "\n  "))
+}
+
+func (c Config) apiKeySource() string {
+	if c.APIKeysFile != "" {
+		return c.APIKeysFile
+	}
+	return c.APIKeys
+}
+
+func (c Config) neo4jPassword() string {
+	if c.Neo4jPassFile != "" {
+		return strings.TrimSpace(c.Neo4jPassFile)
+	}
+	return c.Neo4jPassword
+}
+
+func (c Config) llmAPIKey() string {
+	if c.LLMAPIKeyFile != "" {
+		return strings.TrimSpace(c.LLMAPIKeyFile)
+	}
+	return c.LLMAPIKey
+}
+
+// embedded reports whether graphmem starts the local Neo4j itself.
+func (c Config) embedded() bool { return c.Neo4jURI == "" }
+
+// LogValue masks secrets whenever the config is logged.
+func (c Config) LogValue() slog.Value {
+	var attrs []slog.Attr
+	for _, f := range configFields(c) {
+		attrs = append(attrs, slog.String(f.Name, f.Shown))
+	}
+	return slog.GroupValue(attrs...)
+}
+
+// configField is one documented setting with its current value, masked if
+// secret.
+type configField struct {
+	Name, Default, Desc, Shown string
+	Secret                     bool
+}
+
+func configFields(c Config) []configField {
+	v := reflect.ValueOf(c)
+	t := v.Type()
+	out := make([]configField, 0, t.NumField())
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("env"), ",")
+		if name == "" {
+			continue
+		}
+		secret := f.Tag.Get("secret") == "true"
+		shown := fmt.Sprint(v.Field(i).Interface())
+		if secret && shown != "" {
+			shown = "********"
+		}
+		out = append(out, configField{Name: envPrefix + name, Default: f.Tag.Get("envDefault"),
+			Desc: f.Tag.Get("desc"), Shown: shown, Secret: secret})
+	}
+	return out
+}

@@ -1,0 +1,140 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func envOf(kv ...string) (func(string) string, []string) {
+	m := map[string]string{}
+	var environ []string
+	for i := 0; i+1 < len(kv); i += 2 {
+		m[kv[i]] = kv[i+1]
+		environ = append(environ, kv[i]+"="+kv[i+1])
+	}
+	return func(k string) string { return m[k] }, environ
+}
+
+func TestDefaultsAreValid(t *testing.T) {
+	getenv, environ := envOf()
+	cfg, err := loadConfig(getenv, environ)
+	if err != nil {
+		t.Fatalf("defaults invalid: %v", err)
+	}
+	if cfg.ListenAddr != "127.0.0.1:8080" || !cfg.embedded() || cfg.LLMBaseURL != "" {
+		t.Fatalf("defaults = %+v", cfg)
+	}
+}
+
+func TestEveryProblemIsListedAtOnce(t *testing.T) {
+	getenv, environ := envOf(
+		"GRAPHMEM_LISTEN_ADDR", "nope",
+		"GRAPHMEM_LOG_LEVEL", "loud",
+		"GRAPHMEM_NEO4J_URI", "http://x",
+		"GRAPHMEM_LLM_BASE_URL", "ftp://llm",
+		"GRAPHMEM_API_KEYS", "acme:short",
+		"GRAPHMEM_EMBEDDING_MODEL", "m", "GRAPHMEM_EMBEDDING_DIMENSIONS", "9000",
+	)
+	_, err := loadConfig(getenv, environ)
+	if err == nil {
+		t.Fatal("invalid config accepted")
+	}
+	for _, want := range []string{"GRAPHMEM_LISTEN_ADDR", "GRAPHMEM_LOG_LEVEL", "GRAPHMEM_NEO4J_URI",
+		"GRAPHMEM_LLM_BASE_URL", "GRAPHMEM_API_KEYS", "GRAPHMEM_EMBEDDING_DIMENSIONS", "6 problems"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error does not mention %s:\n%v", want, err)
+		}
+	}
+}
+
+func TestTypedParseErrorsNameTheVariable(t *testing.T) {
+	getenv, environ := envOf("GRAPHMEM_WORKERS", "many")
+	_, err := loadConfig(getenv, environ)
+	if err == nil || !strings.Contains(err.Error(), "GRAPHMEM_WORKERS") {
+		t.Fatalf("error = %v", err)
+	}
+}
+
+func TestConfigFileAndSecretFiles(t *testing.T) {
+	dir := t.TempDir()
+	keyFile := filepath.Join(dir, "llm.key")
+	if err := os.WriteFile(keyFile, []byte("sk-from-file\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	confFile := filepath.Join(dir, "graphmem.env")
+	if err := os.WriteFile(confFile, []byte("GRAPHMEM_WORKERS=7\nGRAPHMEM_LOG_LEVEL=debug\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	getenv, environ := envOf("GRAPHMEM_CONFIG_FILE", confFile, "GRAPHMEM_LOG_LEVEL", "warn",
+		"GRAPHMEM_LLM_API_KEY_FILE", keyFile, "GRAPHMEM_LLM_BASE_URL", "http://127.0.0.1:11434/v1")
+	cfg, err := loadConfig(getenv, environ)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Workers != 7 || cfg.LogLevel != "warn" {
+		t.Fatalf("file value or env override lost: workers=%d level=%s", cfg.Workers, cfg.LogLevel)
+	}
+	if cfg.llmAPIKey() != "sk-from-file" {
+		t.Fatalf("key from file = %q", cfg.llmAPIKey())
+	}
+}
+
+func TestSecretsAreMaskedWhenLogged(t *testing.T) {
+	getenv, environ := envOf("GRAPHMEM_LLM_API_KEY", "sk-very-secret", "GRAPHMEM_NEO4J_PASSWORD", "hunter2hunter2",
+		"GRAPHMEM_API_KEYS", "acme:0123456789abcdef0123")
+	cfg, err := loadConfig(getenv, environ)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	slog.New(slog.NewJSONHandler(&buf, nil)).Info("cfg", "config", cfg)
+	printConfig(&buf, cfg)
+	for _, secret := range []string{"sk-very-secret", "hunter2", "0123456789abcdef0123"} {
+		if strings.Contains(buf.String(), secret) {
+			t.Fatalf("secret %q leaked: %s", secret, buf.String())
+		}
+	}
+	if !strings.Contains(buf.String(), "********") {
+		t.Fatal("no masked value shown")
+	}
+}
+
+func TestRefusesOpenServiceOnNonLoopback(t *testing.T) {
+	getenv, environ := envOf("GRAPHMEM_LISTEN_ADDR", "0.0.0.0:8080", "GRAPHMEM_NEO4J_URI", "bolt://127.0.0.1:1")
+	var out bytes.Buffer
+	err := run(context.Background(), nil, getenv, environ, &out, &out)
+	if err == nil || !strings.Contains(err.Error(), "refusing to serve without API keys") {
+		t.Fatalf("run = %v", err)
+	}
+}
+
+func TestIsLoopback(t *testing.T) {
+	for addr, want := range map[string]bool{"127.0.0.1:8080": true, "[::1]:80": true, "localhost:1": true,
+		"0.0.0.0:8080": false, ":8080": false, "10.1.2.3:80": false} {
+		if got := isLoopback(addr); got != want {
+			t.Errorf("isLoopback(%q) = %v", addr, got)
+		}
+	}
+}
+
+func TestUnknownCommandIsUsageError(t *testing.T) {
+	getenv, environ := envOf()
+	err := run(context.Background(), []string{"frobnicate"}, getenv, environ, &bytes.Buffer{}, &bytes.Buffer{})
+	var u usageError
+	if err == nil || !asUsage(err, &u) {
+		t.Fatalf("run(frobnicate) = %v", err)
+	}
+}
+
+func asUsage(err error, u *usageError) bool {
+	v, ok := err.(usageError)
+	if ok {
+		*u = v
+	}
+	return ok
+}

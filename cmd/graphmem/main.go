@@ -1,0 +1,84 @@
+// Command graphmem is the long-term memory service for AI agents.
+//
+//	graphmem [serve]             serve the API (starts the local Neo4j unless GRAPHMEM_NEO4J_URI is set)
+//	graphmem neo4j start|stop|status|fetch
+//	graphmem config              print every setting with its current value (secrets masked)
+//	graphmem version
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "dev"
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:], os.Getenv, os.Environ(), os.Stdout, os.Stderr)
+	stop()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "graphmem:", err)
+		var usage usageError
+		if errors.As(err, &usage) {
+			os.Exit(2)
+		}
+		os.Exit(1)
+	}
+}
+
+// usageError marks a command-line mistake (exit status 2).
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+const usage = `usage:
+  graphmem [serve]                  serve the API on GRAPHMEM_LISTEN_ADDR (default 127.0.0.1:8080)
+  graphmem neo4j start|stop|status  manage the local Neo4j (data in GRAPHMEM_NEO4J_HOME)
+  graphmem neo4j fetch              download the Neo4j jars from Maven Central
+  graphmem config                   show the configuration (secrets masked)
+  graphmem version                  print the version`
+
+// run is main without the process: arguments, environment and output are
+// parameters so tests can drive every command.
+func run(ctx context.Context, args []string, getenv func(string) string, environ []string, stdout, stderr io.Writer) error {
+	cmd := "serve"
+	if len(args) > 0 {
+		cmd, args = args[0], args[1:]
+	}
+	switch cmd {
+	case "version", "--version", "-v":
+		fmt.Fprintln(stdout, "graphmem", version)
+		return nil
+	case "help", "--help", "-h":
+		fmt.Fprintln(stdout, usage)
+		return nil
+	}
+	cfg, err := loadConfig(getenv, environ)
+	if err != nil {
+		return err
+	}
+	switch cmd {
+	case "serve":
+		return serve(ctx, cfg, stdout, stderr)
+	case "neo4j":
+		return neo4jCommand(ctx, cfg, args, stdout)
+	case "config":
+		printConfig(stdout, cfg)
+		return nil
+	default:
+		return usageError{fmt.Sprintf("unknown command %q\n%s", cmd, usage)}
+	}
+}
+
+func printConfig(w io.Writer, cfg Config) {
+	for _, f := range configFields(cfg) {
+		fmt.Fprintf(w, "%-36s %s\n", f.Name, f.Shown)
+	}
+}

@@ -1,0 +1,183 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/graphmem/graphmem"
+	"github.com/graphmem/graphmem/api"
+	"github.com/graphmem/graphmem/graph"
+	"github.com/graphmem/graphmem/localneo4j"
+)
+
+// HTTP server timeouts. Bodies are small JSON documents, so headers and
+// bodies must arrive quickly; responses may wait for background work
+// (close?wait=true), so the write timeout follows the long request deadline.
+const (
+	readHeaderTimeout = 10 * time.Second
+	readTimeout       = 60 * time.Second
+	idleTimeout       = 2 * time.Minute
+	longRequest       = 10 * time.Minute
+	shutdownGrace     = 20 * time.Second
+)
+
+func serve(ctx context.Context, cfg Config, stdout, stderr io.Writer) error {
+	log := newLogger(stderr, cfg.LogLevel, cfg.LogFormat)
+	log.Info("starting graphmem", "version", version, "config", cfg)
+
+	keys, err := api.ParseKeys(cfg.apiKeySource())
+	if err != nil {
+		return fmt.Errorf("GRAPHMEM_API_KEYS: %w", err)
+	}
+	if keys == nil {
+		if !isLoopback(cfg.ListenAddr) {
+			return fmt.Errorf("refusing to serve without API keys on %s, which is reachable from other machines: set GRAPHMEM_API_KEYS (tenant:key pairs) or listen on 127.0.0.1", cfg.ListenAddr)
+		}
+		log.Warn("authentication is off: no API keys configured and the listen address is loopback; every request uses tenant \"default\"",
+			"listen", cfg.ListenAddr)
+	} else {
+		log.Info("authentication is on", "keys", keys.Len())
+	}
+
+	neo4jURI := cfg.Neo4jURI
+	if cfg.embedded() {
+		srv, err := localServer(cfg, stderr, log)
+		if err != nil {
+			return err
+		}
+		st := srv.Status(ctx)
+		if st.Running {
+			log.Info("reusing the local Neo4j already running", "pid", st.PID, "bolt", st.BoltURI)
+		} else {
+			if _, err := srv.Start(ctx); err != nil {
+				return fmt.Errorf("start the local Neo4j: %w", err)
+			}
+			// Stop it on the way out, after the HTTP server and the driver.
+			defer func() {
+				stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), localneo4j.DefaultStopTimeout)
+				defer cancel()
+				if err := srv.Stop(stopCtx); err != nil && !errors.Is(err, localneo4j.ErrNotRunning) {
+					log.Error("stop the local Neo4j", "error", err)
+				}
+			}()
+		}
+		neo4jURI = srv.Options().BoltURI()
+		log.Info("Neo4j Browser", "url", srv.Options().HTTPURL()+"/browser/", "connect_url", neo4jURI)
+	}
+
+	metrics := api.NewMetrics()
+	store, err := graph.Open(ctx, graph.Config{
+		URI: neo4jURI, Username: cfg.Neo4jUser, Password: cfg.neo4jPassword(), Database: cfg.Neo4jDatabase,
+		QueryTimeout: cfg.Neo4jTimeout, ExtraFactTypes: cfg.ExtraFactTypes,
+		EmbeddingDimensions: embeddingDims(cfg), Observe: metrics.ObserveQuery, AppVersion: version,
+	}, log)
+	if err != nil {
+		return fmt.Errorf("connect to Neo4j: %w (check GRAPHMEM_NEO4J_URI and credentials)", err)
+	}
+	defer func() {
+		if err := store.Close(context.WithoutCancel(ctx)); err != nil {
+			log.Warn("close Neo4j driver", "error", err)
+		}
+	}()
+	if _, err := store.ApplySchema(ctx); err != nil {
+		return fmt.Errorf("apply schema: %w", err)
+	}
+
+	gin.SetMode(gin.ReleaseMode)
+	handler, err := api.New(api.Deps{Ready: store}, api.Options{
+		Keys: keys, MaxBodyBytes: cfg.MaxBodyBytes, RequestTimeout: cfg.RequestTimeout,
+		LongRequestTimeout: longRequest, TrustedProxies: cfg.TrustedProxies,
+		Spec: graphmem.OpenAPI, Version: version, Log: log, Metrics: metrics,
+	})
+	if err != nil {
+		return err
+	}
+	httpSrv := &http.Server{
+		Addr: cfg.ListenAddr, Handler: handler,
+		ReadHeaderTimeout: readHeaderTimeout, ReadTimeout: readTimeout,
+		WriteTimeout: longRequest + 30*time.Second, IdleTimeout: idleTimeout,
+		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	ln, err := net.Listen("tcp", cfg.ListenAddr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w (is another graphmem running? set GRAPHMEM_LISTEN_ADDR)", cfg.ListenAddr, err)
+	}
+	fmt.Fprintf(stdout, "graphmem %s serving on http://%s  (docs: http://%s/docs, Ctrl-C to stop)\n", version, ln.Addr(), ln.Addr())
+
+	serveErr := make(chan error, 1)
+	go func() { serveErr <- httpSrv.Serve(ln) }()
+	select {
+	case err := <-serveErr:
+		return fmt.Errorf("http server: %w", err)
+	case <-ctx.Done():
+	}
+	log.Info("shutting down: HTTP first, then the driver and the local Neo4j")
+	shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownGrace)
+	defer cancel()
+	if err := httpSrv.Shutdown(shutdownCtx); err != nil {
+		log.Warn("http shutdown", "error", err)
+	}
+	return nil
+}
+
+func embeddingDims(cfg Config) int {
+	if cfg.EmbedModel == "" {
+		return 0
+	}
+	return cfg.EmbedDims
+}
+
+// isLoopback reports whether a listen address is reachable only from this
+// machine.
+func isLoopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// newLogger writes JSON unless the output is a terminal (or the format is
+// forced), and masks any attribute whose key names a secret.
+func newLogger(w io.Writer, level, format string) *slog.Logger {
+	var lv slog.Level
+	_ = lv.UnmarshalText([]byte(level))
+	opts := &slog.HandlerOptions{Level: lv, ReplaceAttr: redact}
+	if format == "text" || (format == "auto" && isTerminal(w)) {
+		return slog.New(slog.NewTextHandler(w, opts))
+	}
+	return slog.New(slog.NewJSONHandler(w, opts))
+}
+
+func redact(_ []string, a slog.Attr) slog.Attr {
+	k := strings.ToLower(a.Key)
+	for _, secret := range []string{"password", "api_key", "apikey", "secret", "token", "authorization"} {
+		if strings.Contains(k, secret) && a.Value.Kind() == slog.KindString && a.Value.String() != "" {
+			return slog.String(a.Key, "********")
+		}
+	}
+	return a
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}

@@ -1,0 +1,18 @@
+// Package graph is the only package that speaks to Neo4j. It owns the
+// schema, the tiers (Raw, Event, Insight), entities and facts, conflicts,
+// durable jobs and the retrieval queries.
+//
+// Rules every method follows:
+//   - Every node and relationship it writes carries `tenant`; every method
+//     takes the tenant and every query filters on it, so no call can read or
+//     change another tenant's data.
+//   - Values are always $parameters. Labels and relationship types cannot be
+//     parameters, so they come only from the ontology's allow-list after
+//     ontology.ValidLabel / ValidRelType; caller input never reaches Cypher.
+//   - Errors are wrapped with the operation and unwrap to this package's
+//     sentinels (ErrNotFound, ErrConflict, ErrUnavailable, ErrInvalid), which
+//     the API maps to HTTP in one place.
+//   - Single statements use neo4j.ExecuteQuery; multi-statement units use
+//     ExecuteWrite with idempotent work functions, because the driver retries
+//     them on transient errors.
+package graph
