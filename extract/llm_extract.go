@@ -1,0 +1,618 @@
+package extract
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	openai "github.com/sashabaranov/go-openai"
+
+	"github.com/graphmem/graphmem/ontology"
+)
+
+// llmExtraction is the structured answer of one extraction call. Entities
+// are declared once and facts refer to them by name, which keeps the answer
+// small and lets the engine reject a fact about an entity it never saw.
+type llmExtraction struct {
+	Entities []llmExtractedEntity `json:"entities" description:"Every entity that a fact mentions, each once."`
+	Facts    []llmExtractedFact   `json:"facts" description:"Facts stated in the window, preferences included."`
+}
+
+type llmExtractedEntity struct {
+	Name    string   `json:"name" description:"The entity's proper name as spoken; a common noun for unnamed ones (\"sister\")."`
+	Type    string   `json:"type" description:"One of the entity types."`
+	Aliases []string `json:"aliases" required:"false" description:"Other names used for it in the window."`
+	IsUser  bool     `json:"is_user" required:"false" description:"True only for the entity that is the user."`
+	Owner   string   `json:"owner" required:"false" description:"For an unnamed relational entity (\"my sister\"), the name of the entity it belongs to; otherwise empty."`
+}
+
+type llmExtractedFact struct {
+	Subject        string   `json:"subject" description:"Name of a declared entity."`
+	Predicate      string   `json:"predicate" description:"A predicate name from the vocabulary, or a short lower-case verb phrase when none fits."`
+	Object         string   `json:"object" description:"Name of a declared entity."`
+	Qualifier      string   `json:"qualifier" required:"false" description:"Slot of an exclusive predicate (\"programming language\", \"trip\", \"sister\"); otherwise empty."`
+	Sentence       string   `json:"sentence" required:"false" description:"The fact as one standalone sentence with names instead of pronouns."`
+	Polarity       string   `json:"polarity" required:"false" description:"negative when the fact is denied or has stopped being true; otherwise positive."`
+	Confidence     *float64 `json:"confidence" required:"false" description:"0 to 1: how sure it is that the speaker asserted this."`
+	Strength       *float64 `json:"strength" required:"false" description:"0 to 1: strength of a preference (love > like); 0 for other facts."`
+	ValidFrom      string   `json:"valid_from" required:"false" description:"YYYY-MM-DD when the fact started to hold, resolved against the event dates; empty if unknown."`
+	ValidTo        string   `json:"valid_to" required:"false" description:"YYYY-MM-DD when the fact stopped holding; empty if it still holds or is unknown."`
+	SourceEventIDs []string `json:"source_event_ids" required:"false" description:"Ids of the events the fact was read from."`
+}
+
+// llmExtractEnums constrains the wire schema to the ontology's entity types
+// and polarities; the check schema accepts any string and normalizes it.
+func llmExtractEnums() []llmEnum {
+	types := make([]string, 0, len(ontology.EntityTypes()))
+	for _, t := range ontology.EntityTypes() {
+		types = append(types, string(t))
+	}
+	return []llmEnum{
+		{def: "entity", prop: "type", values: types},
+		{def: "fact", prop: "polarity", values: []string{string(ontology.Positive), string(ontology.Negative)}},
+	}
+}
+
+// Extraction defaults and limits, applied while validating.
+const (
+	// llmDefaultConfidence stands in for a confidence the model left out:
+	// stated facts are usually right, but not certain enough to close an
+	// older fact without review.
+	llmDefaultConfidence = 0.7
+	// llmDefaultStrength stands in for a preference strength left out.
+	llmDefaultStrength = 0.5
+	llmMaxNameRunes    = 200
+	llmMaxSentence     = 500
+	llmMaxQualifier    = 100
+	llmUserKey         = "user"
+)
+
+// llmExtractPrompt is the data of extract.tmpl.
+type llmExtractPrompt struct {
+	UserName    string // "" when unknown
+	SessionID   string
+	Summary     string
+	Events      []llmPromptEvent
+	EntityTypes []string
+	Predicates  []ontology.Predicate
+	Schema      string // json_object mode only
+}
+
+// Extract turns one condensation window into entities and facts with one
+// structured call, then validates everything before it can reach the graph:
+// entity types through ontology.ParseEntityType; predicates through
+// ontology.Resolve (an LLM string never becomes a relationship type; an
+// unknown one becomes RELATED_TO with the phrase kept in RawPredicate);
+// subjects and objects must name declared entities; source ids must be input
+// ids; confidence and strength are clamped; bad dates are dropped. Items
+// that fail are dropped (logged once per call as a warning), not fatal; only
+// output that does not parse as the schema is ErrInvalidOutput.
+//
+// A fact whose source ids are all missing or unknown is still attributed to
+// the window, never left without provenance: to the events that mention its
+// object (or its subject, when the subject is not the user) by name or
+// alias; failing that, to the window's user events; failing that, to all of
+// its events.
+//
+// A window with no events and no summary makes no call.
+func (l *LLM) Extract(ctx context.Context, in Input) (Result, error) {
+	if len(in.Events) == 0 && strings.TrimSpace(in.Summary) == "" {
+		return Result{Model: l.cfg.Model}, nil
+	}
+	types := make([]string, 0, len(ontology.EntityTypes()))
+	for _, t := range ontology.EntityTypes() {
+		types = append(types, string(t))
+	}
+	system, err := l.render("extract_system", llmExtractPrompt{
+		UserName:    strings.TrimSpace(in.UserName),
+		EntityTypes: types,
+		Predicates:  llmPromptVocabulary(),
+		Schema:      l.schemaHint(l.schemas.extract),
+	})
+	if err != nil {
+		return Result{}, fmt.Errorf("extract: %w", err)
+	}
+	user, err := l.render("extract_user", llmExtractPrompt{
+		UserName:  strings.TrimSpace(in.UserName),
+		SessionID: in.SessionID,
+		Summary:   llmTruncate(strings.TrimSpace(in.Summary), 2*l.cfg.MaxEventChars),
+		Events:    llmPromptEvents(in.Events, l.cfg.MaxEventChars),
+	})
+	if err != nil {
+		return Result{}, fmt.Errorf("extract: %w", err)
+	}
+	res, err := l.chat(ctx, "extract", openai.ChatCompletionRequest{
+		Messages: []openai.ChatCompletionMessage{
+			{Role: openai.ChatMessageRoleSystem, Content: system},
+			{Role: openai.ChatMessageRoleUser, Content: user},
+		},
+		ResponseFormat: l.responseFormat("graphmem_extraction", l.schemas.extract),
+	})
+	if err != nil {
+		return Result{}, err
+	}
+	var out llmExtraction
+	if err := llmDecode(res.message.Content, l.schemas.extract, &out); err != nil {
+		return Result{}, fmt.Errorf("extract: %w: %w%s", ErrInvalidOutput, err, llmCutOff(res.finishReason))
+	}
+	result, dropped := llmValidateExtraction(in, out)
+	result.Model = res.model
+	if len(dropped) > 0 {
+		l.log.WarnContext(ctx, "llm extraction items dropped or repaired",
+			"model", res.model, "session", in.SessionID, "count", len(dropped), "problems", llmFirst(dropped, 25))
+	}
+	return result, nil
+}
+
+// llmPromptVocabulary is the vocabulary the prompt lists. The fallback is
+// left out on purpose: a model that picks RELATED_TO says nothing, while one
+// that writes its own phrase keeps it in RawPredicate.
+func llmPromptVocabulary() []ontology.Predicate {
+	var out []ontology.Predicate
+	for _, p := range ontology.Vocabulary() {
+		if p.Name != ontology.Fallback {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// llmFirst returns at most n items, so a log line stays short.
+func llmFirst(s []string, n int) []string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n]
+}
+
+// llmEntitySet builds the window's entities and resolves names to keys.
+type llmEntitySet struct {
+	in       Input
+	entities []Entity
+	byName   map[string]string // folded name or alias -> key
+	guessed  map[string]bool   // key -> type was a guess (unknown type word)
+	userKey  string
+}
+
+// llmUserWords are the names a model uses for the user when it does not
+// know the user's name.
+var llmUserWords = map[string]bool{"user": true, "the user": true, "i": true, "me": true, "my": true, "myself": true}
+
+func llmFold(s string) string { return strings.ToLower(strings.Join(strings.Fields(s), " ")) }
+
+func llmCleanName(s string) string {
+	return llmClipRunes(strings.Join(strings.Fields(s), " "), llmMaxNameRunes)
+}
+
+func llmClipRunes(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return strings.TrimSpace(string(r[:n]))
+}
+
+// isUserName reports whether a name denotes the session's user.
+func (s *llmEntitySet) isUserName(folded string) bool {
+	if llmUserWords[folded] {
+		return true
+	}
+	if n := llmFold(s.in.UserName); n != "" && n == folded {
+		return true
+	}
+	return s.in.UserID != "" && llmFold(s.in.UserID) == folded
+}
+
+// user returns the user entity's key, creating it on first use: facts often
+// name the user ("I", "user") without the model declaring it. spoken is
+// the name the model used; when the session does not know the user's name
+// and the model does, that name replaces the "user" placeholder.
+func (s *llmEntitySet) user(spoken string) string {
+	spoken = llmCleanName(spoken)
+	named := spoken != "" && !llmUserWords[llmFold(spoken)]
+	if s.userKey == "" {
+		name := llmCleanName(s.in.UserName)
+		if name == "" {
+			name = "user"
+		}
+		s.userKey = llmUserKey
+		s.entities = append(s.entities, Entity{Key: llmUserKey, Name: name, Type: ontology.Person, IsUser: true})
+		s.byName[llmFold(name)] = llmUserKey
+	}
+	if named {
+		e := s.entity(s.userKey)
+		if e.Name == "user" && llmCleanName(s.in.UserName) == "" {
+			delete(s.byName, "user")
+			e.Name = spoken
+			s.byName[llmFold(spoken)] = s.userKey
+		} else {
+			s.addAlias(s.userKey, spoken)
+		}
+	}
+	return s.userKey
+}
+
+func (s *llmEntitySet) entity(key string) *Entity {
+	for i := range s.entities {
+		if s.entities[i].Key == key {
+			return &s.entities[i]
+		}
+	}
+	return nil
+}
+
+// addAlias records another name for an entity unless it names another one.
+func (s *llmEntitySet) addAlias(key, alias string) {
+	alias = llmCleanName(alias)
+	f := llmFold(alias)
+	if f == "" || llmUserWords[f] {
+		return
+	}
+	if owner, ok := s.byName[f]; ok && owner != key {
+		return
+	}
+	e := s.entity(key)
+	if llmFold(e.Name) == f {
+		return
+	}
+	for _, a := range e.Aliases {
+		if llmFold(a) == f {
+			return
+		}
+	}
+	e.Aliases = append(e.Aliases, alias)
+	s.byName[f] = key
+}
+
+// resolve maps a name used in a fact to an entity key.
+func (s *llmEntitySet) resolve(name string) (string, bool) {
+	f := llmFold(name)
+	if f == "" {
+		return "", false
+	}
+	if key, ok := s.byName[f]; ok {
+		return key, true
+	}
+	if s.isUserName(f) {
+		return s.user(""), true
+	}
+	return "", false
+}
+
+// llmValidateExtraction turns the model's answer into a Result and lists
+// what it dropped or repaired.
+func llmValidateExtraction(in Input, out llmExtraction) (Result, []string) {
+	var problems []string
+	note := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
+	set := &llmEntitySet{in: in, byName: map[string]string{}, guessed: map[string]bool{}}
+
+	for i, raw := range out.Entities {
+		name := llmCleanName(raw.Name)
+		if name == "" {
+			note("entity %d: empty name", i)
+			continue
+		}
+		typ, known := ontology.ParseEntityType(raw.Type)
+		if !known {
+			note("entity %q: unknown type %q, kept as %s", name, raw.Type, typ)
+		}
+		f := llmFold(name)
+		existing, dup := set.byName[f]
+		var key string
+		claimsUser := raw.IsUser
+		if claimsUser && !set.isUserName(f) && llmFold(in.UserName) != "" {
+			// The session knows the user's name and this is another one: the
+			// session wins, and the entity is somebody else.
+			note("entity %q: marked as the user, but the user is %q", name, in.UserName)
+			claimsUser = false
+		}
+		switch {
+		case claimsUser || set.isUserName(f):
+			key = set.user(name)
+		case dup:
+			key = existing
+			if set.guessed[key] && known {
+				set.entity(key).Type = typ
+				delete(set.guessed, key)
+			}
+		default:
+			key = "e" + strconv.Itoa(len(set.entities)+1)
+			for set.entity(key) != nil {
+				key += "_"
+			}
+			set.entities = append(set.entities, Entity{Key: key, Name: name, Type: typ})
+			set.byName[f] = key
+			if !known {
+				set.guessed[key] = true
+			}
+		}
+		for _, a := range raw.Aliases {
+			set.addAlias(key, a)
+		}
+	}
+	for _, raw := range out.Entities {
+		if strings.TrimSpace(raw.Owner) == "" {
+			continue
+		}
+		key, ok := set.resolve(raw.Name)
+		if !ok {
+			continue
+		}
+		owner, ok := set.resolve(raw.Owner)
+		if !ok || owner == key {
+			note("entity %q: owner %q is not a declared entity", raw.Name, raw.Owner)
+			continue
+		}
+		set.entity(key).Owner = owner
+	}
+
+	eventIDs := make(map[string]bool, len(in.Events))
+	for _, e := range in.Events {
+		eventIDs[e.ID] = true
+	}
+	facts := make([]Fact, 0, len(out.Facts))
+	index := map[string]int{}
+	for i, raw := range out.Facts {
+		subj, ok := set.resolve(raw.Subject)
+		if !ok {
+			note("fact %d: subject %q is not a declared entity", i, raw.Subject)
+			continue
+		}
+		obj, ok := set.resolve(raw.Object)
+		if !ok {
+			note("fact %d: object %q is not a declared entity", i, raw.Object)
+			continue
+		}
+		if subj == obj {
+			note("fact %d: subject and object are the same entity %q", i, raw.Subject)
+			continue
+		}
+		pred, phrase := ontology.Resolve(raw.Predicate)
+		if !ontology.ValidRelType(pred.Name) {
+			note("fact %d: predicate %q resolved to an invalid type", i, raw.Predicate)
+			continue
+		}
+		fact := Fact{Subject: subj, Predicate: pred.Name, Object: obj}
+		if pred.Name == ontology.Fallback && ontology.NormalizeRelType(raw.Predicate) != ontology.Fallback {
+			if phrase == "" {
+				note("fact %d: predicate %q has no words", i, raw.Predicate)
+				continue
+			}
+			// Not a problem: the prompt asks for a phrase when nothing fits.
+			fact.RawPredicate = phrase
+		}
+		fact.Qualifier = llmClipRunes(llmFold(raw.Qualifier), llmMaxQualifier)
+		fact.Polarity = llmPolarity(raw.Polarity)
+		fact.Confidence = llmUnit(raw.Confidence, llmDefaultConfidence, func() { note("fact %d: confidence %v clamped", i, *raw.Confidence) })
+		defStrength := 0.0
+		if pred.Preference {
+			defStrength = llmDefaultStrength
+		}
+		fact.Strength = llmUnit(raw.Strength, defStrength, func() { note("fact %d: strength %v clamped", i, *raw.Strength) })
+		if raw.ValidFrom != "" {
+			if fact.ValidFrom = llmParseDate(raw.ValidFrom); fact.ValidFrom == nil {
+				note("fact %d: valid_from %q is not a date", i, raw.ValidFrom)
+			}
+		}
+		if raw.ValidTo != "" {
+			if fact.ValidTo = llmParseDate(raw.ValidTo); fact.ValidTo == nil {
+				note("fact %d: valid_to %q is not a date", i, raw.ValidTo)
+			}
+		}
+		if fact.ValidFrom != nil && fact.ValidTo != nil && fact.ValidTo.Before(*fact.ValidFrom) {
+			note("fact %d: valid_to %s before valid_from %s dropped", i, raw.ValidTo, raw.ValidFrom)
+			fact.ValidTo = nil
+		}
+		seen := map[string]bool{}
+		for _, id := range raw.SourceEventIDs {
+			id = strings.TrimSpace(id)
+			switch {
+			case !eventIDs[id]:
+				note("fact %d: unknown source event id %q dropped", i, id)
+			case !seen[id]:
+				seen[id] = true
+				fact.SourceEventIDs = append(fact.SourceEventIDs, id)
+			}
+		}
+		if len(fact.SourceEventIDs) == 0 {
+			fact.SourceEventIDs = llmFallbackSources(in.Events, set, fact)
+		}
+		fact.Sentence = llmClipRunes(strings.Join(strings.Fields(raw.Sentence), " "), llmMaxSentence)
+		if fact.Sentence == "" {
+			fact.Sentence = llmRenderSentence(set, fact, pred)
+		}
+
+		dedup := strings.Join([]string{fact.Subject, fact.Predicate, fact.RawPredicate, fact.Object, fact.Qualifier, string(fact.Polarity)}, "\x00")
+		if j, dup := index[dedup]; dup {
+			prev := &facts[j]
+			prev.Confidence = max(prev.Confidence, fact.Confidence)
+			prev.Strength = max(prev.Strength, fact.Strength)
+			for _, id := range fact.SourceEventIDs {
+				if !slices.Contains(prev.SourceEventIDs, id) {
+					prev.SourceEventIDs = append(prev.SourceEventIDs, id)
+				}
+			}
+			continue
+		}
+		index[dedup] = len(facts)
+		facts = append(facts, fact)
+	}
+
+	return Result{Entities: set.entities, Facts: facts, Mentions: llmMentions(in.Events, set.entities)}, problems
+}
+
+// llmPolarity reads a polarity leniently; anything that is not clearly a
+// denial is an assertion.
+func llmPolarity(s string) ontology.Polarity {
+	switch llmFold(s) {
+	case "negative", "neg", "negated", "false", "no", "denied":
+		return ontology.Negative
+	default:
+		return ontology.Positive
+	}
+}
+
+// llmUnit clamps an optional score to [0,1], using def when absent and
+// calling clamped when the model's value was out of range.
+func llmUnit(v *float64, def float64, clamped func()) float64 {
+	if v == nil {
+		return def
+	}
+	x := *v
+	if x < 0 || x > 1 || x != x {
+		clamped()
+		switch {
+		case x > 1:
+			return 1
+		default:
+			return 0
+		}
+	}
+	return x
+}
+
+// llmParseDate accepts the ISO forms models produce: a date, a date-time
+// (with or without zone), a month or a year; partial dates mean their first
+// day. Everything is UTC. It returns nil for anything else.
+func llmParseDate(s string) *time.Time {
+	s = strings.TrimSpace(s)
+	for _, layout := range []string{"2006-01-02", time.RFC3339, "2006-01-02T15:04:05", "2006-01-02 15:04:05", "2006-01", "2006"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			if t.Year() < 1 || t.Year() > 9999 {
+				return nil
+			}
+			t = t.UTC()
+			return &t
+		}
+	}
+	return nil
+}
+
+// llmFallbackSources attributes a fact without valid source ids (see
+// Extract): events naming the object (or a non-user subject), else the
+// user's events, else every event of the window.
+func llmFallbackSources(events []Event, set *llmEntitySet, f Fact) []string {
+	var names []string
+	for _, key := range []string{f.Object, f.Subject} {
+		e := set.entity(key)
+		if e == nil || e.IsUser {
+			continue
+		}
+		names = append(names, e.Name)
+		names = append(names, e.Aliases...)
+	}
+	var ids []string
+	for _, ev := range events {
+		for _, n := range names {
+			if llmMentionsName(ev.Content, n) {
+				ids = append(ids, ev.ID)
+				break
+			}
+		}
+	}
+	if len(ids) > 0 {
+		return ids
+	}
+	for _, ev := range events {
+		if ev.Role == "user" {
+			ids = append(ids, ev.ID)
+		}
+	}
+	if len(ids) > 0 {
+		return ids
+	}
+	for _, ev := range events {
+		ids = append(ids, ev.ID)
+	}
+	return ids
+}
+
+// llmRenderSentence writes a fact sentence when the model gave none, from
+// the predicate's phrase: "Caroline lives in Berlin".
+func llmRenderSentence(set *llmEntitySet, f Fact, p ontology.Predicate) string {
+	name := func(key string) string {
+		e := set.entity(key)
+		if e.IsUser && strings.TrimSpace(set.in.UserName) == "" {
+			return "the user"
+		}
+		return e.Name
+	}
+	phrase := p.Phrase
+	if f.RawPredicate != "" {
+		phrase = f.RawPredicate
+	}
+	s := name(f.Subject) + " " + phrase + " " + name(f.Object)
+	if f.Qualifier != "" {
+		s += " (" + f.Qualifier + ")"
+	}
+	if f.Polarity == ontology.Negative {
+		s = "Not true: " + s
+	}
+	r := []rune(s)
+	r[0] = unicode.ToUpper(r[0])
+	return string(r)
+}
+
+// llmMentions lists, per event, the entities named in it (by name or
+// alias, as whole words). The user is left out: every user message
+// "mentions" the user, which would add nothing but edges.
+func llmMentions(events []Event, entities []Entity) map[string][]string {
+	out := map[string][]string{}
+	for _, ev := range events {
+		for _, e := range entities {
+			if e.IsUser {
+				continue
+			}
+			for _, n := range append([]string{e.Name}, e.Aliases...) {
+				if llmMentionsName(ev.Content, n) {
+					out[ev.ID] = append(out[ev.ID], e.Key)
+					break
+				}
+			}
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// llmMentionsName reports whether name occurs in text as a whole word,
+// case-insensitively.
+func llmMentionsName(text, name string) bool {
+	t, n := strings.ToLower(text), llmFold(name)
+	if n == "" {
+		return false
+	}
+	for from := 0; ; {
+		i := strings.Index(t[from:], n)
+		if i < 0 {
+			return false
+		}
+		start, end := from+i, from+i+len(n)
+		if llmWordBoundary(t, start, true) && llmWordBoundary(t, end, false) {
+			return true
+		}
+		from = start + 1
+	}
+}
+
+// llmWordBoundary reports whether the rune before (before=true) or at byte
+// offset i of s is not part of a word.
+func llmWordBoundary(s string, i int, before bool) bool {
+	var r rune
+	switch {
+	case before && i <= 0, !before && i >= len(s):
+		return true
+	case before:
+		r, _ = utf8.DecodeLastRuneInString(s[:i])
+	default:
+		r, _ = utf8.DecodeRuneInString(s[i:])
+	}
+	return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_'
+}

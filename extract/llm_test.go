@@ -1,0 +1,1042 @@
+package extract
+
+import (
+	"context"
+	"errors"
+	"math"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/graphmem/graphmem/ontology"
+)
+
+// The method sets the service and the condenser will declare on their side
+// (house rule 2). *LLM must satisfy each, exactly as the offline engine does;
+// the assertions below fail to compile when a signature drifts.
+type (
+	llmSummarizer interface {
+		Summarize(ctx context.Context, req SummaryRequest) (Summary, error)
+	}
+	llmEventSelector interface {
+		SelectEvents(ctx context.Context, req AttentionRequest) ([]string, error)
+	}
+	llmExtractor interface {
+		Extract(ctx context.Context, in Input) (Result, error)
+	}
+	llmInsighter interface {
+		Insights(ctx context.Context, in InsightInput) ([]Insight, error)
+	}
+	llmEmbedder interface {
+		Embed(ctx context.Context, texts []string) ([][]float32, error)
+	}
+	llmEngine interface {
+		llmSummarizer
+		llmEventSelector
+		llmExtractor
+		llmInsighter
+		llmEmbedder
+	}
+)
+
+var (
+	_ llmSummarizer    = (*LLM)(nil)
+	_ llmEventSelector = (*LLM)(nil)
+	_ llmExtractor     = (*LLM)(nil)
+	_ llmInsighter     = (*LLM)(nil)
+	_ llmEmbedder      = (*LLM)(nil)
+	_ llmEngine        = (*LLM)(nil)
+)
+
+func TestNewLLMValidatesConfig(t *testing.T) {
+	neg := float32(-1)
+	cases := []struct {
+		name    string
+		cfg     LLMConfig
+		wantErr string
+	}{
+		{"defaults", LLMConfig{Model: "gpt-4o-mini"}, ""},
+		{"local server", LLMConfig{BaseURL: "http://localhost:11434/v1", Model: "llama3.1:8b"}, ""},
+		{"azure", LLMConfig{APIType: "azure", BaseURL: "https://acme.openai.azure.com", Model: "gpt-4o"}, ""},
+		{"no model", LLMConfig{}, "Model is required"},
+		{"bad url", LLMConfig{BaseURL: "localhost:11434", Model: "m"}, "not an http(s) URL"},
+		{"bad api type", LLMConfig{APIType: "bedrock", Model: "m"}, "APIType"},
+		{"azure without url", LLMConfig{APIType: "azure", Model: "m"}, "BaseURL is required for Azure"},
+		{"negative timeout", LLMConfig{Model: "m", Timeout: -time.Second}, "must not be negative"},
+		{"temperature", LLMConfig{Model: "m", Temperature: &neg}, "Temperature"},
+		{"dimensions", LLMConfig{Model: "m", RequestEmbeddingDimensions: true}, "RequestEmbeddingDimensions"},
+		{"every problem at once", LLMConfig{BaseURL: "ftp://x", Timeout: -1}, "Model is required"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			l, err := NewLLM(tc.cfg, nil)
+			if tc.wantErr == "" {
+				if err != nil {
+					t.Fatalf("NewLLM: %v", err)
+				}
+				if l.cfg.Timeout != llmDefaultTimeout || l.cfg.MaxRetries != llmDefaultMaxRetries {
+					t.Errorf("defaults not applied: %+v", l.cfg)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Fatalf("NewLLM error = %v, want one containing %q", err, tc.wantErr)
+			}
+		})
+	}
+	if _, err := NewLLM(LLMConfig{BaseURL: "ftp://x", Timeout: -1}, nil); err == nil || !strings.Contains(err.Error(), "http(s)") {
+		t.Errorf("want every problem reported, got %v", err)
+	}
+}
+
+func TestLLMConfigLogValueMasksKey(t *testing.T) {
+	cfg := LLMConfig{APIKey: "sk-secret", Model: "m"}
+	if got := cfg.LogValue().String(); strings.Contains(got, "sk-secret") || !strings.Contains(got, "***") {
+		t.Errorf("LogValue = %s", got)
+	}
+}
+
+func TestLLMSummarizeSections(t *testing.T) {
+	f := newLLMFakeServer(t)
+	f.script("chat", llmFakeStep{file: "chat_summary_sections.json"})
+	l, _ := newTestLLM(t, f, nil)
+
+	got, err := l.Summarize(t.Context(), SummaryRequest{
+		Style:           StyleSections,
+		PreviousSummary: "USER_CONTEXT: Caroline is planning a move abroad",
+		Events:          llmTestEvents(),
+		MaxEventLength:  10000,
+	})
+	if err != nil {
+		t.Fatalf("Summarize: %v", err)
+	}
+	if !strings.HasPrefix(got.Text, "USER_CONTEXT: Caroline moved to Lisbon") || got.Model != "gpt-4o-mini-2024-07-18" ||
+		got.PromptTokens != 611 || got.CompletionTokens != 74 {
+		t.Errorf("Summary = %+v", got)
+	}
+
+	reqs := f.Requests()
+	if len(reqs) != 1 {
+		t.Fatalf("requests = %d, want 1", len(reqs))
+	}
+	r := reqs[0]
+	if r.Method != http.MethodPost || r.Path != "/v1/chat/completions" {
+		t.Errorf("request %s %s", r.Method, r.Path)
+	}
+	if got := r.Header.Get("Authorization"); got != "Bearer sk-test-123" {
+		t.Errorf("Authorization = %q", got)
+	}
+	body := r.JSON(t)
+	if body["model"] != "gpt-4o-mini" {
+		t.Errorf("model = %v", body["model"])
+	}
+	if _, ok := body["response_format"]; ok {
+		t.Errorf("a text summary must not ask for a response_format")
+	}
+	prompt := r.Messages(t)
+	for _, want := range []string{
+		"<PREVIOUS SUMMARY>\nUSER_CONTEXT: Caroline is planning a move abroad\n</PREVIOUS SUMMARY>",
+		"<EVENT id=e1>\nMon 2023-05-08 13:56 UTC | user Caroline: Hey! I finally moved to Lisbon",
+		"<EVENT id=e4>\nMon 2023-05-08 13:59 UTC | tool [tool_result]: weather(Lisbon)",
+		"USER_CONTEXT:", "TASK_TRACKING:", "COMPLETED:", "PENDING:", "CURRENT_STATE:",
+		"CODE_STATE:", "VERSION_CONTROL_STATUS:", "PRIORITIZE:", "SKIP:",
+		"Now summarize the events using the rules above.",
+	} {
+		if !strings.Contains(prompt, want) {
+			t.Errorf("prompt lacks %q", want)
+		}
+	}
+	llmGolden(t, "prompt_summarize_sections.golden", prompt)
+	if l.Calls() != 1 {
+		t.Errorf("Calls = %d", l.Calls())
+	}
+}
+
+func TestLLMTruncate(t *testing.T) {
+	long := strings.Repeat("a", 10) + strings.Repeat("é", 10)
+	cases := []struct {
+		in   string
+		max  int
+		want string
+	}{
+		{"short", 10, "short"},
+		{"exactly10!", 10, "exactly10!"},
+		{long, 0, long},
+		{long, -1, long},
+		{long, 8, "aaaa" + llmTruncationMarker + "éééé"},
+		{long, 9, "aaaa" + llmTruncationMarker + "éééé"},
+	}
+	// Truncating twice changes nothing: callers that pre-truncate are safe.
+	once := llmTruncate(long, 8)
+	if twice := llmTruncate(once, 8); twice != once {
+		t.Errorf("truncation is not idempotent: %q then %q", once, twice)
+	}
+	for _, tc := range cases {
+		if got := llmTruncate(tc.in, tc.max); got != tc.want {
+			t.Errorf("llmTruncate(%q, %d) = %q, want %q", tc.in, tc.max, got, tc.want)
+		}
+	}
+}
+
+func TestLLMSummarizeTruncatesEventsAndPreviousSummary(t *testing.T) {
+	f := newLLMFakeServer(t)
+	f.script("chat", llmFakeStep{file: "chat_summary_sections.json"})
+	l, _ := newTestLLM(t, f, nil)
+	events := llmTestEvents()[:1]
+	events[0].Content = strings.Repeat("x", 200) + "TAIL"
+	_, err := l.Summarize(t.Context(), SummaryRequest{
+		Style: StyleSections, PreviousSummary: "HEAD" + strings.Repeat("p", 200), Events: events, MaxEventLength: 40,
+	})
+	if err != nil {
+		t.Fatalf("Summarize: %v", err)
+	}
+	prompt := f.Requests()[0].Messages(t)
+	wantPrev := "<PREVIOUS SUMMARY>\nHEAD" + strings.Repeat("p", 16) + llmTruncationMarker + strings.Repeat("p", 20) + "\n</PREVIOUS SUMMARY>"
+	wantEvent := "<EVENT id=e1>\nMon 2023-05-08 13:56 UTC | user Caroline: " + strings.Repeat("x", 20) + llmTruncationMarker +
+		strings.Repeat("x", 16) + "TAIL\n</EVENT>"
+	for _, want := range []string{wantPrev, wantEvent} {
+		if !strings.Contains(prompt, want) {
+			t.Errorf("prompt lacks %q:\n%s", want, prompt)
+		}
+	}
+}
+
+func TestLLMSummarizeWithoutPreviousSummary(t *testing.T) {
+	f := newLLMFakeServer(t)
+	f.script("chat", llmFakeStep{file: "chat_summary_sections.json"})
+	l, _ := newTestLLM(t, f, nil)
+	if _, err := l.Summarize(t.Context(), SummaryRequest{Events: llmTestEvents()}); err != nil {
+		t.Fatalf("Summarize: %v", err)
+	}
+	if p := f.Requests()[0].Messages(t); !strings.Contains(p, "<PREVIOUS SUMMARY>\nNo events summarized\n</PREVIOUS SUMMARY>") {
+		t.Errorf("prompt lacks the placeholder:\n%s", p)
+	}
+}
+
+func TestLLMSummarizeStructured(t *testing.T) {
+	f := newLLMFakeServer(t)
+	f.script("chat", llmFakeStep{file: "chat_summary_structured.json"})
+	l, logs := newTestLLM(t, f, nil)
+	got, err := l.Summarize(t.Context(), SummaryRequest{Style: StyleStructured, Events: llmTestEvents(), MaxEventLength: 10000})
+	if err != nil {
+		t.Fatalf("Summarize: %v", err)
+	}
+	for _, want := range []string{
+		"# State Summary\n\n## Core Information\n\n**User Context**: Caroline moved to Lisbon (Alfama) last month",
+		"**Pending Tasks**: Suggest bacalhau recipes",
+		"## Version Control", "**PR Status**: unknown",
+		"**Other Relevant Context**: Ana is Caroline's sister.",
+	} {
+		if !strings.Contains(got.Text, want) {
+			t.Errorf("summary lacks %q:\n%s", want, got.Text)
+		}
+	}
+	if got.PromptTokens != 702 || got.CompletionTokens != 168 {
+		t.Errorf("usage = %d/%d", got.PromptTokens, got.CompletionTokens)
+	}
+	if strings.Contains(logs.String(), "WARN") {
+		t.Errorf("unexpected warning: %s", logs)
+	}
+
+	r := f.Requests()[0]
+	body := r.JSON(t)
+	choice, _ := body["tool_choice"].(map[string]any)
+	fn, _ := choice["function"].(map[string]any)
+	if choice["type"] != "function" || fn["name"] != "create_state_summary" {
+		t.Errorf("tool_choice = %v, want the forced create_state_summary call", body["tool_choice"])
+	}
+	tools, _ := body["tools"].([]any)
+	if len(tools) != 1 {
+		t.Fatalf("tools = %v", body["tools"])
+	}
+	params := tools[0].(map[string]any)["function"].(map[string]any)["parameters"].(map[string]any)
+	props := params["properties"].(map[string]any)
+	if len(props) != 18 {
+		t.Errorf("create_state_summary has %d fields, want 18", len(props))
+	}
+	for name, p := range props {
+		if p.(map[string]any)["type"] != "string" {
+			t.Errorf("field %s is not a string", name)
+		}
+	}
+	if diff := cmp.Diff([]any{"user_context", "completed_tasks", "pending_tasks"}, params["required"]); diff != "" {
+		t.Errorf("required (-want +got):\n%s", diff)
+	}
+	llmGolden(t, "prompt_summarize_structured.golden", r.Messages(t))
+}
+
+func TestLLMSummarizeStructuredParseFailure(t *testing.T) {
+	cases := []struct {
+		file, wantText, wantLog string
+	}{
+		{"chat_summary_structured_bad_args.json", "**User Context**: \n", "could not be parsed"},
+		{"chat_summary_structured_list_args.json", "**Completed Tasks**: Checked the weather; Congratulated her", "coerced"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.file, func(t *testing.T) {
+			f := newLLMFakeServer(t)
+			f.script("chat", llmFakeStep{file: tc.file})
+			l, logs := newTestLLM(t, f, nil)
+			got, err := l.Summarize(t.Context(), SummaryRequest{Style: StyleStructured, Events: llmTestEvents()})
+			if err != nil {
+				t.Fatalf("Summarize: %v (a parse failure must give an empty summary, not an error)", err)
+			}
+			if !strings.HasPrefix(got.Text, "# State Summary") || !strings.Contains(got.Text, tc.wantText) {
+				t.Errorf("summary:\n%s\nwant it to contain %q", got.Text, tc.wantText)
+			}
+			if log := logs.String(); !strings.Contains(log, `"level":"WARN"`) || !strings.Contains(log, tc.wantLog) {
+				t.Errorf("want a warning containing %q, logs:\n%s", tc.wantLog, log)
+			}
+		})
+	}
+	if got := (llmStateSummary{}).markdown(); !strings.Contains(got, "**User Context**: \n\n**Completed Tasks**: ") {
+		t.Errorf("empty summary renders as:\n%s", got)
+	}
+}
+
+func TestLLMSummarizeMem1(t *testing.T) {
+	f := newLLMFakeServer(t)
+	f.script("chat", llmFakeStep{file: "chat_summary_mem1.json"})
+	l, _ := newTestLLM(t, f, nil)
+	got, err := l.Summarize(t.Context(), SummaryRequest{
+		Style:           StyleMem1,
+		PreviousSummary: "<think>Caroline is planning a move abroad.</think>",
+		Events:          llmTestEvents(),
+		MaxEventLength:  10000,
+	})
+	if err != nil {
+		t.Fatalf("Summarize: %v", err)
+	}
+	want := "<think>Caroline (user) moved to Lisbon, Alfama, in April 2023. No longer eats sushi; learning to cook bacalhau. Sister Ana visits Fri 2023-05-12. Weather in Lisbon: 24°C, sunny.</think>"
+	if got.Text != want {
+		t.Errorf("Text = %q, want %q", got.Text, want)
+	}
+	prompt := f.Requests()[0].Messages(t)
+	for _, want := range []string{
+		"<PREVIOUS_THINK>\nCaroline is planning a move abroad.\n</PREVIOUS_THINK>",
+		"<information>\n<EVENT id=e1>", "</EVENT>\n</information>",
+	} {
+		if !strings.Contains(prompt, want) {
+			t.Errorf("prompt lacks %q", want)
+		}
+	}
+	llmGolden(t, "prompt_summarize_mem1.golden", prompt)
+}
+
+func TestLLMNormalizeThink(t *testing.T) {
+	cases := map[string]string{
+		"<think>a</think>":                     "<think>a</think>",
+		"pre <think>\n a \n</think> post":      "<think>a</think>",
+		"<think>a</think><think>b</think>":     "<think>a</think>",
+		"plain memory":                         "<think>plain memory</think>",
+		"<think>cut off by the token limit":    "<think>cut off by the token limit</think>",
+		"  stray </think> tag <think> ":        "<think>stray  tag</think>",
+		"<think>multi\nline\nmemory</think>\n": "<think>multi\nline\nmemory</think>",
+	}
+	for in, want := range cases {
+		if got := llmNormalizeThink(in); got != want {
+			t.Errorf("llmNormalizeThink(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestLLMSummarizeWithoutEventsMakesNoCall(t *testing.T) {
+	f := newLLMFakeServer(t)
+	l, _ := newTestLLM(t, f, nil)
+	for _, style := range []SummaryStyle{StyleSections, StyleStructured, StyleMem1} {
+		got, err := l.Summarize(t.Context(), SummaryRequest{Style: style, PreviousSummary: "kept"})
+		if err != nil || !strings.Contains(got.Text, "kept") {
+			t.Errorf("%s: %+v, %v", style, got, err)
+		}
+	}
+	if l.Calls() != 0 || len(f.Requests()) != 0 {
+		t.Errorf("calls = %d, requests = %d, want none", l.Calls(), len(f.Requests()))
+	}
+	if _, err := l.Summarize(t.Context(), SummaryRequest{Style: "haiku", Events: llmTestEvents()}); !errors.Is(err, ErrInvalidOutput) {
+		t.Errorf("unknown style: %v", err)
+	}
+}
+
+func TestLLMSelectEvents(t *testing.T) {
+	f := newLLMFakeServer(t)
+	f.script("chat", llmFakeStep{file: "chat_attention.json"})
+	l, _ := newTestLLM(t, f, nil)
+	// The model answers ["e3","e1","e3","e42",4,"e2"]: e42 and 4 are not
+	// events, e3 repeats, and MaxKeep cuts the rest.
+	got, err := l.SelectEvents(t.Context(), AttentionRequest{Events: llmTestEvents(), MaxKeep: 2})
+	if err != nil {
+		t.Fatalf("SelectEvents: %v", err)
+	}
+	if diff := cmp.Diff([]string{"e3", "e1"}, got); diff != "" {
+		t.Errorf("ids (-want +got):\n%s", diff)
+	}
+	got, err = l.SelectEvents(t.Context(), AttentionRequest{Events: llmTestEvents()})
+	if err != nil {
+		t.Fatalf("SelectEvents: %v", err)
+	}
+	if diff := cmp.Diff([]string{"e3", "e1", "e2"}, got); diff != "" {
+		t.Errorf("uncapped ids (-want +got):\n%s", diff)
+	}
+
+	r := f.Requests()[0]
+	rf, _ := r.JSON(t)["response_format"].(map[string]any)
+	schema, _ := rf["json_schema"].(map[string]any)
+	if rf["type"] != "json_schema" || schema["name"] != "event_selection" || schema["strict"] != true {
+		t.Errorf("response_format = %v", rf)
+	}
+	llmGolden(t, "prompt_attention.golden", r.Messages(t))
+
+	if ids, err := llmParseIDs(`{"ids": [1, "x"]}`); err != nil || !cmp.Equal(ids, []string{"1", "x"}) {
+		t.Errorf("numeric ids: %v, %v", ids, err)
+	}
+	for _, bad := range []string{`{"keep": []}`, `{"ids": "e1"}`, `{"ids": [true]}`, `no json`} {
+		if _, err := llmParseIDs(bad); err == nil {
+			t.Errorf("llmParseIDs(%s) accepted", bad)
+		}
+	}
+}
+
+func llmDate(y int, m time.Month, d int) *time.Time {
+	t := time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+	return &t
+}
+
+func llmTestInput() Input {
+	return Input{
+		UserID:    "u-42",
+		UserName:  "Caroline",
+		SessionID: "s-2023-05-08",
+		Summary:   "USER_CONTEXT: Caroline moved to Lisbon; she no longer eats sushi",
+		Events:    llmTestEvents(),
+	}
+}
+
+func TestLLMExtract(t *testing.T) {
+	f := newLLMFakeServer(t)
+	f.script("chat", llmFakeStep{file: "chat_extract.json"})
+	l, logs := newTestLLM(t, f, nil)
+	got, err := l.Extract(t.Context(), llmTestInput())
+	if err != nil {
+		t.Fatalf("Extract: %v", err)
+	}
+	want := Result{
+		Entities: []Entity{
+			{Key: "user", Name: "Caroline", Type: ontology.Person, IsUser: true},
+			{Key: "e2", Name: "Lisbon", Type: ontology.Place, Aliases: []string{"Lisboa"}},
+			{Key: "e3", Name: "Alfama", Type: ontology.Place},
+			{Key: "e4", Name: "sushi", Type: ontology.Food},
+			{Key: "e5", Name: "cooking bacalhau", Type: ontology.Activity},
+			{Key: "e6", Name: "Ana", Type: ontology.Person, Aliases: []string{"sister"}},
+		},
+		Facts: []Fact{
+			{Subject: "user", Predicate: "LIVES_IN", Object: "e2", Sentence: "Caroline lives in Lisbon.",
+				Polarity: ontology.Positive, Confidence: 0.95, ValidFrom: llmDate(2023, 4, 1), SourceEventIDs: []string{"e1"}},
+			{Subject: "e3", Predicate: "LOCATED_IN", Object: "e2", Sentence: "Alfama is a district of Lisbon.",
+				Polarity: ontology.Positive, Confidence: 0.9, SourceEventIDs: []string{"e1"}},
+			{Subject: "user", Predicate: "LIKES", Object: "e4", Sentence: "Caroline no longer eats sushi.",
+				Polarity: ontology.Negative, Confidence: 0.9, Strength: 0.7, ValidFrom: llmDate(2023, 5, 8), SourceEventIDs: []string{"e3"}},
+			{Subject: "user", Predicate: "LEARNING", Object: "e5", Sentence: "Caroline is learning to cook bacalhau.",
+				Polarity: ontology.Positive, Confidence: 0.85, ValidFrom: llmDate(2023, 5, 8), SourceEventIDs: []string{"e3"}},
+			{Subject: "e6", Predicate: "SIBLING_OF", Object: "user", Qualifier: "sister", Sentence: "Ana is Caroline's sister.",
+				Polarity: ontology.Positive, Confidence: 0.95, SourceEventIDs: []string{"e3"}},
+		},
+		Mentions: map[string][]string{"e1": {"e2", "e3"}, "e3": {"e4", "e6"}, "e4": {"e2"}},
+		Model:    "gpt-4o-mini-2024-07-18",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Result (-want +got):\n%s", diff)
+	}
+	if strings.Contains(logs.String(), "WARN") {
+		t.Errorf("unexpected warning: %s", logs)
+	}
+
+	r := f.Requests()[0]
+	body := r.JSON(t)
+	if body["model"] != "gpt-4o-mini" || r.Path != "/v1/chat/completions" {
+		t.Errorf("model %v path %s", body["model"], r.Path)
+	}
+	rf := body["response_format"].(map[string]any)
+	js := rf["json_schema"].(map[string]any)
+	if rf["type"] != "json_schema" || js["name"] != "graphmem_extraction" || js["strict"] != true {
+		t.Fatalf("response_format = %v", rf)
+	}
+	schema := js["schema"].(map[string]any)
+	if schema["type"] != "object" || schema["additionalProperties"] != false {
+		t.Errorf("schema root = %v", schema)
+	}
+	fact := schema["$defs"].(map[string]any)["fact"].(map[string]any)
+	if req := fact["required"].([]any); len(req) != len(fact["properties"].(map[string]any)) {
+		t.Errorf("strict mode needs every fact property required, got %v", req)
+	}
+	entity := schema["$defs"].(map[string]any)["entity"].(map[string]any)
+	typeEnum := entity["properties"].(map[string]any)["type"].(map[string]any)["enum"].([]any)
+	if len(typeEnum) != len(ontology.EntityTypes()) || typeEnum[0] != "Person" {
+		t.Errorf("entity type enum = %v", typeEnum)
+	}
+
+	prompt := r.Messages(t)
+	for _, want := range []string{
+		"<EVENT id=e3>\nMon 2023-05-08 13:58 UTC | user Caroline: Great. I don't eat sushi anymore",
+		"<SUMMARY>\nUSER_CONTEXT: Caroline moved to Lisbon",
+		"- LIVES_IN: <subject> lives in <object> [exclusive]",
+		"- LIKES: <subject> likes <object> [preference]",
+		"Person, Place, Organization",
+		`polarity "negative"`,
+	} {
+		if !strings.Contains(prompt, want) {
+			t.Errorf("prompt lacks %q", want)
+		}
+	}
+	if strings.Contains(prompt, `"$defs"`) {
+		t.Errorf("json_schema mode must not repeat the schema in the prompt")
+	}
+	llmGolden(t, "prompt_extract.golden", prompt)
+}
+
+func TestLLMExtractJSONObjectFallback(t *testing.T) {
+	f := newLLMFakeServer(t)
+	f.script("chat", llmFakeStep{file: "chat_extract_local_model.json"})
+	l, _ := newTestLLM(t, f, func(c *LLMConfig) {
+		c.BaseURL = strings.TrimSuffix(c.BaseURL, "/v1") + "/ollama/v1"
+		c.Model = "llama3.1:8b"
+		c.UseJSONSchema = false
+	})
+	in := llmTestInput()
+	in.UserName = ""
+	got, err := l.Extract(t.Context(), in)
+	if err != nil {
+		t.Fatalf("Extract: %v", err)
+	}
+	// The answer is fenced, uses null, "person"/"city" and "moved to", and
+	// leaves out every optional field.
+	want := Result{
+		Entities: []Entity{
+			{Key: "user", Name: "user", Type: ontology.Person, IsUser: true},
+			{Key: "e2", Name: "Lisbon", Type: ontology.Place},
+		},
+		Facts: []Fact{{
+			Subject: "user", Predicate: "LIVES_IN", Object: "e2", Sentence: "The user lives in Lisbon",
+			Polarity: ontology.Positive, Confidence: llmDefaultConfidence, SourceEventIDs: []string{"e1"},
+		}},
+		Mentions: map[string][]string{"e1": {"e2"}, "e4": {"e2"}},
+		Model:    "llama3.1:8b",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Result (-want +got):\n%s", diff)
+	}
+	r := f.Requests()[0]
+	if r.Path != "/ollama/v1/chat/completions" {
+		t.Errorf("path = %s, want the configured base URL's", r.Path)
+	}
+	rf := r.JSON(t)["response_format"].(map[string]any)
+	if rf["type"] != "json_object" || rf["json_schema"] != nil {
+		t.Errorf("response_format = %v, want json_object", rf)
+	}
+	prompt := r.Messages(t)
+	if !strings.Contains(prompt, "The JSON object must match this JSON schema:\n{") || !strings.Contains(prompt, `"source_event_ids"`) {
+		t.Errorf("json_object mode must carry the schema in the prompt")
+	}
+	llmGolden(t, "prompt_extract_json_object.golden", prompt)
+}
+
+func TestLLMExtractInvalidOutput(t *testing.T) {
+	cases := []struct {
+		file, want string
+	}{
+		{"chat_extract_not_json.json", "no JSON object"},
+		{"chat_extract_wrong_shape.json", "$.facts[0].confidence: want number, got string"},
+		{"chat_extract_truncated.json", "cut off by the token limit"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.file, func(t *testing.T) {
+			f := newLLMFakeServer(t)
+			f.script("chat", llmFakeStep{file: tc.file})
+			l, _ := newTestLLM(t, f, nil)
+			_, err := l.Extract(t.Context(), llmTestInput())
+			if !errors.Is(err, ErrInvalidOutput) || errors.Is(err, ErrUnavailable) {
+				t.Fatalf("err = %v, want ErrInvalidOutput", err)
+			}
+			if !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "extract: ") {
+				t.Errorf("err = %q, want it to say %q", err, tc.want)
+			}
+			if n := len(f.Requests()); n != 1 {
+				t.Errorf("invalid output must not be retried, requests = %d", n)
+			}
+		})
+	}
+	var out llmExtraction
+	schemas, _ := newLLMSchemas()
+	for in, want := range map[string]string{
+		`{"facts": []}`:                 "$.entities: required field missing",
+		`{"entities": {}, "facts": []}`: "$.entities: want array, got object",
+		`{"entities": [{"name": 3, "type": "Person"}], "facts": []}`: "$.entities[0].name: want string, got number",
+		`[1,2]`: "no JSON object",
+	} {
+		if err := llmDecode(in, schemas.extract, &out); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("llmDecode(%s) = %v, want %q", in, err, want)
+		}
+	}
+}
+
+func TestLLMExtractValidatesItems(t *testing.T) {
+	f := newLLMFakeServer(t)
+	f.script("chat", llmFakeStep{file: "chat_extract_invalid_items.json"})
+	l, logs := newTestLLM(t, f, nil)
+	got, err := l.Extract(t.Context(), llmTestInput())
+	if err != nil {
+		t.Fatalf("Extract: %v (bad items must be dropped, not fail the window)", err)
+	}
+	want := []Entity{
+		{Key: "user", Name: "Caroline", Type: ontology.Person, IsUser: true},
+		{Key: "e2", Name: "Berlin", Type: ontology.Concept}, // "metropolis" is no type
+		{Key: "e3", Name: "Lisbon", Type: ontology.Place},   // "city" is
+		{Key: "e4", Name: "sushi", Type: ontology.Food},
+	}
+	if diff := cmp.Diff(want, got.Entities); diff != "" {
+		t.Errorf("entities (-want +got):\n%s", diff)
+	}
+	wantFacts := []Fact{
+		// "lives-in; DROP" never becomes a relationship type.
+		{Subject: "user", Predicate: ontology.Fallback, RawPredicate: "lives in drop", Object: "e2",
+			Sentence: "Caroline lives in drop Berlin", Polarity: ontology.Positive, Confidence: 0.6, SourceEventIDs: []string{"e1"}},
+		// Confidence 1.7 clamped, "next spring" dropped, e99 dropped, e1 once.
+		{Subject: "user", Predicate: "LIVES_IN", Object: "e3", Sentence: "Caroline lives in Lisbon.",
+			Polarity: ontology.Positive, Confidence: 1, SourceEventIDs: []string{"e1"}},
+		// "I" is the user; scores clamped; valid_to before valid_from
+		// dropped; the only source id is unknown, so the events naming sushi.
+		{Subject: "user", Predicate: "LIKES", Object: "e4", Sentence: "Not true: Caroline likes sushi",
+			Polarity: ontology.Negative, ValidFrom: llmDate(2023, 5, 8), SourceEventIDs: []string{"e3"}},
+	}
+	if diff := cmp.Diff(wantFacts, got.Facts); diff != "" {
+		t.Errorf("facts (-want +got):\n%s", diff)
+	}
+	for _, p := range got.Facts {
+		if !ontology.ValidRelType(p.Predicate) {
+			t.Errorf("invalid relationship type %q", p.Predicate)
+		}
+	}
+	log := logs.String()
+	for _, want := range []string{
+		`object \"Bob\" is not a declared entity`, `subject \"Mallory\" is not a declared entity`,
+		`unknown type \"metropolis\"`, `unknown source event id \"e99\"`, `confidence 1.7 clamped`,
+		`valid_from \"next spring\" is not a date`, `predicate \"!!!\" has no words`, "same entity",
+		"empty name",
+	} {
+		if !strings.Contains(log, want) {
+			t.Errorf("warning lacks %q:\n%s", want, log)
+		}
+	}
+	if strings.Count(log, `"level":"WARN"`) != 1 {
+		t.Errorf("want exactly one warning per call:\n%s", log)
+	}
+}
+
+func TestLLMMentionsName(t *testing.T) {
+	cases := []struct {
+		text, name string
+		want       bool
+	}{
+		{"I moved to Lisbon.", "lisbon", true},
+		{"Lisbon’s trams", "Lisbon", true},
+		{"weather(Lisbon): sunny", "Lisbon", true},
+		{"Lisboner", "Lisbon", false},
+		{"Ana and Anastasia", "Anastasia", true},
+		{"Anastasia", "Ana", false},
+		{"São Paulo is big", "são paulo", true},
+		{"x", "", false},
+	}
+	for _, tc := range cases {
+		if got := llmMentionsName(tc.text, tc.name); got != tc.want {
+			t.Errorf("llmMentionsName(%q, %q) = %v", tc.text, tc.name, got)
+		}
+	}
+}
+
+func TestLLMFallbackSources(t *testing.T) {
+	events := llmTestEvents()
+	set := &llmEntitySet{in: Input{UserName: "Caroline"}, byName: map[string]string{}, guessed: map[string]bool{}}
+	user := set.user("")
+	set.entities = append(set.entities,
+		Entity{Key: "e2", Name: "bacalhau", Type: ontology.Food},
+		Entity{Key: "e3", Name: "Porto", Type: ontology.Place})
+	cases := []struct {
+		fact Fact
+		want []string
+	}{
+		{Fact{Subject: user, Object: "e2"}, []string{"e3"}},       // named in e3
+		{Fact{Subject: user, Object: "e3"}, []string{"e1", "e3"}}, // named nowhere: the user's events
+	}
+	for _, tc := range cases {
+		if got := llmFallbackSources(events, set, tc.fact); !cmp.Equal(got, tc.want) {
+			t.Errorf("sources for %s = %v, want %v", tc.fact.Object, got, tc.want)
+		}
+	}
+	noUser := []Event{{ID: "a", Role: "assistant"}, {ID: "b", Role: "tool"}}
+	if got := llmFallbackSources(noUser, set, Fact{Subject: user, Object: "e3"}); !cmp.Equal(got, []string{"a", "b"}) {
+		t.Errorf("no user events: %v", got)
+	}
+}
+
+func TestLLMExtractEmptyWindowMakesNoCall(t *testing.T) {
+	f := newLLMFakeServer(t)
+	l, _ := newTestLLM(t, f, nil)
+	got, err := l.Extract(t.Context(), Input{UserID: "u"})
+	if err != nil || len(got.Facts) != 0 || got.Model != "gpt-4o-mini" || l.Calls() != 0 {
+		t.Errorf("Extract(empty) = %+v, %v, calls %d", got, err, l.Calls())
+	}
+}
+
+func TestLLMInsights(t *testing.T) {
+	f := newLLMFakeServer(t)
+	f.script("chat", llmFakeStep{file: "chat_insights.json"})
+	l, logs := newTestLLM(t, f, nil)
+	in := InsightInput{
+		UserID: "u-42",
+		Events: llmTestEvents(),
+		Facts: []InsightFact{
+			{ID: "f1", Subject: "Ana", Predicate: "SIBLING_OF", Object: "Caroline", Sentence: "Ana is Caroline's sister.",
+				SourceEventIDs: []string{"e0-old", "e3"}},
+			{ID: "f2", Subject: "Caroline", Predicate: "LIKES", Object: "sushi", Sentence: "Caroline no longer eats sushi.",
+				SourceEventIDs: []string{"e3"}, ValidFrom: llmDate(2023, 5, 8)},
+		},
+	}
+	got, err := l.Insights(t.Context(), in)
+	if err != nil {
+		t.Fatalf("Insights: %v", err)
+	}
+	want := []Insight{
+		{Text: "Caroline is rebuilding her food habits around Portuguese cooking since moving to Lisbon.", Confidence: 0.7,
+			SourceEventIDs: []string{"e1", "e3"}, EntityNames: []string{"Caroline", "Lisbon", "bacalhau"}, FactIDs: []string{"f2"}},
+		// e77 and f9 are unknown, Atlantis occurs nowhere, 1.4 is clamped;
+		// the evidence left is f1 and its source events.
+		{Text: "Caroline stays close to her family.", Confidence: 1,
+			SourceEventIDs: []string{"e0-old", "e3"}, EntityNames: []string{"Ana"}, FactIDs: []string{"f1"}},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("insights (-want +got):\n%s", diff)
+	}
+	for _, w := range []string{"no evidence", `unknown fact id \"f9\"`, `entity \"Atlantis\"`, "empty text"} {
+		if !strings.Contains(logs.String(), w) {
+			t.Errorf("warning lacks %q", w)
+		}
+	}
+	r := f.Requests()[0]
+	rf := r.JSON(t)["response_format"].(map[string]any)
+	if rf["json_schema"].(map[string]any)["name"] != "graphmem_insights" {
+		t.Errorf("response_format = %v", rf)
+	}
+	llmGolden(t, "prompt_insights.golden", r.Messages(t))
+	if got, err := l.Insights(t.Context(), InsightInput{UserID: "u"}); got != nil || err != nil || l.Calls() != 1 {
+		t.Errorf("empty batch: %v, %v, calls %d", got, err, l.Calls())
+	}
+}
+
+func TestLLMEmbed(t *testing.T) {
+	f := newLLMFakeServer(t)
+	f.script("embeddings", llmFakeStep{file: "embeddings_2.json"}, llmFakeStep{file: "embeddings_1.json"})
+	l, _ := newTestLLM(t, f, func(c *LLMConfig) {
+		c.EmbeddingBatchSize = 2
+		c.RequestEmbeddingDimensions = true
+	})
+	got, err := l.Embed(t.Context(), []string{"Caroline lives in Lisbon", "Ana is her sister", "sushi"})
+	if err != nil {
+		t.Fatalf("Embed: %v", err)
+	}
+	want := [][]float32{{0.0123, -0.0456, 0.0789, -0.0012}, {0.1, 0.2, 0.3, 0.4}, {-0.5, 0.25, 0.125, 0.0625}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("vectors (-want +got):\n%s", diff)
+	}
+	reqs := f.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("requests = %d, want one per batch", len(reqs))
+	}
+	body := reqs[0].JSON(t)
+	if reqs[0].Path != "/v1/embeddings" || body["model"] != "text-embedding-3-small" || body["dimensions"] != float64(4) ||
+		!cmp.Equal(body["input"], []any{"Caroline lives in Lisbon", "Ana is her sister"}) {
+		t.Errorf("embeddings request %s %v", reqs[0].Path, body)
+	}
+	if s := l.Stats(); s.EmbedCalls != 2 || s.Calls != 0 || s.PromptTokens != 17 {
+		t.Errorf("stats = %+v", s)
+	}
+
+	f.script("embeddings", llmFakeStep{file: "embeddings_wrong_dims.json"})
+	if _, err := l.Embed(t.Context(), []string{"a", "b"}); !errors.Is(err, ErrInvalidOutput) || !strings.Contains(err.Error(), "3 dimensions, want 4") {
+		t.Errorf("wrong dimensions: %v", err)
+	}
+	if _, err := l.Embed(t.Context(), []string{"a", " "}); !errors.Is(err, ErrInvalidOutput) {
+		t.Errorf("empty text: %v", err)
+	}
+	if _, err := l.Embed(t.Context(), []string{"a"}); !errors.Is(err, ErrInvalidOutput) || !strings.Contains(err.Error(), "2 vectors for 1 texts") {
+		t.Errorf("vector count: %v", err)
+	}
+	noModel, _ := newTestLLM(t, f, func(c *LLMConfig) { c.EmbeddingModel = "" })
+	if _, err := noModel.Embed(t.Context(), []string{"a"}); !errors.Is(err, errors.ErrUnsupported) {
+		t.Errorf("no embedding model: %v", err)
+	}
+}
+
+func TestLLMRetriesRateLimitThenSucceeds(t *testing.T) {
+	f := newLLMFakeServer(t)
+	f.script("chat",
+		llmFakeStep{status: http.StatusTooManyRequests, file: "error_429.json", header: map[string]string{"Retry-After-Ms": "60"}},
+		llmFakeStep{file: "chat_summary_sections.json"})
+	l, _ := newTestLLM(t, f, func(c *LLMConfig) { c.RetryMaxDelay = time.Second })
+	start := time.Now()
+	if _, err := l.Summarize(t.Context(), SummaryRequest{Events: llmTestEvents()}); err != nil {
+		t.Fatalf("Summarize: %v", err)
+	}
+	if elapsed := time.Since(start); elapsed < 60*time.Millisecond {
+		t.Errorf("retried after %s; Retry-After-Ms asked for 60ms", elapsed)
+	}
+	// One logical call, two HTTP requests: the per-window budget counts
+	// logical calls, so a retry does not use up the extraction's call.
+	s := l.Stats()
+	if s.Calls != 1 || s.Requests != 2 || len(f.Requests()) != 2 {
+		t.Errorf("stats = %+v, server saw %d requests", s, len(f.Requests()))
+	}
+	if s.PromptTokens != 611 || s.CompletionTokens != 74 {
+		t.Errorf("usage = %+v", s)
+	}
+}
+
+func TestLLMRetryAfterBeyondLimitGivesUp(t *testing.T) {
+	f := newLLMFakeServer(t)
+	f.script("chat", llmFakeStep{status: http.StatusTooManyRequests, file: "error_429.json", header: map[string]string{"Retry-After": "120"}})
+	l, _ := newTestLLM(t, f, nil)
+	_, err := l.Extract(t.Context(), llmTestInput())
+	if !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), "retry after 2m0s") {
+		t.Fatalf("err = %v", err)
+	}
+	if n := len(f.Requests()); n != 1 {
+		t.Errorf("requests = %d, want 1: a worker must not sleep two minutes", n)
+	}
+}
+
+func TestLLMServerErrorsExhaustRetries(t *testing.T) {
+	f := newLLMFakeServer(t)
+	f.script("chat", llmFakeStep{status: http.StatusInternalServerError, file: "error_500.json"})
+	l, _ := newTestLLM(t, f, nil)
+	_, err := l.Extract(t.Context(), llmTestInput())
+	if !errors.Is(err, ErrUnavailable) || errors.Is(err, ErrInvalidOutput) {
+		t.Fatalf("err = %v, want ErrUnavailable", err)
+	}
+	if !strings.Contains(err.Error(), "after 3 attempts") || !strings.Contains(err.Error(), "status code: 500") {
+		t.Errorf("err = %q", err)
+	}
+	if s := l.Stats(); s.Calls != 1 || s.Requests != 3 {
+		t.Errorf("stats = %+v, want 1 call in 3 requests (MaxRetries 2)", s)
+	}
+}
+
+func TestLLMServerErrorWithoutJSONBodyIsRetried(t *testing.T) {
+	f := newLLMFakeServer(t)
+	f.script("chat",
+		llmFakeStep{status: http.StatusBadGateway, body: "<html>502 Bad Gateway</html>"},
+		llmFakeStep{file: "chat_attention.json"})
+	l, _ := newTestLLM(t, f, nil)
+	if _, err := l.SelectEvents(t.Context(), AttentionRequest{Events: llmTestEvents()}); err != nil {
+		t.Fatalf("SelectEvents: %v", err)
+	}
+	if n := len(f.Requests()); n != 2 {
+		t.Errorf("requests = %d", n)
+	}
+}
+
+func TestLLMHangingServerTimesOut(t *testing.T) {
+	f := newLLMFakeServer(t)
+	f.script("chat", llmFakeStep{hang: true})
+	l, _ := newTestLLM(t, f, func(c *LLMConfig) {
+		c.Timeout = 50 * time.Millisecond
+		c.MaxRetries = 1
+	})
+	start := time.Now()
+	_, err := l.Summarize(t.Context(), SummaryRequest{Events: llmTestEvents()})
+	if !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), "timed out") {
+		t.Fatalf("err = %v, want ErrUnavailable after a timeout", err)
+	}
+	if elapsed := time.Since(start); elapsed > 3*time.Second {
+		t.Errorf("took %s", elapsed)
+	}
+	if n := len(f.Requests()); n != 2 {
+		t.Errorf("requests = %d, want 2 (each attempt gets its own timeout)", n)
+	}
+}
+
+func TestLLMBadRequestIsInvalidOutput(t *testing.T) {
+	f := newLLMFakeServer(t)
+	f.script("chat", llmFakeStep{status: http.StatusBadRequest, file: "error_400.json"})
+	l, _ := newTestLLM(t, f, nil)
+	_, err := l.Extract(t.Context(), llmTestInput())
+	if !errors.Is(err, ErrInvalidOutput) || errors.Is(err, ErrUnavailable) {
+		t.Fatalf("err = %v, want ErrInvalidOutput", err)
+	}
+	if !strings.Contains(err.Error(), "status code: 400") || !strings.Contains(err.Error(), "additionalProperties") {
+		t.Errorf("err = %q, want the server's reason", err)
+	}
+	if n := len(f.Requests()); n != 1 {
+		t.Errorf("a 400 must not be retried, requests = %d", n)
+	}
+}
+
+func TestLLMConnectionRefusedIsUnavailable(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	l, err := NewLLM(LLMConfig{BaseURL: "http://" + addr + "/v1", Model: "m", EmbeddingModel: "e",
+		MaxRetries: 1, RetryBaseDelay: time.Millisecond, Timeout: time.Second}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.Insights(t.Context(), InsightInput{Events: llmTestEvents()}); !errors.Is(err, ErrUnavailable) {
+		t.Errorf("Insights: %v, want ErrUnavailable", err)
+	}
+	if _, err := l.Embed(t.Context(), []string{"a"}); !errors.Is(err, ErrUnavailable) {
+		t.Errorf("Embed: %v, want ErrUnavailable", err)
+	}
+	if s := l.Stats(); s.Requests != 4 || s.Calls != 1 || s.EmbedCalls != 1 {
+		t.Errorf("stats = %+v", s)
+	}
+}
+
+func TestLLMCancelDuringBackoff(t *testing.T) {
+	f := newLLMFakeServer(t)
+	f.script("chat", llmFakeStep{status: http.StatusServiceUnavailable, file: "error_500.json"})
+	l, _ := newTestLLM(t, f, func(c *LLMConfig) {
+		c.RetryBaseDelay = 10 * time.Second
+		c.RetryMaxDelay = 10 * time.Second
+	})
+	ctx, cancel := context.WithCancel(t.Context())
+	time.AfterFunc(50*time.Millisecond, cancel)
+	start := time.Now()
+	_, err := l.Summarize(ctx, SummaryRequest{Events: llmTestEvents()})
+	if !errors.Is(err, ErrUnavailable) || !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want ErrUnavailable and context.Canceled", err)
+	}
+	if elapsed := time.Since(start); elapsed > 2*time.Second {
+		t.Errorf("cancel took %s to take effect", elapsed)
+	}
+
+	// A deadline too close for the next backoff ends the call at once.
+	ctx, cancel2 := context.WithTimeout(t.Context(), time.Second)
+	defer cancel2()
+	if _, err := l.Summarize(ctx, SummaryRequest{Events: llmTestEvents()}); !errors.Is(err, ErrUnavailable) ||
+		!strings.Contains(err.Error(), "deadline too close") {
+		t.Errorf("err = %v", err)
+	}
+}
+
+func TestLLMAzure(t *testing.T) {
+	f := newLLMFakeServer(t)
+	f.script("chat", llmFakeStep{file: "chat_summary_sections.json"})
+	l, _ := newTestLLM(t, f, func(c *LLMConfig) {
+		c.APIType = "azure"
+		c.BaseURL = strings.TrimSuffix(c.BaseURL, "/v1")
+		c.Model = "gpt-4o"
+	})
+	if _, err := l.Summarize(t.Context(), SummaryRequest{Events: llmTestEvents()}); err != nil {
+		t.Fatalf("Summarize: %v", err)
+	}
+	r := f.Requests()[0]
+	if r.Path != "/openai/deployments/gpt-4o/chat/completions" || r.RawQuery != "api-version="+llmDefaultAzureAPIVersion {
+		t.Errorf("azure request %s?%s", r.Path, r.RawQuery)
+	}
+	if r.Header.Get("api-key") != "sk-test-123" || r.Header.Get("Authorization") != "" {
+		t.Errorf("azure auth headers: %v", r.Header)
+	}
+}
+
+func TestLLMTemperature(t *testing.T) {
+	zero, warm := float32(0), float32(0.4)
+	for _, tc := range []struct {
+		temp *float32
+		want float64 // -1: not sent
+	}{{nil, -1}, {&zero, 1e-6}, {&warm, 0.4}} {
+		f := newLLMFakeServer(t)
+		f.script("chat", llmFakeStep{file: "chat_summary_sections.json"})
+		l, _ := newTestLLM(t, f, func(c *LLMConfig) { c.Temperature = tc.temp; c.MaxTokens = 900 })
+		if _, err := l.Summarize(t.Context(), SummaryRequest{Events: llmTestEvents()}); err != nil {
+			t.Fatal(err)
+		}
+		body := f.Requests()[0].JSON(t)
+		got, sent := body["temperature"].(float64)
+		if sent != (tc.want >= 0) || (sent && math.Abs(got-tc.want) > 1e-9) || body["max_tokens"] != float64(900) {
+			t.Errorf("temperature %v: body temperature %v max_tokens %v", tc.temp, body["temperature"], body["max_tokens"])
+		}
+	}
+}
+
+// TestLLMWindowStaysWithinTwoCalls runs what the condenser and extractor do
+// for one window, summary then extraction, and checks the brief's budget.
+func TestLLMWindowStaysWithinTwoCalls(t *testing.T) {
+	f := newLLMFakeServer(t)
+	f.script("chat", llmFakeStep{file: "chat_summary_sections.json"}, llmFakeStep{file: "chat_extract.json"})
+	l, _ := newTestLLM(t, f, nil)
+	sum, err := l.Summarize(t.Context(), SummaryRequest{Events: llmTestEvents()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := llmTestInput()
+	in.Summary = sum.Text
+	if _, err := l.Extract(t.Context(), in); err != nil {
+		t.Fatal(err)
+	}
+	if l.Calls() > 2 {
+		t.Errorf("one window took %d LLM calls, the budget is 2", l.Calls())
+	}
+	if s := l.Stats(); s.Calls != 2 || s.PromptTokens != 611+1893 || s.CompletionTokens != 74+412 {
+		t.Errorf("stats = %+v", s)
+	}
+}
+
+func TestLLMParseRetryAfter(t *testing.T) {
+	now := time.Date(2024, 6, 10, 12, 0, 0, 0, time.UTC)
+	cases := []struct {
+		header map[string]string
+		want   time.Duration
+	}{
+		{nil, 0},
+		{map[string]string{"Retry-After": "2"}, 2 * time.Second},
+		{map[string]string{"Retry-After": "0.5"}, 500 * time.Millisecond},
+		{map[string]string{"Retry-After": "Mon, 10 Jun 2024 12:00:30 GMT"}, 30 * time.Second},
+		{map[string]string{"Retry-After": "Mon, 10 Jun 2024 11:00:00 GMT"}, 0},
+		{map[string]string{"Retry-After": "soon"}, 0},
+		{map[string]string{"Retry-After": "-3"}, 0},
+		{map[string]string{"Retry-After-Ms": "120", "Retry-After": "9"}, 120 * time.Millisecond},
+	}
+	for _, tc := range cases {
+		h := http.Header{}
+		for k, v := range tc.header {
+			h.Set(k, v)
+		}
+		if got := llmParseRetryAfter(h, now); got != tc.want {
+			t.Errorf("llmParseRetryAfter(%v) = %s, want %s", tc.header, got, tc.want)
+		}
+	}
+}
+
+func TestLLMTransientClassification(t *testing.T) {
+	l, err := NewLLM(LLMConfig{Model: "m", RetryBaseDelay: 100 * time.Millisecond, RetryMaxDelay: time.Second}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n, want := range map[int]time.Duration{1: 100 * time.Millisecond, 2: 200 * time.Millisecond, 5: time.Second, 30: time.Second} {
+		for range 20 {
+			if d := l.backoff(n); d < want/2 || d > want {
+				t.Errorf("backoff(%d) = %s, want within [%s, %s]", n, d, want/2, want)
+			}
+		}
+	}
+	if llmTransient(errors.New("json: cannot unmarshal")) {
+		t.Errorf("a decode error is not transient")
+	}
+	if !llmTransient(context.DeadlineExceeded) {
+		t.Errorf("a timeout is transient")
+	}
+}
