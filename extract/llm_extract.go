@@ -142,6 +142,7 @@ func (l *LLM) Extract(ctx context.Context, in Input) (Result, error) {
 	}
 	result, dropped := llmValidateExtraction(in, out)
 	result.Model = res.model
+	result.PromptTokens, result.CompletionTokens = res.promptTokens, res.completionTokens
 	if len(dropped) > 0 {
 		l.log.WarnContext(ctx, "llm extraction items dropped or repaired",
 			"model", res.model, "session", in.SessionID, "count", len(dropped), "problems", llmFirst(dropped, 25))

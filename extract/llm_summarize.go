@@ -123,7 +123,8 @@ func (l *LLM) summarizeStructured(ctx context.Context, req SummaryRequest) (Summ
 		l.log.WarnContext(ctx, "llm structured summary could not be parsed; using an empty summary",
 			"model", res.model, "problem", problem, "finish_reason", string(res.finishReason))
 	}
-	return Summary{Text: state.markdown(), Model: res.model, PromptTokens: res.promptTokens, CompletionTokens: res.completionTokens}, nil
+	return Summary{Text: state.markdown(), Fields: state.fields(), Model: res.model,
+		PromptTokens: res.promptTokens, CompletionTokens: res.completionTokens}, nil
 }
 
 // parseStateSummary reads the create_state_summary arguments. It looks in
@@ -229,6 +230,14 @@ type llmStateSummary struct {
 	PRStatus      string `json:"pr_status" required:"false" description:"Pull request status: draft, open, merged, closed or unknown."`
 
 	OtherRelevantContext string `json:"other_relevant_context" required:"false" description:"Anything else important that fits no field above."`
+}
+
+// fields returns the state keyed by the create_state_summary field names.
+func (s llmStateSummary) fields() map[string]string {
+	b, _ := json.Marshal(s)
+	out := map[string]string{}
+	_ = json.Unmarshal(b, &out)
+	return out
 }
 
 // markdown renders the state as the summary text. All headings are always

@@ -238,6 +238,9 @@ func TestLLMSummarizeStructured(t *testing.T) {
 	if got.PromptTokens != 702 || got.CompletionTokens != 168 {
 		t.Errorf("usage = %d/%d", got.PromptTokens, got.CompletionTokens)
 	}
+	if !strings.HasPrefix(got.Fields["user_context"], "Caroline moved to Lisbon") || got.Fields["pr_status"] != "unknown" {
+		t.Errorf("structured fields not returned by name: %v", got.Fields)
+	}
 	if strings.Contains(logs.String(), "WARN") {
 		t.Errorf("unexpected warning: %s", logs)
 	}
@@ -444,8 +447,9 @@ func TestLLMExtract(t *testing.T) {
 			{Subject: "e6", Predicate: "SIBLING_OF", Object: "user", Qualifier: "sister", Sentence: "Ana is Caroline's sister.",
 				Polarity: ontology.Positive, Confidence: 0.95, SourceEventIDs: []string{"e3"}},
 		},
-		Mentions: map[string][]string{"e1": {"e2", "e3"}, "e3": {"e4", "e6"}, "e4": {"e2"}},
-		Model:    "gpt-4o-mini-2024-07-18",
+		Mentions:     map[string][]string{"e1": {"e2", "e3"}, "e3": {"e4", "e6"}, "e4": {"e2"}},
+		Model:        "gpt-4o-mini-2024-07-18",
+		PromptTokens: 1893, CompletionTokens: 412,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Result (-want +got):\n%s", diff)
@@ -522,8 +526,9 @@ func TestLLMExtractJSONObjectFallback(t *testing.T) {
 			Subject: "user", Predicate: "LIVES_IN", Object: "e2", Sentence: "The user lives in Lisbon",
 			Polarity: ontology.Positive, Confidence: llmDefaultConfidence, SourceEventIDs: []string{"e1"},
 		}},
-		Mentions: map[string][]string{"e1": {"e2"}, "e4": {"e2"}},
-		Model:    "llama3.1:8b",
+		Mentions:     map[string][]string{"e1": {"e2"}, "e4": {"e2"}},
+		Model:        "llama3.1:8b",
+		PromptTokens: 1720, CompletionTokens: 96,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Result (-want +got):\n%s", diff)

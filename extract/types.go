@@ -91,6 +91,9 @@ type Result struct {
 	// Model names the engine that produced the result ("offline/rules-v1",
 	// or the LLM model), recorded as provenance.
 	Model string
+	// Token usage of the LLM call that produced the result (0 offline).
+	PromptTokens     int
+	CompletionTokens int
 }
 
 // SummaryStyle selects the summary a condenser asks for.
@@ -113,7 +116,11 @@ type SummaryRequest struct {
 
 // Summary is a summarizer's answer with the figures the audit trail keeps.
 type Summary struct {
-	Text             string
+	Text string
+	// Fields holds the structured summary's fields (StyleStructured) by
+	// their create_state_summary names, so a condenser can render them its
+	// own way; nil for the other styles.
+	Fields           map[string]string
 	Model            string
 	PromptTokens     int
 	CompletionTokens int
