@@ -271,29 +271,27 @@ func propertyViolations(events []Event, logBatches map[string]int) map[int]bool 
 // after-counts and by tests.
 func applyTo(v View, c Condensation) View {
 	out := v
-	at := Event{Seq: v.HeadSeq + 1}
-	if v.Mode == ModeNewestSummary && c.Summary != nil {
-		// V0 shows only the newest summary: the old one disappears.
-		events := make([]Event, 0, len(v.Events))
-		for _, e := range v.Events {
-			if !(e.Kind == KindSummary && e.ID == "") {
-				events = append(events, e)
-			}
-		}
-		v.Events = events
-		ids := idSet(c.ForgottenIDs)
-		kept := make([]Event, 0, len(events)+1)
-		for _, e := range events {
-			if !c.forgets(e, ids) {
-				kept = append(kept, e)
-			}
-		}
-		s := Event{Seq: at.Seq, Kind: KindSummary, Role: RoleUser, Content: *c.Summary}
-		out.Events = slices.Insert(kept, clamp(*c.SummaryOffset, 0, len(kept)), s)
-	} else {
-		out.Events = applySDK(v.Events, c, at)
-	}
 	out.UnhandledRequest = false
+	at := Event{Seq: v.HeadSeq + 1}
+	if v.Mode != ModeNewestSummary {
+		out.Events = applySDK(v.Events, c, at)
+		return out
+	}
+	// V0: the id-less summary is never forgotten, only replaced by a newer
+	// one (which V0 places at its offset in the final list).
+	ids := idSet(c.ForgottenIDs)
+	kept := make([]Event, 0, len(v.Events)+1)
+	for _, e := range v.Events {
+		summary := e.Kind == KindSummary && e.ID == ""
+		if (summary && c.Summary == nil) || (!summary && !c.forgets(e, ids)) {
+			kept = append(kept, e)
+		}
+	}
+	if c.Summary != nil && c.SummaryOffset != nil {
+		s := Event{Seq: at.Seq, Kind: KindSummary, Role: RoleUser, Content: *c.Summary}
+		kept = slices.Insert(kept, clamp(*c.SummaryOffset, 0, len(kept)), s)
+	}
+	out.Events = kept
 	return out
 }
 
