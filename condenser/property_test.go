@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"strconv"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
