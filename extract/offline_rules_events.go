@@ -1,0 +1,869 @@
+package extract
+
+import (
+	"strings"
+
+	"github.com/graphmem/graphmem/nlp"
+	"github.com/graphmem/graphmem/ontology"
+)
+
+// Rules about what people do: outings and events they attend, hobbies they
+// start and stop, things they make, plans and goals, schedules, budgets,
+// ages and birthdays.
+
+// goVerbs are activities said with "go" ("I go running", "went camping").
+var goVerbs = wordSet(`running,jogging,swimming,hiking,camping,cycling,biking,skiing,snowboarding,surfing,
+climbing,fishing,dancing,skating,sailing,kayaking,canoeing,bowling,shopping,walking,riding,diving,snorkeling,
+rowing,hunting,birdwatching,backpacking,clubbing,boating,sledding,paddleboarding`)
+
+// creations are verbs whose past tense with an object makes something.
+var creations = wordSet(`paint,draw,make,cook,bake,write,knit,build,compose,create`)
+
+// activityVerbs map hobby verbs to their activity name.
+var activityVerbs = wordSet(`run,swim,paint,draw,cook,bake,hike,dance,sing,write,knit,garden,surf,ski,climb,
+meditate,jog,cycle,bike,camp,fish,read`)
+
+// practiceTemplate phrases a hobby so that the sentence names it.
+func practiceTemplate(activity string, neg bool, c *cl) string {
+	goes := goVerbs[firstWord(activity)]
+	switch {
+	case neg && c.usedTo:
+		return "{S} used to practise {O}"
+	case neg && goes:
+		return "{S} no longer goes {O}"
+	case neg:
+		return "{S} no longer does {O}"
+	case c.verb == "start" || c.verb == "begin" || c.verb == "take":
+		return "{S} started {O}{D}"
+	case c.past && !c.perfect && goes:
+		return "{S} went {O}{D}"
+	case c.past && !c.perfect:
+		return "{S} did some {O}{D}"
+	case goes:
+		return "{S} goes {O}"
+	}
+	return "{S} practices {O}"
+}
+
+// practice emits PRACTICES for an activity phrase.
+func (c *cl) practice(np nounPhrase, neg bool) {
+	if !usableObject(np) {
+		return
+	}
+	k, _ := c.object(np, ontology.Activity, 2)
+	if k == "" {
+		return
+	}
+	c.emit(fx{pred: "PRACTICES", obj: k, neg: neg, tmpl: practiceTemplate(np.lower(), neg, c)})
+}
+
+// stopActivity records the end of a habit: "stopped running", "quit
+// smoking", "stopped eating meat" (a cessation of liking meat).
+func (c *cl) stopActivity(np nounPhrase) {
+	first := np.toks[0].w
+	lemma, _, _ := verbOf(first)
+	if (lemma == "eat" || lemma == "drink") && len(np.toks) > 1 {
+		obj := nounPhrase{toks: np.toks[1:]}
+		if k, _ := c.object(obj, ontology.Food, 2); k != "" {
+			c.emit(fx{pred: "LIKES", obj: k, neg: true, strength: 0.5, tmpl: "{S} stopped " + first + " {O}{D}"})
+		}
+		return
+	}
+	if lemma == "learn" && len(np.toks) > 1 {
+		obj := nounPhrase{toks: np.toks[1:], hasName: np.hasName}
+		typ := ontology.Activity
+		if languages[obj.key()] {
+			typ = ontology.Language
+		}
+		if k, _ := c.object(obj, typ, 2); k != "" {
+			c.emit(fx{pred: "LEARNING", obj: k, neg: true, tmpl: "{S} stopped learning {O}{D}"})
+		}
+		return
+	}
+	if lemma == "work" || lemma == "live" {
+		return
+	}
+	k, _ := c.object(np, ontology.Activity, 2)
+	if k != "" {
+		c.emit(fx{pred: "PRACTICES", obj: k, neg: true, tmpl: "{S} stopped {O}{D}"})
+	}
+}
+
+// ruleGo: "I went to a support group yesterday", "we went camping last
+// week", "I go to the gym every morning", "we're going to Rome next month".
+func (c *cl) ruleGo() {
+	t := c.toks
+	i := c.i + 1
+	if c.neg || c.modal != "" || c.would {
+		return
+	}
+	if c.at(i) == "back" {
+		i++
+	}
+	plan := c.future || c.progressive && (c.date == nil || c.date.Time.After(c.e.ev.OccurredAt))
+	// "go camping", "went swimming with the kids"
+	if w := c.at(i); goVerbs[w] || strings.HasSuffix(w, "ing") && activities[w] {
+		np := c.gerundPhrase(w, i+1)
+		if plan {
+			c.planTo("go", np, ontology.Activity)
+			return
+		}
+		c.practice(np, false)
+		return
+	}
+	if c.at(i) == "on" && alt("a|an", c.at(i+1)) {
+		np := takeNP(t, i+1)
+		if alt("trip|vacation|holiday|tour|cruise|journey", np.head()) && alt("to|in", c.at(np.next)) {
+			i = np.next
+		} else if !np.empty() {
+			c.event(np, plan, "went on")
+			return
+		}
+	}
+	if !alt("to|into", c.at(i)) {
+		return
+	}
+	np := takeNP(t, i+1)
+	if !usableObject(np) {
+		return
+	}
+	if plan {
+		c.planTo("go to", np, "")
+		return
+	}
+	c.event(np, false, "went to")
+}
+
+// event emits ATTENDED for an occasion or VISITED for a place.
+func (c *cl) event(np nounPhrase, plan bool, verb string) {
+	head := np.head()
+	present := !c.past && !c.perfect
+	if present && verb == "went to" {
+		verb = "goes to"
+	}
+	if verb == "went on" && present {
+		verb = "goes on"
+	}
+	switch {
+	case occasionNouns[head] || occasionNouns[np.lower()]:
+		k, art := c.object(np, ontology.Occasion, 2)
+		c.emit(fx{pred: "ATTENDED", obj: k, art: art, tmpl: "{S} " + verb + " {aO}{D}"})
+	case isPlaceLike(np) || placeNouns[head]:
+		k, art := c.object(np, ontology.Place, 2)
+		if np.det == "the" && !np.hasName {
+			art = "the"
+		}
+		c.emit(fx{pred: "VISITED", obj: k, art: art, tmpl: "{S} " + verb + " {aO}{D}"})
+	}
+}
+
+// ruleTake: "I took the kids to the museum", "I took up pottery", "I'm
+// taking Spanish lessons", "we took a trip to Peru".
+func (c *cl) ruleTake() {
+	t := c.toks
+	i := c.i + 1
+	if c.neg || c.modal != "" || c.would || c.future {
+		return
+	}
+	if c.at(i) == "up" {
+		c.practice(takeNP(t, i+1), false)
+		return
+	}
+	np := takeNP(t, i)
+	if np.empty() {
+		return
+	}
+	if alt("class|classes|lesson|lessons|course|courses", np.toks[len(np.toks)-1].w) && len(np.toks) > 1 {
+		subject := nounPhrase{toks: np.toks[:len(np.toks)-1], hasName: np.hasName}
+		c.learning(subject)
+		return
+	}
+	if alt("trip|vacation|holiday|tour|cruise", np.head()) && alt("to|in", c.at(np.next)) {
+		dest := takeNP(t, np.next+1)
+		if isPlaceLike(dest) {
+			k, _ := c.object(dest, ontology.Place, 2)
+			c.emit(fx{pred: "VISITED", obj: k, tmpl: "{S} took a trip to {O}{D}"})
+		}
+		return
+	}
+	if c.at(np.next) == "to" && (c.past || c.perfect) {
+		c.event(takeNP(t, np.next+1), false, "went to")
+	}
+}
+
+// ruleAttend: "I attended a conference", "I attend Stanford".
+func (c *cl) ruleAttend() {
+	if c.neg || c.modal != "" || c.would {
+		return
+	}
+	np := takeNP(c.toks, c.i+1)
+	if !usableObject(np) {
+		return
+	}
+	if np.hasName && alt("university|college|school|academy|institute", np.head()) || knownOrgs[np.key()] && !c.past {
+		k, _ := c.object(np, ontology.Organization, 2)
+		c.emit(fx{pred: "STUDIES_AT", obj: k, neg: c.past && !c.perfect, tmpl: pick(c.past && !c.perfect, "{S} studies at {O}", "{S} attended {O}")})
+		return
+	}
+	if c.future || c.progressive && c.date != nil && c.date.Time.After(c.e.ev.OccurredAt) {
+		c.planTo("attend", np, ontology.Occasion)
+		return
+	}
+	k, art := c.object(np, ontology.Occasion, 2)
+	c.emit(fx{pred: "ATTENDED", obj: k, art: art, tmpl: pick(c.past || c.perfect, "{S} attends {aO}{D}", "{S} attended {aO}{D}")})
+}
+
+// ruleStart: "I started running", "I started working at Globex", "I began
+// learning Japanese", "I started a blog".
+func (c *cl) ruleStart() {
+	t := c.toks
+	i := c.i + 1
+	if c.neg || c.modal != "" || c.would {
+		return
+	}
+	if c.future {
+		c.planFrom(c.i)
+		return
+	}
+	w := c.at(i)
+	if w == "to" {
+		if lemma, _, ok := verbOf(c.at(i + 1)); ok {
+			w, i = gerund(lemma), i+1
+		}
+	}
+	lemma, f, isVerb := verbOf(w)
+	switch {
+	case isVerb && f == formIng && lemma == "work" && alt("at|for", c.at(i+1)):
+		c.employer(takeNP(t, i+2), false, "started")
+		c.roleAfter(i + 2)
+	case isVerb && f == formIng && lemma == "learn":
+		items, _ := takeList(t, i+1)
+		for _, np := range items {
+			c.learning(np)
+		}
+	case isVerb && f == formIng:
+		c.practice(c.gerundPhrase(w, i+1), false)
+	case alt("a|my", w) && alt("job|position|role", c.at(i+1)) || w == "at":
+		j := i
+		for j < len(t) && c.at(j) != "at" {
+			j++
+		}
+		if j < len(t) {
+			c.employer(takeNP(t, j+1), false, "started")
+		}
+	default:
+		np := takeNP(t, i)
+		if !usableObject(np) {
+			return
+		}
+		if typ, _ := classify(np); typ == ontology.Activity {
+			c.practice(np, false)
+		} else if alt("blog|business|company|podcast|channel|band|club|garden|project|shop|startup|nonprofit|charity", np.head()) {
+			k, art := c.object(np, ontology.Concept, 1)
+			c.emit(fx{pred: "CREATED", obj: k, art: art, tmpl: "{S} started {aO}{D}"})
+		}
+	}
+}
+
+// ruleStop: "I stopped running", "I stopped eating meat".
+func (c *cl) ruleStop() {
+	if c.neg || c.future || c.modal != "" || c.would {
+		return
+	}
+	w := c.at(c.i + 1)
+	if _, f, ok := verbOf(w); ok && f == formIng {
+		c.stopActivity(c.gerundPhrase(w, c.i+2))
+	}
+}
+
+// ruleGive: "I gave up Spanish", "I've given up coffee", "I gave up on
+// running".
+func (c *cl) ruleGive() {
+	i := c.i + 1
+	if c.at(i) != "up" || c.neg || c.future || c.modal != "" || c.would {
+		return
+	}
+	i++
+	if c.at(i) == "on" {
+		i++
+	}
+	w := c.at(i)
+	if _, f, ok := verbOf(w); ok && f == formIng {
+		c.stopActivity(c.gerundPhrase(w, i+1))
+		return
+	}
+	np := takeNP(c.toks, i)
+	if !usableObject(np) {
+		return
+	}
+	typ, _ := classify(np)
+	switch {
+	case languages[np.key()] || typ == ontology.Language:
+		k, _ := c.object(np, ontology.Language, 2)
+		c.emit(fx{pred: "LEARNING", obj: k, neg: true, tmpl: "{S} gave up {O}{D}"})
+	case typ == ontology.Food:
+		k, _ := c.object(np, ontology.Food, 2)
+		c.emit(fx{pred: "LIKES", obj: k, neg: true, strength: 0.6, tmpl: "{S} gave up {O}{D}"})
+	case typ == ontology.Activity:
+		k, _ := c.object(np, ontology.Activity, 2)
+		c.emit(fx{pred: "PRACTICES", obj: k, neg: true, tmpl: "{S} gave up {O}{D}"})
+	}
+}
+
+// ruleActivity: hobby verbs. Present tense is a habit ("I paint", "I run
+// every morning"); past tense with an object is a creation ("I painted
+// that lake sunrise last year") or a race ("I ran a charity race").
+func (c *cl) ruleActivity() {
+	t := c.toks
+	if c.neg && !c.cessation && !c.usedTo || c.modal != "" || c.would {
+		return
+	}
+	if c.future {
+		c.planFrom(c.i)
+		return
+	}
+	i := c.i + 1
+	np := takeNP(t, i)
+	hasObj := usableObject(np) && !(np.det == "" && !np.hasName && len(np.toks) == 1 && alt("lot|bit|more|less|daily|weekly|regularly|often|together|alone|outside|home", np.toks[0].w))
+	if c.past && !c.perfect && !c.usedTo && hasObj {
+		switch {
+		case creations[c.verb]:
+			k, art := c.object(np, ontology.Artwork, 1)
+			if np.det == "the" || np.det == "that" || np.det == "this" {
+				art = "a"
+				if strings.ContainsRune("aeiou", rune(c.e.x.b.ents[k].name[0])) {
+					art = "an"
+				}
+			}
+			c.emit(fx{pred: "CREATED", obj: k, art: art, tmpl: "{S} " + pastOf(c.verb) + " {aO}{D}"})
+		case c.verb == "run" && alt("race|marathon|5k|10k|half-marathon|triathlon|relay", np.head()):
+			k, art := c.object(np, ontology.Occasion, 2)
+			c.emit(fx{pred: "ATTENDED", obj: k, art: art, tmpl: "{S} ran {aO}{D}"})
+		case c.verb == "read":
+			k, art := c.object(np, ontology.Artwork, 1)
+			c.emit(fx{pred: "READ", obj: k, art: art, tmpl: "{S} read {aO}{D}"})
+		}
+		return
+	}
+	if c.verb == "read" && hasObj && (c.progressive || np.quoted) {
+		k, art := c.object(np, ontology.Artwork, 1)
+		c.emit(fx{pred: "READ", obj: k, art: art, tmpl: pick(c.progressive, "{S} read {aO}{D}", "{S} is reading {aO}")})
+		return
+	}
+	if hasObj && creations[c.verb] && !np.hasName && !(c.verb == "cook" || c.verb == "bake" || c.verb == "write" || c.verb == "paint" || c.verb == "draw") {
+		return
+	}
+	activity := nounPhrase{toks: []tok{{w: gerund(c.verb), orig: gerund(c.verb)}}}
+	if hasObj && (c.verb == "paint" || c.verb == "draw" || c.verb == "write" || c.verb == "cook" || c.verb == "bake") && !np.hasName && len(np.toks) <= 2 && np.det == "" {
+		activity = c.gerundPhrase(gerund(c.verb), i)
+	}
+	neg := c.neg || c.usedTo
+	c.practice(activity, neg)
+}
+
+func pastOf(lemma string) string {
+	if p, ok := irregularPast[lemma]; ok {
+		return p
+	}
+	return regularPast(lemma)
+}
+
+// irregularPast lists the past tenses pastOf cannot derive.
+var irregularPast = map[string]string{
+	"paint": "painted", "draw": "drew", "make": "made", "cook": "cooked", "bake": "baked", "write": "wrote",
+	"knit": "knitted", "build": "built", "compose": "composed", "create": "created", "read": "read",
+}
+
+// rulePlay: "I play the violin", "I play tennis every Sunday".
+func (c *cl) rulePlay() {
+	if c.modal != "" || c.would || c.at(c.i+1) == "with" {
+		return
+	}
+	if c.future {
+		c.planFrom(c.i)
+		return
+	}
+	np := takeNP(c.toks, c.i+1)
+	if !usableObject(np) {
+		return
+	}
+	key := np.key()
+	if !instruments[key] && !activities[key] && !strings.HasSuffix(key, "games") && !strings.HasSuffix(key, "game") && !strings.HasSuffix(key, "ball") {
+		return
+	}
+	k, _ := c.object(np, ontology.Activity, 2)
+	neg := c.neg || c.usedTo
+	tmpl := "{S} plays {O}"
+	switch {
+	case c.usedTo:
+		tmpl = "{S} used to play {O}"
+	case neg:
+		tmpl = "{S} no longer plays {O}"
+	case c.past && !c.perfect:
+		tmpl = "{S} played {O}{D}"
+	}
+	c.emit(fx{pred: "PRACTICES", obj: k, neg: neg, tmpl: tmpl})
+}
+
+// rulePractice: "I do yoga", "I practice karate".
+func (c *cl) rulePractice() {
+	if c.modal != "" || c.would || c.future || c.past && !c.perfect && !c.usedTo {
+		return
+	}
+	np := takeNP(c.toks, c.i+1)
+	if !usableObject(np) {
+		return
+	}
+	if typ, _ := classify(np); typ != ontology.Activity && !activities[np.key()] {
+		return
+	}
+	c.practice(np, c.neg || c.usedTo)
+}
+
+// ruleWatch: "I watched Inception last night".
+func (c *cl) ruleWatch() {
+	if c.neg || c.modal != "" || c.would || c.future || !c.past && !c.perfect && !c.progressive {
+		return
+	}
+	np := takeNP(c.toks, c.i+1)
+	if !usableObject(np) || !np.hasName && !np.quoted && !alt("movie|film|show|series|documentary|game|match|play|musical", np.head()) {
+		return
+	}
+	k, art := c.object(np, ontology.Artwork, 1)
+	c.emit(fx{pred: "WATCHED", obj: k, art: art, tmpl: "{S} watched {aO}{D}"})
+}
+
+// ruleSign: "I signed up for a pottery class".
+func (c *cl) ruleSign() {
+	if c.at(c.i+1) != "up" || c.at(c.i+2) != "for" || c.neg || c.modal != "" || c.would {
+		return
+	}
+	np := takeNP(c.toks, c.i+3)
+	if k, art := c.object(np, ontology.Occasion, 1); k != "" {
+		c.emit(fx{pred: "MEMBER_OF", obj: k, art: art, tmpl: "{S} signed up for {aO}{D}"})
+	}
+}
+
+// rulePlan: "I'm planning to go camping next month", "I want to learn
+// Japanese", "we're thinking about adopting", "I hope to visit Peru".
+func (c *cl) rulePlan() {
+	i := c.i + 1
+	if c.neg || c.past && !c.progressive && c.verb != "plan" {
+		return
+	}
+	switch c.verb {
+	case "think", "dream", "look":
+		if c.verb == "look" && !(c.at(i) == "forward" && c.at(i+1) == "to") {
+			return
+		}
+		if c.verb != "look" && !alt("about|of", c.at(i)) {
+			return
+		}
+		if c.verb == "look" {
+			i++
+		}
+		i++
+	case "plan":
+		if c.at(i) == "on" {
+			i++
+		}
+	case "consider":
+	default:
+		if c.at(i) != "to" {
+			return
+		}
+	}
+	c.planFrom(i - 1)
+}
+
+// planFrom reads a plan's verb phrase starting after index i ("to visit
+// Japan", "going camping", "adopting a child") and emits PLANS (or
+// HAS_GOAL for dreams and aims).
+func (c *cl) planFrom(i int) {
+	t := c.toks
+	i++
+	if c.at(i) == "to" {
+		i++
+	}
+	w := c.at(i)
+	lemma, f, ok := verbOf(w)
+	if !ok {
+		// "looking forward to the concert"
+		np := takeNP(t, i)
+		if usableObject(np) && (occasionNouns[np.head()] || isPlaceLike(np)) {
+			c.planTo("go to", np, "")
+		}
+		return
+	}
+	if f == formIng && lemma == "go" || lemma == "go" {
+		if g := c.at(i + 1); goVerbs[g] {
+			c.planTo("go", c.gerundPhrase(g, i+2), ontology.Activity)
+			return
+		}
+		if c.at(i+1) == "to" {
+			c.planTo("go to", takeNP(t, i+2), "")
+			return
+		}
+	}
+	if lemma == "move" && alt("to|into", c.at(i+1)) {
+		c.planTo("move to", takeNP(t, i+2), ontology.Place)
+		return
+	}
+	j := i + 1
+	for j < len(t) && alt("to|up|out|into|for|about|on|a|some", c.at(j)) && c.at(j) != "a" {
+		j++
+	}
+	np := takeNP(t, j)
+	verb := lemma
+	if j > i+1 {
+		verb += " " + words(t[i+1:j])
+	}
+	if !usableObject(np) {
+		np = nounPhrase{toks: []tok{{w: gerund(lemma), orig: gerund(lemma)}}, next: i + 1}
+		c.planTo("", np, ontology.Activity)
+		return
+	}
+	c.planTo(verb, np, "")
+}
+
+// planTo emits PLANS for "<verb> <object>".
+func (c *cl) planTo(verb string, np nounPhrase, typ ontology.EntityType) {
+	if !usableObject(np) {
+		return
+	}
+	rank := 1
+	if typ == "" {
+		rank = 0
+	}
+	k, art := c.object(np, typ, rank)
+	if k == "" {
+		return
+	}
+	if np.det == "the" && !np.hasName {
+		art = "the"
+	}
+	pred := "PLANS"
+	tmpl := "{S} plans to " + verb + " {aO}{D}"
+	if verb == "" {
+		tmpl = "{S} plans to go {O}{D}"
+		if !goVerbs[np.lower()] {
+			tmpl = "{S} plans to take up {O}{D}"
+		}
+	}
+	switch c.verb {
+	case "dream", "aim":
+		pred, tmpl = "HAS_GOAL", strings.Replace(tmpl, "plans to", "dreams of being able to", 1)
+	case "want", "hope", "like", "love":
+		tmpl = strings.Replace(tmpl, "plans to", "wants to", 1)
+	case "think", "consider":
+		tmpl = strings.Replace(tmpl, "plans to", "is thinking about being able to", 1)
+		tmpl = strings.Replace(tmpl, "is thinking about being able to", "is considering a plan to", 1)
+	}
+	conf := 0.75
+	if c.verb == "think" || c.verb == "consider" || c.hedge {
+		conf = 0.5
+	}
+	c.emit(fx{pred: pred, obj: k, art: art, conf: conf, tmpl: tmpl})
+}
+
+// goalFrame: "my goal is to adopt", "my dream is to open a bakery".
+func (c *cl) goalFrame() bool {
+	owner, i := c.possessor(0)
+	if owner == "" || owner != c.e.speaker || !alt("goal|dream|plan|aim|hope|wish|ambition", c.at(i)) {
+		return false
+	}
+	n, ok, neg, _ := c.copulaAt(i + 1)
+	if !ok || neg || c.at(n) != "to" {
+		return false
+	}
+	c.subj = owner
+	saved := c.verb
+	c.verb = "aim"
+	if c.at(i) == "plan" {
+		c.verb = "plan"
+	}
+	c.planFrom(n - 1)
+	c.verb = saved
+	return true
+}
+
+// ruleCelebrate: "we celebrated my daughter's birthday last night".
+func (c *cl) ruleCelebrate() {
+	if c.neg || c.future || c.modal != "" || c.would {
+		return
+	}
+	owner, i := c.possessor(c.i + 1)
+	if owner != "" && c.at(i) == "birthday" && c.date != nil && c.date.Granularity == nlp.GranularityDay {
+		c.emit(fx{subj: owner, pred: "BORN_ON", obj: c.value(birthdayText(c.date)), conf: 0.6,
+			tmpl: "{S's} birthday is on {O} (celebrated{D})", noDate: true})
+	}
+}
+
+// ruleTurn: "I just turned 30".
+func (c *cl) ruleTurn() {
+	if c.neg || c.modal != "" || c.would || c.future || !c.past && !c.perfect {
+		return
+	}
+	c.ageAt(c.i + 1)
+}
+
+// ruleSpeak: "I speak Spanish and French".
+func (c *cl) ruleSpeak() {
+	if c.neg || c.modal != "" || c.would || c.future || c.past && !c.perfect {
+		return
+	}
+	items, _ := takeList(c.toks, c.i+1)
+	for _, np := range items {
+		if !languages[np.key()] {
+			continue
+		}
+		k, _ := c.object(np, ontology.Language, 2)
+		c.emit(fx{pred: ontology.Fallback, raw: "speaks", obj: k, tmpl: "{S} speaks {O}", noDate: true})
+	}
+}
+
+// ruleVolunteer: "I volunteer at the animal shelter".
+func (c *cl) ruleVolunteer() {
+	if c.neg || c.modal != "" || c.would || c.future || !alt("at|for|with", c.at(c.i+1)) {
+		return
+	}
+	np := takeNP(c.toks, c.i+2)
+	if k, art := c.object(np, ontology.Organization, 1); k != "" {
+		if np.det == "the" && !np.hasName {
+			art = "the"
+		}
+		c.emit(fx{pred: ontology.Fallback, raw: "volunteers at", obj: k, art: art, tmpl: pick(c.past && !c.perfect, "{S} volunteers at {aO}", "{S} volunteered at {aO}{D}")})
+	}
+}
+
+// ruleBecome: "I became a nurse", "I became vegetarian" read as "I am ...".
+func (c *cl) ruleBecome() {
+	if c.modal != "" || c.would || c.future {
+		return
+	}
+	c.i++
+	c.past = false
+	c.be = true
+	c.verb = ""
+	c.copula()
+}
+
+// ruleFollow: "I follow a vegan diet".
+func (c *cl) ruleFollow() {
+	np := takeNP(c.toks, c.i+1)
+	if np.head() == "diet" && len(np.toks) > 1 {
+		c.diet(np.lower(), c.neg || c.usedTo, c.past && !c.perfect)
+	}
+}
+
+// ruleReschedule: "we rescheduled the standup to Tuesdays".
+func (c *cl) ruleReschedule() {
+	np := takeNP(c.toks, c.i+1)
+	if !np.empty() && occasionNouns[np.head()] && c.at(np.next) == "to" {
+		c.schedule(np, np.next+1, true)
+	}
+}
+
+// ruleBudgetChange: "I raised my budget to 3000 euros".
+func (c *cl) ruleBudgetChange() {
+	owner, i := c.possessor(c.i + 1)
+	if owner == "" {
+		return
+	}
+	qual, j := c.budgetSlot(i)
+	if j < 0 || c.at(j) != "to" {
+		return
+	}
+	if amt, _ := readAmount(c.toks, j+1); amt != "" {
+		c.budget(owner, qual, amt, true)
+	}
+}
+
+// budgetSlot reads "trip budget", "budget for the trip", "budget" at i and
+// returns the qualifier and the index after; -1 when there is no budget.
+func (c *cl) budgetSlot(i int) (string, int) {
+	t := c.toks
+	start := i
+	for i < len(t) && c.at(i) != "budget" && i-start < 3 && t[i].kind == nlp.Word {
+		i++
+	}
+	if c.at(i) != "budget" {
+		return "", -1
+	}
+	qual := nlp.Singular(words(t[start:i]))
+	i++
+	if alt("for|on", c.at(i)) {
+		q := takeNP(t, i+1)
+		if !q.empty() {
+			qual = q.head()
+			if len(q.toks) > 1 && !q.hasName {
+				qual = nlp.NormalizeName(q.lower())
+			}
+			i = q.next
+		}
+	}
+	return qual, i
+}
+
+// budget emits HAS_BUDGET.
+func (c *cl) budget(owner, qual, amount string, now bool) {
+	tmpl := "{S's} budget is {O}"
+	if qual != "" {
+		tmpl = "{S's} budget for the {Q} is {O}"
+	}
+	if now || c.now {
+		tmpl = strings.Replace(tmpl, " is {O}", " is now {O}", 1)
+	}
+	c.emit(fx{subj: owner, pred: "HAS_BUDGET", obj: c.value(amount), qual: qual, tmpl: tmpl, noDate: true})
+}
+
+// budgetFrame: "my budget for the trip is 2000 euros", "our trip budget is
+// now 3000 euros", "the budget for the trip is 500 dollars".
+func (c *cl) budgetFrame() bool {
+	owner, i := c.possessor(0)
+	if owner == "" && c.at(0) == "the" {
+		owner, i = c.e.speaker, 1
+	}
+	if owner == "" {
+		return false
+	}
+	qual, j := c.budgetSlot(i)
+	if j < 0 {
+		return false
+	}
+	n, ok, neg, now := c.copulaAt(j)
+	if !ok || neg {
+		return false
+	}
+	amt, _ := readAmount(c.toks, n)
+	if amt == "" {
+		return false
+	}
+	c.subj = owner
+	c.budget(owner, qual, amt, now)
+	return true
+}
+
+// readWhen reads a schedule slot at i: "on Mondays", "every Monday at
+// 10am", "to Thursdays", "on 8 May".
+func (c *cl) readWhen(i int) (string, string, int) {
+	t := c.toks
+	from := ""
+	for alt("on|every|each|to|for|at|now|usually|always|still", c.at(i)) && !(c.at(i) == "at" && i+1 < len(t) && t[i+1].kind == nlp.Number) {
+		i++
+	}
+	var days []string
+	every := i > 0 && alt("every|each", c.at(i-1))
+	for i < len(t) {
+		if d, ok := nlp.ParseWeekday(t[i].w); ok {
+			name := d.String()
+			if every || strings.HasSuffix(t[i].w, "s") {
+				name += "s"
+			}
+			days = append(days, name)
+			i++
+			if alt("and|&|or|,", c.at(i)) {
+				i++
+				continue
+			}
+			break
+		}
+		if t[i].w == dateTok && t[i].date.Granularity == nlp.GranularityDay {
+			days = append(days, t[i].date.Label)
+			i++
+		}
+		break
+	}
+	if len(days) == 0 {
+		return "", "", i
+	}
+	when := strings.Join(days, " and ")
+	if c.at(i) == "at" && i+1 < len(t) && (t[i+1].kind == nlp.Number || alt("noon|midnight", c.at(i+1))) {
+		tm := t[i+1].orig
+		i += 2
+		if alt("am|pm|a.m|p.m", c.at(i)) {
+			tm += " " + t[i].orig
+			i++
+		}
+		when += " at " + tm
+	}
+	if c.at(i) == "from" || c.at(i) == "instead" && c.at(i+1) == "of" {
+		j := i + 1
+		if c.at(i) == "instead" {
+			j++
+		}
+		if d, ok := nlp.ParseWeekday(c.at(j)); ok {
+			from = d.String()
+			if strings.HasSuffix(c.at(j), "s") {
+				from += "s"
+			}
+		}
+	}
+	return when, from, i
+}
+
+// schedule emits SCHEDULED_ON for an occasion phrase and the slot at i.
+func (c *cl) schedule(np nounPhrase, i int, moved bool) bool {
+	when, from, _ := c.readWhen(i)
+	if when == "" {
+		return false
+	}
+	owner := c.e.speaker
+	if c.subj != "" && c.subj != c.e.speaker && (np.det == "his" || np.det == "her" || np.det == "their") {
+		owner = c.subj
+	}
+	name := strings.TrimSpace(np.lower())
+	if np.hasName {
+		name = np.surface()
+	}
+	key := c.e.x.b.owned(owner, name, ontology.Occasion, 2)
+	c.e.x.b.mention(c.e.ev.ID, key)
+	tmpl := "{S} is on {O}"
+	switch {
+	case from != "":
+		tmpl = "{S} is now on {O} (moved from " + from + ")"
+	case moved || c.now:
+		tmpl = "{S} is now on {O}"
+	}
+	c.emit(fx{subj: key, pred: "SCHEDULED_ON", obj: c.value(when), tmpl: tmpl, noDate: true})
+	return true
+}
+
+// scheduleFrame: "our team meeting is on Mondays", "the team meeting moved
+// to Thursdays", "my yoga class was rescheduled to Friday".
+func (c *cl) scheduleFrame() bool {
+	t := c.toks
+	start := 0
+	if c.at(0) == "the" && c.at(1) == "user" && c.at(2) == "'s" {
+		start = 3
+	}
+	np := takeNP(t, start)
+	if np.empty() || !occasionNouns[np.head()] || np.hasName && np.det == "" {
+		return false
+	}
+	if np.det != "" && !alt("my|our|the", np.det) {
+		return false
+	}
+	i := np.next
+	moved := false
+	for k := 0; k < 4 && i < len(t); k++ {
+		switch {
+		case alt("is|are|was|were|has|have|been|got|now|usually|always|still|just|officially", c.at(i)):
+			i++
+			continue
+		case alt("moved|rescheduled|changed|shifted|switched|pushed|bumped", c.at(i)):
+			moved = true
+			i++
+			continue
+		case alt("happens|happen|falls|fall|takes|take|place|occurs|occur", c.at(i)):
+			i++
+			continue
+		}
+		break
+	}
+	if i == np.next {
+		return false
+	}
+	c.subj = c.e.speaker
+	return c.schedule(np, i, moved)
+}

@@ -1,0 +1,183 @@
+package extract
+
+import (
+	"github.com/graphmem/graphmem/ontology"
+)
+
+// Rules about places: where people live, where they come from, where they
+// moved and travelled.
+
+// residence emits LIVES_IN for a place phrase. moved marks a move (the
+// sentence says so); from names the previous place when the speaker gave it.
+func (c *cl) residence(np nounPhrase, neg, moved bool, from string) {
+	if !isPlaceLike(np) {
+		return
+	}
+	k, _ := c.object(np, ontology.Place, 2)
+	if k == "" {
+		return
+	}
+	past := c.past && !c.perfect && !moved && !c.now
+	tmpl := "{S} lives in {O}"
+	switch {
+	case c.usedTo || past && !neg:
+		tmpl = "{S} used to live in {O}"
+		neg = true
+	case neg:
+		tmpl = "{S} no longer lives in {O}"
+	case moved && c.date != nil:
+		tmpl = "{S} lives in {O} (moved there{D})"
+	case moved && from != "":
+		tmpl = "{S} lives in {O} (moved from " + from + ")"
+	case moved:
+		tmpl = "{S} lives in {O} (moved there)"
+	case c.now:
+		tmpl = "{S} now lives in {O}"
+	}
+	conf := 0.9
+	if past {
+		conf = 0.7
+	}
+	c.emit(fx{pred: "LIVES_IN", obj: k, neg: neg, conf: conf, tmpl: tmpl, rank: 1})
+}
+
+// ruleLive: "I live in Paris", "we're living in Oslo", "I used to live in
+// Rome", "I don't live in London anymore".
+func (c *cl) ruleLive() {
+	i := c.i + 1
+	if !alt("in|at|near|outside", c.at(i)) {
+		return
+	}
+	if c.at(i) != "in" {
+		return
+	}
+	if c.future || c.would {
+		c.planTo("live in", takeNP(c.toks, i+1), ontology.Place)
+		return
+	}
+	c.residence(takeNP(c.toks, i+1), c.neg, false, "")
+}
+
+// ruleMove: "I moved to Berlin last month", "we relocated to Madrid", "I'm
+// moving to Oslo next month" (a plan), "I moved from Sweden to Berlin",
+// "we moved the team meeting to Thursdays" (a schedule).
+func (c *cl) ruleMove() {
+	t := c.toks
+	i := c.i + 1
+	if c.at(i) == "back" || c.at(i) == "here" || c.at(i) == "away" {
+		i++
+	}
+	// A schedule: "moved the team meeting to Thursdays".
+	if np := takeNP(t, i); !np.empty() && occasionNouns[np.head()] && c.at(np.next) == "to" {
+		c.schedule(np, np.next+1, true)
+		return
+	}
+	from := ""
+	if c.at(i) == "from" {
+		src := takeNP(t, i+1)
+		if isPlaceLike(src) {
+			from = src.surface()
+			i = src.next
+			if c.at(i) != "to" && !c.future {
+				k, _ := c.object(src, ontology.Place, 2)
+				c.emit(fx{pred: "LIVES_IN", obj: k, neg: true, conf: 0.7, tmpl: "{S} moved away from {O}{D}"})
+				return
+			}
+		} else {
+			return
+		}
+	}
+	if c.at(i) != "to" && c.at(i) != "into" && c.at(i) != "in" {
+		return
+	}
+	np := takeNP(t, i+1)
+	futureDate := c.date != nil && c.date.Time.After(c.e.ev.OccurredAt) && !c.e.ev.OccurredAt.IsZero()
+	if c.future || c.would || (c.progressive && (futureDate || c.date == nil)) || c.modal != "" {
+		c.planTo("move to", np, ontology.Place)
+		return
+	}
+	if c.neg {
+		return
+	}
+	if from != "" {
+		src := c.e.x.b.named(from, ontology.Place, 2)
+		c.emit(fx{pred: "LIVES_IN", obj: src, neg: true, conf: 0.7, tmpl: "{S} no longer lives in {O} (moved away{D})"})
+	}
+	c.residence(np, false, true, from)
+}
+
+// ruleSettle: "we settled in Lisbon".
+func (c *cl) ruleSettle() {
+	if c.at(c.i+1) == "in" || c.at(c.i+1) == "down" && c.at(c.i+2) == "in" {
+		j := c.i + 2
+		if c.at(c.i+1) == "down" {
+			j++
+		}
+		c.residence(takeNP(c.toks, j), c.neg, true, "")
+	}
+}
+
+// ruleCome: "I come from Sweden", "I'm originally from", "I hail from".
+func (c *cl) ruleCome() {
+	i := c.i + 1
+	if c.at(i) == "originally" {
+		i++
+	}
+	if c.at(i) != "from" || c.neg || c.future {
+		return
+	}
+	np := takeNP(c.toks, i+1)
+	if isPlaceLike(np) {
+		k, _ := c.object(np, ontology.Place, 2)
+		c.emit(fx{pred: "FROM", obj: k, tmpl: "{S} is from {O}", noDate: true})
+	}
+}
+
+// ruleGrow: "I grew up in Lyon".
+func (c *cl) ruleGrow() {
+	if c.at(c.i+1) == "up" && c.at(c.i+2) == "in" && !c.neg {
+		np := takeNP(c.toks, c.i+3)
+		if isPlaceLike(np) {
+			k, _ := c.object(np, ontology.Place, 2)
+			c.emit(fx{pred: "FROM", obj: k, tmpl: "{S} grew up in {O}", noDate: true})
+		}
+	}
+}
+
+// ruleVisit: "I visited Japan last year", "we travelled to Peru", "I flew
+// to Rome", "I'm visiting Lisbon next week" (a plan).
+func (c *cl) ruleVisit() {
+	t := c.toks
+	i := c.i + 1
+	if alt("to|around|through|across", c.at(i)) {
+		i++
+	}
+	np := takeNP(t, i)
+	if !usableObject(np) || c.neg {
+		return
+	}
+	if !isPlaceLike(np) && !placeNouns[np.head()] {
+		if c.verb == "visit" && np.hasName {
+			// Visiting a person: "I visited Emma".
+			k, _ := c.object(np, ontology.Person, 1)
+			if k != "" && !c.future {
+				c.emit(fx{pred: "KNOWS", obj: k, conf: 0.7, tmpl: "{S} visited {O}{D}"})
+			}
+		}
+		return
+	}
+	if c.future || c.would || c.progressive && (c.date == nil || c.date.Time.After(c.e.ev.OccurredAt)) {
+		c.planTo("visit", np, ontology.Place)
+		return
+	}
+	k, art := c.object(np, ontology.Place, 2)
+	verb := "visited"
+	if c.verb == "travel" || c.verb == "fly" {
+		verb = map[string]string{"travel": "travelled to", "fly": "flew to"}[c.verb]
+	}
+	tmpl := "{S} " + verb + " {aO}{D}"
+	if !c.past && !c.perfect {
+		tmpl = "{S} visits {aO}{D}"
+	}
+	c.emit(fx{pred: "VISITED", obj: k, art: art, tmpl: tmpl})
+}

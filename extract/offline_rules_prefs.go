@@ -1,0 +1,401 @@
+package extract
+
+import (
+	"strings"
+
+	"github.com/graphmem/graphmem/nlp"
+	"github.com/graphmem/graphmem/ontology"
+)
+
+// Rules about preferences: likes and dislikes with their negations and
+// changes, preferences between options, habits of eating and drinking,
+// switches, teams supported, and "X is too cramped".
+
+// likeStrength grades the liking verbs.
+var likeStrength = map[string]float64{
+	"love": 0.9, "adore": 0.9, "like": 0.7, "enjoy": 0.7, "fancy": 0.6,
+	"hate": 0.9, "detest": 0.9, "loathe": 0.9, "despise": 0.9, "dislike": 0.7, "stand": 0.9,
+}
+
+// likeObject reads what is liked at i: a gerund phrase ("going to the
+// beach"), "to VERB ..." ("to paint" → "painting"), or a list of phrases.
+func (c *cl) likeObject(i int) []nounPhrase {
+	t := c.toks
+	if c.at(i) == "to" {
+		lemma, _, ok := verbOf(c.at(i + 1))
+		if !ok {
+			return nil
+		}
+		return []nounPhrase{c.gerundPhrase(gerund(lemma), i+2)}
+	}
+	if w := c.at(i); strings.HasSuffix(w, "ing") && len(w) > 4 && !foods[w] && i < len(t) && !t[i].cap {
+		return []nounPhrase{c.gerundPhrase(w, i+1)}
+	}
+	items, _ := takeList(t, i)
+	return items
+}
+
+// gerundPhrase builds an activity phrase from a gerund and what follows
+// it: "playing" + "the violin", "going" + "to the beach".
+func (c *cl) gerundPhrase(g string, i int) nounPhrase {
+	t := c.toks
+	parts := []tok{{w: g, orig: g}}
+	if alt("to|with|on|in|at|out|for", c.at(i)) && !(c.at(i) == "with" && alt("my|our|the", c.at(i+1)) && relations[c.at(i+2)].pred != "") {
+		prep := t[i]
+		np := takeNP(t, i+1)
+		if !np.empty() && len(np.toks) <= 3 {
+			parts = append(parts, prep)
+			if np.det == "the" {
+				parts = append(parts, tok{w: "the", orig: "the"})
+			}
+			parts = append(parts, np.toks...)
+			return nounPhrase{toks: parts, next: np.next}
+		}
+		return nounPhrase{toks: parts, next: i}
+	}
+	np := takeNP(t, i)
+	if !np.empty() && len(np.toks) <= 3 && !np.hasName || !np.empty() && instruments[np.key()] {
+		if np.det == "the" {
+			parts = append(parts, tok{w: "the", orig: "the"})
+		}
+		parts = append(parts, np.toks...)
+		return nounPhrase{toks: parts, next: np.next}
+	}
+	return nounPhrase{toks: parts, next: i}
+}
+
+// ruleLike handles like, love, adore, enjoy, fancy, hate, dislike, detest,
+// loathe, despise and "can't stand".
+func (c *cl) ruleLike() {
+	if c.future || c.modal != "" && !(c.verb == "stand" && c.neg) {
+		return
+	}
+	if c.past && !c.usedTo && !c.perfect {
+		return // "I loved the concert": an experience, not a taste
+	}
+	if c.verb == "stand" && !c.neg {
+		return
+	}
+	if c.would {
+		c.planFrom(c.i + 1)
+		return
+	}
+	items := c.likeObject(c.i + 1)
+	pred := "LIKES"
+	if c.verb == "hate" || c.verb == "dislike" || c.verb == "detest" || c.verb == "loathe" || c.verb == "despise" || c.verb == "stand" {
+		pred = "DISLIKES"
+	}
+	strength := likeStrength[c.verb]
+	if c.strong {
+		strength = min(1, strength+0.1)
+	}
+	if c.weak {
+		strength = 0.5
+	}
+	neg := c.neg || c.usedTo
+	if c.verb == "stand" {
+		neg = false // "can't stand" is the aversion itself
+	}
+	for _, np := range items {
+		k, art := c.object(np, "", 0)
+		if k == "" {
+			continue
+		}
+		c.emit(fx{pred: pred, obj: k, neg: neg, strength: strength, tmpl: c.likeTemplate(pred, neg), art: art, noDate: true, rank: 1})
+	}
+}
+
+// likeTemplate phrases a liking with the speaker's own verb and markers.
+func (c *cl) likeTemplate(pred string, neg bool) string {
+	v := c.verb
+	third := thirdPersonOf(v)
+	adv := ""
+	switch {
+	case c.strong && !neg:
+		adv = "really "
+	case c.also && !neg:
+		adv = "also "
+	case c.now && !neg:
+		adv = "now "
+	}
+	if v == "stand" {
+		return "{S} can't stand {O}"
+	}
+	switch {
+	case c.usedTo:
+		return "{S} used to " + v + " {O}"
+	case neg && pred == "DISLIKES":
+		return "{S} no longer " + third + " {O}"
+	case neg && c.cessation && strings.Contains(c.clauseText(), "no longer"):
+		return "{S} no longer " + third + " {O}"
+	case neg && c.cessation:
+		return "{S} doesn't " + v + " {O} anymore"
+	case neg:
+		return "{S} doesn't " + v + " {O}"
+	case c.again:
+		return "{S} " + adv + third + " {O} again"
+	}
+	return "{S} " + adv + third + " {O}"
+}
+
+// clauseText is the clause's folded words, for phrase checks.
+func (c *cl) clauseText() string {
+	ws := make([]string, len(c.toks))
+	for i, t := range c.toks {
+		ws[i] = t.w
+	}
+	return strings.Join(ws, " ")
+}
+
+// rulePrefer: "I prefer aisle seats", "these days I prefer tea over coffee",
+// "I prefer to travel by train".
+func (c *cl) rulePrefer() {
+	if c.future || c.past && !c.usedTo && !c.perfect {
+		return
+	}
+	items := c.likeObject(c.i + 1)
+	if len(items) == 0 {
+		return
+	}
+	np := items[0]
+	over := ""
+	j := np.next
+	switch {
+	case alt("to|over|than", c.at(j)):
+		j++
+	case c.at(j) == "rather" && c.at(j+1) == "than", c.at(j) == "instead" && c.at(j+1) == "of":
+		j += 2
+	default:
+		j = -1
+	}
+	if j > 0 {
+		if other := takeNP(c.toks, j); usableObject(other) {
+			over = other.surface()
+		}
+	}
+	k, _ := c.object(np, "", 0)
+	if k == "" {
+		return
+	}
+	qual := preferenceSlot(np)
+	neg := c.neg || c.usedTo
+	tmpl := "{S} prefers {O}"
+	switch {
+	case c.usedTo:
+		tmpl = "{S} used to prefer {O}"
+	case neg:
+		tmpl = "{S} no longer prefers {O}"
+	case c.now:
+		tmpl = "{S} now prefers {O}"
+	}
+	if over != "" && !neg {
+		tmpl += " over " + over
+	}
+	c.emit(fx{pred: "PREFERS", obj: k, qual: qual, neg: neg, strength: 0.8, tmpl: tmpl, noDate: true, rank: 1})
+	if over != "" && !neg {
+		o := takeNP(c.toks, j)
+		if ok, _ := c.object(o, "", 0); ok != "" {
+			c.emit(fx{pred: "PREFERS", obj: ok, qual: qual, neg: true, conf: 0.7, strength: 0.5,
+				tmpl: "{S} prefers " + np.surface() + " over {O}", noDate: true})
+		}
+	}
+}
+
+// preferenceSlot is the qualifier of a preference: the kind of thing
+// preferred ("aisle seats" → "seat"; "green tea" → "drink"), so that
+// preferring aisle seats replaces preferring window seats but not
+// preferring tea.
+func preferenceSlot(np nounPhrase) string {
+	head := np.head()
+	if len(np.toks) > 1 && !np.hasName && !strings.HasSuffix(np.toks[0].w, "ing") {
+		return head
+	}
+	key := np.key()
+	switch {
+	case drinks[key] || drinks[head]:
+		return "drink"
+	case foods[key]:
+		return "food"
+	case strings.HasSuffix(np.toks[0].w, "ing"), activities[key]:
+		return "activity"
+	case musicGenres[key]:
+		return "music"
+	}
+	return key
+}
+
+// drinks are the foods that are drunk (preference slot "drink").
+var drinks = wordSet(`coffee,espresso,latte,cappuccino,tea,green tea,black tea,herbal tea,matcha,chai,water,
+juice,orange juice,soda,coke,cola,beer,wine,red wine,white wine,whiskey,whisky,vodka,gin,rum,tequila,
+cocktail,smoothie,lemonade,kombucha,hot chocolate,milk,oat milk,almond milk`)
+
+// ruleConsume: "I drink coffee every morning", "I eat chicken again", "I
+// don't drink coffee anymore" (LIKES with low strength; the negation is a
+// cessation of liking).
+func (c *cl) ruleConsume() {
+	if c.future || c.modal != "" || c.would || c.past && !c.usedTo && !c.perfect || c.progressive {
+		return
+	}
+	items, _ := takeList(c.toks, c.i+1)
+	for _, np := range items {
+		if !usableObject(np) || np.hasName {
+			continue
+		}
+		if _, known := entityTypeOf(np.key()); !known && !foods[np.head()] && !drinks[np.head()] {
+			continue
+		}
+		k, _ := c.object(np, ontology.Food, 2)
+		if k == "" {
+			continue
+		}
+		neg := c.neg || c.usedTo
+		v := c.verb
+		tmpl := "{S} " + thirdPersonOf(v) + " {O}"
+		switch {
+		case c.usedTo:
+			tmpl = "{S} used to " + v + " {O}"
+		case neg && c.cessation:
+			tmpl = "{S} doesn't " + v + " {O} anymore"
+		case neg:
+			tmpl = "{S} doesn't " + v + " {O}"
+		case c.again:
+			tmpl = "{S} " + thirdPersonOf(v) + " {O} again"
+		}
+		c.emit(fx{pred: "LIKES", obj: k, neg: neg, strength: 0.5, conf: 0.8, tmpl: tmpl, noDate: true})
+	}
+}
+
+// ruleSwitch: "I switched from coffee to green tea", "I switched to
+// Android", "I replaced my iPhone with a Pixel".
+func (c *cl) ruleSwitch() {
+	if c.future || c.modal != "" || c.would || c.neg {
+		return
+	}
+	t := c.toks
+	i := c.i + 1
+	var from, to nounPhrase
+	switch {
+	case c.at(i) == "from":
+		from = takeNP(t, i+1)
+		if c.at(from.next) == "to" {
+			to = takeNP(t, from.next+1)
+		}
+	case c.at(i) == "to" || c.at(i) == "over" && c.at(i+1) == "to":
+		if c.at(i) == "over" {
+			i++
+		}
+		to = takeNP(t, i+1)
+		if c.at(to.next) == "from" {
+			from = takeNP(t, to.next+1)
+		}
+	case c.verb == "replace":
+		from = takeNP(t, i)
+		if c.at(from.next) == "with" {
+			to = takeNP(t, from.next+1)
+		}
+	default:
+		return
+	}
+	if !usableObject(to) && !usableObject(from) {
+		return
+	}
+	ref := to
+	if !usableObject(ref) {
+		ref = from
+	}
+	typ, _ := classify(ref)
+	pred := "LIKES"
+	switch typ {
+	case ontology.Product:
+		pred = "USES"
+	case ontology.Language:
+		pred = "LEARNING"
+	case ontology.Organization:
+		pred = "WORKS_AT"
+	case ontology.Place:
+		pred = "LIVES_IN"
+	}
+	if usableObject(to) {
+		k, art := c.object(to, "", 0)
+		tmpl := "{S} switched to {aO}{D}"
+		if usableObject(from) {
+			tmpl = "{S} switched from " + from.surface() + " to {aO}{D}"
+		}
+		c.emit(fx{pred: pred, obj: k, art: art, strength: 0.7, tmpl: tmpl, rank: 1})
+	}
+	if usableObject(from) {
+		k, _ := c.object(from, "", 0)
+		tmpl := "{S} no longer " + map[string]string{"LIKES": "likes", "USES": "uses", "LEARNING": "is learning",
+			"WORKS_AT": "works at", "LIVES_IN": "lives in"}[pred] + " {O}"
+		if usableObject(to) {
+			tmpl += " (switched to " + to.surface() + "{D})"
+		}
+		c.emit(fx{pred: pred, obj: k, neg: true, strength: 0.7, tmpl: tmpl, rank: 1})
+	}
+}
+
+// ruleSupport: "I support Arsenal", "I root for the Lakers", "my brother
+// supports Chelsea".
+func (c *cl) ruleSupport() {
+	if c.future || c.modal != "" || c.would || c.progressive {
+		return
+	}
+	i := c.i + 1
+	if c.verb != "support" {
+		if c.at(i) != "for" && c.at(i) != "on" {
+			return
+		}
+		i++
+	}
+	np := takeNP(c.toks, i)
+	if !usableObject(np) || !np.hasName && !teamWords[np.key()] {
+		return
+	}
+	if typ, ok := classify(np); ok && typ == ontology.Person {
+		return
+	}
+	neg := c.neg || c.usedTo || c.past && !c.perfect
+	k, _ := c.object(np, ontology.Organization, 2)
+	tmpl := "{S} supports {O}"
+	switch {
+	case c.usedTo || c.past && !c.neg:
+		tmpl = "{S} used to support {O}"
+	case neg:
+		tmpl = "{S} no longer supports {O}"
+	}
+	c.emit(fx{pred: "SUPPORTS", obj: k, neg: neg, tmpl: tmpl, noDate: true})
+}
+
+// tooFrame: "window seats are too cramped" is the speaker's aversion.
+func (c *cl) tooFrame() bool {
+	t := c.toks
+	np := takeNP(t, 0)
+	if np.empty() || !usableObject(np) || np.det == "my" || np.det == "our" {
+		return false
+	}
+	i, ok, neg, _ := c.copulaAt(np.next)
+	if !ok || neg || c.at(i) != "too" || i+1 >= len(t) || t[i+1].kind != nlp.Word {
+		return false
+	}
+	if typ, _ := classify(np); typ == ontology.Person {
+		return false
+	}
+	adj := t[i+1].w
+	c.subj = c.e.speaker
+	k, _ := c.object(np, "", 0)
+	if k == "" {
+		return false
+	}
+	c.emit(fx{subj: c.e.speaker, pred: "DISLIKES", obj: k, conf: 0.6, strength: 0.5, tmpl: "{S} finds {O} too " + adj, noDate: true})
+	// A preference stated in the same message for the same kind of thing
+	// is a preference over this one ("I prefer aisle seats, window seats
+	// are too cramped").
+	b := c.e.x.b
+	for _, f := range b.facts {
+		if f.pred == "PREFERS" && f.subj == c.e.speaker && f.pol == ontology.Positive && f.qual == np.head() &&
+			contains(f.events, c.e.ev.ID) && f.obj != k && !strings.Contains(f.tmpl, " over ") {
+			f.tmpl += " over " + b.ents[k].name
+		}
+	}
+	return true
+}

@@ -1,0 +1,314 @@
+package extract
+
+import (
+	"strings"
+	"time"
+
+	"github.com/graphmem/graphmem/nlp"
+)
+
+// tok is one token of an event's text as the rules see it: folded,
+// contractions expanded ("I'm" → "i", "am"), and each date expression
+// merged into a single "@date" token that carries its resolution.
+type tok struct {
+	w     string // folded form used for matching
+	orig  string // the characters as written (for names)
+	start int    // byte offsets in the event text
+	end   int
+	cap   bool // written with a capital letter
+	first bool // first word of its sentence (so a capital proves nothing)
+	kind  nlp.TokenKind
+	date  *nlp.DateSpan
+}
+
+const dateTok = "@date"
+
+// sentence is one sentence of an event, tokenized.
+type sentence struct {
+	toks     []tok
+	text     string
+	question bool
+}
+
+// contractionBases expand "'s" to "is" after these words; after any other
+// word "'s" is a possessive.
+var isContractors = wordSet(`it,he,she,that,there,here,what,who,where,how,when,why,everything,something,
+nothing,everyone,someone,this,life,today,tomorrow`)
+
+// chatForms are common apostrophe-less spellings.
+var chatForms = map[string][]string{
+	"im": {"i", "am"}, "ive": {"i", "have"}, "dont": {"do", "not"}, "didnt": {"did", "not"},
+	"doesnt": {"does", "not"}, "isnt": {"is", "not"}, "wasnt": {"was", "not"}, "arent": {"are", "not"},
+	"havent": {"have", "not"}, "thats": {"that", "is"}, "gonna": {"going", "to"}, "wanna": {"want", "to"},
+	"gotta": {"got", "to"}, "kinda": {"kind", "of"}, "sorta": {"sort", "of"}, "cannot": {"can", "not"},
+	"couldnt": {"could", "not"}, "wouldnt": {"would", "not"}, "shouldnt": {"should", "not"},
+	"favorite": {"favourite"}, "favorites": {"favourites"}, "favourites": {"favourites"},
+	"fave": {"favourite"}, "fav": {"favourite"}, "coz": {"because"}, "cuz": {"because"}, "'cause": {"because"},
+	"cause": {"because"}, "bc": {"because"}, "tho": {"though"}, "pls": {"please"}, "ur": {"your"},
+	"ok": {"okay"}, "u": {"you"}, "bday": {"birthday"}, "b-day": {"birthday"}, "edu": {"education"},
+}
+
+// expand splits one surface token into the words the rules match on.
+func expand(t nlp.Token, next string) []string {
+	w := t.Lower()
+	if f, ok := chatForms[w]; ok {
+		return f
+	}
+	if !strings.Contains(w, "'") {
+		return []string{w}
+	}
+	switch w {
+	case "can't":
+		return []string{"can", "not"}
+	case "won't":
+		return []string{"will", "not"}
+	case "shan't":
+		return []string{"shall", "not"}
+	case "ain't":
+		return []string{"is", "not"}
+	case "let's":
+		return []string{"let", "us"}
+	case "y'all":
+		return []string{"you"}
+	}
+	switch {
+	case strings.HasSuffix(w, "n't"):
+		return []string{strings.TrimSuffix(w, "n't"), "not"}
+	case strings.HasSuffix(w, "'m"):
+		return []string{strings.TrimSuffix(w, "'m"), "am"}
+	case strings.HasSuffix(w, "'re"):
+		return []string{strings.TrimSuffix(w, "'re"), "are"}
+	case strings.HasSuffix(w, "'ve"):
+		return []string{strings.TrimSuffix(w, "'ve"), "have"}
+	case strings.HasSuffix(w, "'ll"):
+		return []string{strings.TrimSuffix(w, "'ll"), "will"}
+	case strings.HasSuffix(w, "'d"):
+		return []string{strings.TrimSuffix(w, "'d"), "would"}
+	case strings.HasSuffix(w, "'s"):
+		base := strings.TrimSuffix(w, "'s")
+		if isContractors[base] {
+			if next == "been" || next == "got" || next == "had" {
+				return []string{base, "has"}
+			}
+			return []string{base, "is"}
+		}
+		return []string{base, "'s"}
+	case strings.HasSuffix(w, "s'"):
+		return []string{strings.TrimSuffix(w, "'"), "'s"}
+	}
+	return []string{w}
+}
+
+// sentences tokenizes text into sentences of toks, with dates resolved
+// against ref.
+func sentences(text string, ref time.Time) []sentence {
+	dates := nlp.FindDates(text, ref)
+	var out []sentence
+	for _, sp := range nlp.SplitSentences(text) {
+		raw := nlp.Tokenize(sp.Text)
+		toks := make([]tok, 0, len(raw)+4)
+		firstWord := true
+		for i := 0; i < len(raw); i++ {
+			t := raw[i]
+			start, end := t.Start+sp.Start, t.End+sp.Start
+			if d := dateAt(dates, start); d != nil {
+				// Swallow every token of the expression, and its
+				// parenthesized annotation when the text has one.
+				stop := d.End
+				if d.Annotated() {
+					if k := strings.IndexByte(text[d.End:], ')'); k >= 0 {
+						stop = d.End + k + 1
+					}
+				}
+				for i+1 < len(raw) && raw[i+1].Start+sp.Start < stop {
+					i++
+				}
+				toks = append(toks, tok{w: dateTok, orig: d.Text, start: d.Start, end: d.End, date: d, first: firstWord})
+				firstWord = false
+				continue
+			}
+			next := ""
+			if i+1 < len(raw) {
+				next = raw[i+1].Lower()
+			}
+			parts := expand(t, next)
+			for k, p := range parts {
+				o := t.Text
+				if len(parts) > 1 {
+					if k == 0 {
+						o = t.Text[:min(len(p), len(t.Text))]
+					} else {
+						o = p
+					}
+				}
+				toks = append(toks, tok{w: p, orig: o, start: start, end: end, cap: k == 0 && t.IsCapitalized(),
+					first: firstWord && k == 0 && (t.Kind == nlp.Word || t.Kind == nlp.Number), kind: t.Kind})
+			}
+			if t.Kind == nlp.Word || t.Kind == nlp.Number {
+				firstWord = false
+			}
+		}
+		s := sentence{toks: toks, text: sp.Text}
+		s.question = isQuestion(sp.Text, toks)
+		out = append(out, s)
+	}
+	return out
+}
+
+// dateAt returns the date span that starts at byte offset off.
+func dateAt(dates []nlp.DateSpan, off int) *nlp.DateSpan {
+	for i := range dates {
+		if dates[i].Start == off {
+			return &dates[i]
+		}
+	}
+	return nil
+}
+
+var questionStarters = wordSet(`do,does,did,are,is,was,were,have,has,can,could,would,will,should,shall,may,
+might,am,what,where,when,why,how,who,which,whose,whom`)
+
+var subjectPronouns = wordSet(`i,you,we,they,he,she,it`)
+
+// isQuestion reports whether a sentence asks rather than tells: it ends
+// with "?" or opens with an inverted auxiliary or a wh-word followed by an
+// auxiliary ("do you like sushi", "what do you do").
+func isQuestion(text string, toks []tok) bool {
+	t := strings.TrimRight(text, " \"'”’)")
+	if strings.HasSuffix(t, "?") || strings.HasSuffix(t, "?!") || strings.HasSuffix(t, "!?") {
+		return true
+	}
+	if strings.HasSuffix(t, ".") || strings.HasSuffix(t, "!") {
+		return false
+	}
+	words := make([]string, 0, 3)
+	for _, tk := range toks {
+		if tk.kind == nlp.Word {
+			words = append(words, tk.w)
+			if len(words) == 3 {
+				break
+			}
+		}
+	}
+	if len(words) < 2 || !questionStarters[words[0]] {
+		return false
+	}
+	switch words[0] {
+	case "what", "where", "when", "why", "how", "who", "which", "whose", "whom":
+		return auxiliaries[words[1]]
+	}
+	return subjectPronouns[words[1]]
+}
+
+// auxiliaries are the helping verbs parsed between a subject and its verb.
+var auxiliaries = wordSet(`am,is,are,was,were,be,been,being,do,does,did,have,has,had,will,would,shall,
+should,can,could,may,might,must`)
+
+// clauseBreakers always start a new clause.
+var clauseBreakers = wordSet(`because,but,so,although,though,while,whereas,since,which,who,cause,unless,
+whenever,until,if,when,where,after,before,once`)
+
+// clauses splits a sentence into clauses at punctuation and conjunctions,
+// and merges back pieces without a verb (list items, appositives, leading
+// adverbials such as "These days," or "Big news:").
+func clauses(toks []tok) [][]tok {
+	var segs [][]tok
+	cur := make([]tok, 0, len(toks))
+	flush := func() {
+		if len(cur) > 0 {
+			segs = append(segs, cur)
+			cur = make([]tok, 0, len(toks))
+		}
+	}
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		if t.kind == nlp.Punct {
+			switch t.w {
+			case ";", ":", "–", "—", "(", ")", "...", "…", "!", ".", "?", "-":
+				flush()
+				continue
+			case ",":
+				flush()
+				// Keep the comma as a token: rules read "a dog, Rex".
+				cur = append(cur, t)
+				continue
+			}
+			continue // quotes and other punctuation carry no clause structure
+		}
+		if clauseBreakers[t.w] && len(cur) > 0 && !(t.w == "since" && i+1 < len(toks) && toks[i+1].w == dateTok) &&
+			!(t.w == "before" || t.w == "after" || t.w == "until") {
+			flush()
+		}
+		if (t.w == "and" || t.w == "or" || t.w == "&" || t.w == "then") && len(cur) > 0 && startsClause(toks, i+1) {
+			flush()
+			continue
+		}
+		cur = append(cur, t)
+	}
+	flush()
+	// Merge verbless pieces: forward when they come first, backward otherwise.
+	var out [][]tok
+	var pending []tok
+	for _, s := range segs {
+		if !hasVerb(s) {
+			if len(out) == 0 {
+				pending = append(pending, s...)
+			} else {
+				out[len(out)-1] = append(out[len(out)-1], s...)
+			}
+			continue
+		}
+		if len(pending) > 0 {
+			s = append(pending, s...)
+			pending = nil
+		}
+		out = append(out, s)
+	}
+	if len(pending) > 0 {
+		out = append(out, pending)
+	}
+	return out
+}
+
+// clauseAdverbs may sit between a conjunction and the next clause's start.
+var clauseAdverbs = wordSet(`now,then,also,still,just,really,actually,recently,finally,currently,today,
+later,even,sometimes,usually,often,always,never,soon,already,lately,now,afterwards,suddenly,eventually`)
+
+// startsClause reports whether the words at i open a clause of their own:
+// a subject pronoun or possessive, or a finite verb (an elliptical clause
+// sharing the subject: "I live in Paris and work as a nurse").
+func startsClause(toks []tok, i int) bool {
+	for i < len(toks) && (clauseAdverbs[toks[i].w] || toks[i].w == dateTok) {
+		i++
+	}
+	if i >= len(toks) {
+		return false
+	}
+	w := toks[i].w
+	switch w {
+	case "i", "we", "he", "she", "they", "it", "you", "my", "our", "his", "her", "their", "there", "the":
+		return w != "the" || (i+1 < len(toks) && toks[i+1].w == "user")
+	}
+	if auxiliaries[w] {
+		return true
+	}
+	if _, f, ok := verbOf(w); ok && f != formIng && f != formPart {
+		// A known verb right after "and" is a new predicate unless it is
+		// obviously a noun in a list ("coffee and tea").
+		return !foods[w] && !activities[w]
+	}
+	return false
+}
+
+// hasVerb reports whether a piece contains a verb or an auxiliary.
+func hasVerb(s []tok) bool {
+	for _, t := range s {
+		if auxiliaries[t.w] {
+			return true
+		}
+		if _, _, ok := verbOf(t.w); ok && !foods[t.w] {
+			return true
+		}
+	}
+	return false
+}
