@@ -124,3 +124,59 @@ func TestRecentEvents(t *testing.T) {
 		}
 	})
 }
+
+func TestAssess(t *testing.T) {
+	ctx := context.Background()
+	cfg, _ := Profile(ProfileDefault)
+	c := mustNew(t, cfg, Deps{Summarizer: &fakeSummarizer{}})
+	a := c.(Assessor)
+	tests := []struct {
+		name     string
+		log      []Event
+		strategy Type
+		req      Requirement
+	}{
+		{"quiet", msgs(0, 50), TypePipeline, ""},
+		{"request_goes_to_the_window", append(msgs(0, 5), request(6)), TypeConversationWindow, RequirementHard},
+		{"size_goes_to_llm", msgs(0, 120), TypeLLMSummarizing, RequirementSoft},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d, err := a.Assess(ctx, BuildView(tt.log, ModeSDK))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d.Strategy != string(tt.strategy) || d.Requirement != tt.req {
+				t.Errorf("decision %+v, want %s %q", d, tt.strategy, tt.req)
+			}
+		})
+	}
+	t.Run("every_type_assesses", func(t *testing.T) {
+		deps := Deps{Summarizer: &fakeSummarizer{}, Attender: &fakeAttender{}, Counter: wordCounter{}}
+		for name, cfg := range propertyConfigs() {
+			if _, ok := mustNew(t, cfg, deps).(Assessor); !ok {
+				t.Errorf("%s is not an Assessor", name)
+			}
+		}
+	})
+	t.Run("pipeline_result_reports_its_input", func(t *testing.T) {
+		v := BuildView(append([]Event{browser(0, "https://a"), browser(1, "https://b")}, msgs(2, 130)...), ModeSDK)
+		r, err := c.Condense(ctx, v)
+		if err != nil || !r.Condensed() {
+			t.Fatalf("%+v, %v", r, err)
+		}
+		if r.View.Events[0].Content != v.Events[0].Content {
+			t.Error("the condensed result carries a masked view")
+		}
+	})
+	t.Run("cancelled", func(t *testing.T) {
+		cctx, cancel := context.WithCancel(ctx)
+		cancel()
+		if _, err := c.Condense(cctx, viewOf(msgs(0, 3)...)); err == nil {
+			t.Error("Condense ignored a cancelled context")
+		}
+		if _, err := a.Assess(cctx, viewOf(msgs(0, 3)...)); err == nil {
+			t.Error("Assess ignored a cancelled context")
+		}
+	})
+}

@@ -14,7 +14,8 @@ type pipeline struct {
 	types []Type
 }
 
-func (p *pipeline) Condense(ctx context.Context, v View) (Result, error) {
+func (p *pipeline) Condense(ctx context.Context, in View) (Result, error) {
+	v := in
 	var deferred []error
 	for i, step := range p.steps {
 		r, err := step.Condense(ctx, v)
@@ -25,8 +26,9 @@ func (p *pipeline) Condense(ctx context.Context, v View) (Result, error) {
 			deferred = append(deferred, r.Deferred)
 		}
 		if r.Condensation != nil {
-			r.Deferred = errors.Join(deferred...)
-			return r, nil
+			// Report the pipeline's input, not the view an earlier step
+			// transformed: the caller rebuilds from the log anyway.
+			return Result{View: in, Condensation: r.Condensation, Deferred: errors.Join(deferred...)}, nil
 		}
 		v = r.View
 	}

@@ -1,6 +1,7 @@
 package condenser
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"testing"
@@ -299,6 +300,31 @@ func TestManipulationIndices(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			if diff := cmp.Diff(tt.want, ManipulationIndices(tt.events)); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestCondensationJSONKeepsForms(t *testing.T) {
+	for name, c := range map[string]Condensation{
+		"empty_list": forgetIDs(),
+		"range":      withSummary(forgetRange(3, 9), "S", 3),
+	} {
+		t.Run(name, func(t *testing.T) {
+			e := CondensationEvent(c, "c1", 1, t0)
+			raw, err := json.Marshal(e)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var back Event
+			if err := json.Unmarshal(raw, &back); err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(e, back); diff != "" {
+				t.Errorf("round trip (-want +got):\n%s\n%s", diff, raw)
+			}
+			if err := back.Condensation.Validate(); err != nil {
+				t.Errorf("stored record no longer validates: %v", err)
 			}
 		})
 	}
