@@ -11,7 +11,9 @@ import (
 // from the previous memory and all current information, and everything
 // outside the head and the newest keepLast events is forgotten. System
 // messages and other summaries are never forgotten; the previous memory
-// is, since the new one absorbs it.
+// is, since the new one absorbs it. A session that keeps adding system
+// messages can therefore outgrow max_size: the EVENTS need is SOFT, so the
+// condenser then defers rather than fails.
 type mem1 struct {
 	trig           triggers
 	keepFirst      int
