@@ -115,6 +115,7 @@ type discourse struct {
 	lastPerson  string // "she lives in Rome"
 	lastObject  string // "it's my favourite food"
 	lastUnnamed string // "her name is Luna" names the cat adopted just before
+	lastGroup   string // "they" after "my kids"
 	lastNP      string // surface of the last object phrase
 }
 

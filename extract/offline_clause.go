@@ -20,9 +20,15 @@ type cl struct {
 	would, hedge, strong, weak               bool
 	modal                                    string
 
-	i     int // index of the main verb (or of the copula complement)
-	verb  string
-	form  verbForm
+	coord    bool // the clause was joined by "and"/"or"/"but"/"then"
+	temporal bool // "when I have kids": a condition unless in the past
+	comma    bool // the clause followed a comma
+
+	i         int // index of the main verb (or of the copula complement)
+	verb      string
+	form      verbForm
+	literalVP string // a plan's verb phrase as said, for its sentence
+
 	date  *nlp.DateSpan // the clause's date, if it has one
 	until *nlp.DateSpan // "until 2020"
 }
@@ -34,6 +40,7 @@ unfortunately,luckily,fortunately,finally,ah,aw,aww,omg,oops,alright,right,besid
 guess,what,quick,heads,side,note,by,the,way,totally,absolutely,definitely,indeed,thankfully,hopefully,
 surprisingly,interestingly,funny,enough,good,great,cool,awesome,nice,dear,mel,sure,true,exactly,same,
 ok,thanks,thank,you,agreed,bummer,congrats,mate,buddy,dude,man,sis,bro,friend,officially,ugh,phew,
+because,since,when,while,although,though,after,before,once,until,whereas,&,or,cause,as,yeah,
 ,`)
 
 // evidentials are prefixes that wrap a statement without changing whose it
@@ -66,6 +73,18 @@ pretend,say,let's`)
 // a nurse"). It returns the clause's subject.
 func (e *eventCtx) clause(toks []tok, inherited string) string {
 	c := &cl{e: e}
+	if len(toks) > 0 {
+		switch toks[0].w {
+		case "and", "or", "&", "then", "but":
+			c.coord = true
+		case ",":
+			c.comma = true
+		case "who", "which", "that", "whom", "whose", "where":
+			return inherited // relative clauses describe someone else
+		case "when", "once", "whenever", "until", "before", "after":
+			c.temporal = true
+		}
+	}
 	toks = c.stripLead(toks)
 	if len(toks) == 0 {
 		return inherited
@@ -92,6 +111,9 @@ func (e *eventCtx) clause(toks []tok, inherited string) string {
 	}
 	if c.would && !c.desire() {
 		return subj // "I would live in Paris if..." is hypothetical
+	}
+	if c.temporal && !c.past && !c.perfect {
+		return subj // "for when I have kids" asserts nothing yet
 	}
 	c.dispatch()
 	return subj
@@ -155,6 +177,10 @@ func (c *cl) stripLead(toks []tok) []tok {
 			toks = toks[n:]
 			continue
 		}
+		if c.vocative(toks) {
+			toks = toks[1:]
+			continue
+		}
 		break
 	}
 	return toks
@@ -194,6 +220,20 @@ func fillerLen(toks []tok) int {
 		return 1
 	}
 	return 0
+}
+
+// vocative reports whether the clause opens by addressing someone ("Caroline,
+// I ..."): a known person's name followed by a comma, "!" or nothing.
+func (c *cl) vocative(toks []tok) bool {
+	t := toks[0]
+	if !t.cap || t.kind != nlp.Word {
+		return false
+	}
+	key := nlp.NormalizeName(t.orig)
+	if !c.e.x.people[key] && !firstNames[key] {
+		return false
+	}
+	return len(toks) == 1 || toks[1].w == "," || toks[1].w == "!"
 }
 
 func hasPrefix(toks []tok, words []string) bool {
@@ -278,9 +318,14 @@ func (c *cl) subject(inherited string) (string, int) {
 			return k, n
 		}
 		return "", 0
-	case "he", "she", "they":
+	case "he", "she":
 		if e.d.lastPerson != "" {
 			return e.d.lastPerson, 1
+		}
+		return "", 0
+	case "they":
+		if e.d.lastGroup != "" {
+			return e.d.lastGroup, 1
 		}
 		return "", 0
 	case "you", "it", "this", "that", "there", "people", "everyone", "everybody", "nobody", "someone":
@@ -314,15 +359,15 @@ func (c *cl) subject(inherited string) (string, int) {
 	// A clause that opens with a verb shares the previous clause's subject;
 	// a sentence that opens with a past-tense verb is the speaker's
 	// ("Went to the park yesterday").
-	if _, f, ok := verbOf(t[0].w); ok {
-		if inherited != "" && f != formIng {
+	if lemma, f, ok := verbOf(t[0].w); ok {
+		if inherited != "" && f != formIng && (c.coord || c.comma && lemma != "like" && lemma != "love") {
 			return inherited, 0
 		}
 		if inherited == "" && f == formPast && t[0].first {
 			return e.speaker, 0
 		}
 	}
-	if auxiliaries[t[0].w] && inherited != "" {
+	if auxiliaries[t[0].w] && inherited != "" && (c.coord || c.comma) {
 		return inherited, 0
 	}
 	return "", 0
@@ -469,10 +514,7 @@ var passiveFrames = wordSet(`base,settle,marry,divorce,hire,employ,bear,engage,n
 move,locate,raise,obsess,enroll,retire,adopt,date`)
 
 // isBaseVerb reports whether w is the base form of a known verb.
-func isBaseVerb(w string) bool {
-	_, f, ok := verbOf(w)
-	return ok && f == formBase
-}
+func isBaseVerb(w string) bool { return isBaseForm(w) }
 
 // isParticiple reports whether w is a past participle of a known verb.
 func isParticiple(w string) bool {
@@ -621,7 +663,7 @@ func (c *cl) object(np nounPhrase, typ ontology.EntityType, rank int) (string, s
 			art = "the" // "sold the Corolla"
 		}
 	case "my", "our":
-		if typ == ontology.Product {
+		if typ != ontology.Person && typ != ontology.Place && !np.hasName {
 			art = "{their}"
 		}
 	}

@@ -45,7 +45,7 @@ func (np nounPhrase) head() string {
 func (np nounPhrase) surface() string {
 	var b strings.Builder
 	for i, t := range np.toks {
-		if i > 0 && t.w != "'s" {
+		if i > 0 && t.w != "'s" && t.w != "+" && t.w != "," {
 			b.WriteByte(' ')
 		}
 		s := t.orig
@@ -147,6 +147,9 @@ func takeNP(toks []tok, i int) nounPhrase {
 			}
 			break
 		}
+		if determiners[t.w] && i > start && !(t.cap && !t.first) {
+			break // "give kids a loving home": a new phrase starts
+		}
 		if t.w == "'s" {
 			if i == start || i+1 >= len(toks) || toks[i+1].kind != nlp.Word || npStop[toks[i+1].w] {
 				break
@@ -190,7 +193,12 @@ var numberWords = wordSet(`one,two,three,four,five,six,seven,eight,nine,ten,elev
 func takeList(toks []tok, i int) ([]nounPhrase, int) {
 	var out []nounPhrase
 	for {
-		np := takeNP(toks, i)
+		var np nounPhrase
+		if i < len(toks) && isGerund(toks[i]) {
+			np = gerundPhrase(toks, toks[i].w, i+1)
+		} else {
+			np = takeNP(toks, i)
+		}
 		if np.empty() {
 			break
 		}
@@ -306,4 +314,102 @@ func isOrgLike(np nounPhrase) bool {
 	}
 	t, ok := classify(np)
 	return !ok || t == ontology.Organization || t == ontology.Concept
+}
+
+// isGerund reports whether a token is an -ing verb form used as a noun
+// ("running", "working in mental health"), not a noun that ends in -ing.
+func isGerund(t tok) bool {
+	w := t.w
+	if len(w) < 5 || !strings.HasSuffix(w, "ing") || t.cap && !t.first || foods[w] || ingNouns[w] {
+		return false
+	}
+	return true
+}
+
+// ingNouns end in -ing but are not gerunds.
+var ingNouns = wordSet(`thing,something,nothing,anything,everything,morning,evening,ring,king,wedding,building,
+ceiling,spring,string,sibling,darling,pudding,offspring,meeting,clothing,painting,drawing,evening,earring,
+feeling,setting,ending,beginning,outing,crossing,landing,opening,reading,writing,ceiling,wing,sting,swing,
+lightning,stuffing,icing,frosting,filling,dumpling,pending,savings,belongings,surroundings,gathering,
+listing,posting,rating,booking,timing,training,coaching,counseling,counselling,parenting,housing,funding,
+seasoning,dressing,bedding,lasagna,blessing,recording,finding,saying,being,cling,bring,during`)
+
+// gerundStop ends a gerund phrase.
+var gerundStop = wordSet(`because,but,so,since,when,while,which,who,that,if,than,though,although,as,every,each,
+more,really,too,also,again,anymore,now,lately,recently,together,lol,is,are,was,were,am,be,been,has,have,had,
+will,would,can,could,should,may,might,must,do,does,did,not,never,i,you,he,she,we,they,it,them,him,me,us,
+this,these,those,there,here,very,just,even,always,often,sometimes,usually,then,after,before,until,because,
+like,instead,rather,either,whether,how,what,why,where,cause,tho`)
+
+// gerundPhrase builds an activity phrase from a gerund and the words that
+// complete it ("working" + "in mental health", "playing" + "the violin",
+// "creating" + "a safe, inviting place"), up to a clause boundary.
+func gerundPhrase(t []tok, g string, i int) nounPhrase {
+	parts := []tok{{w: g, orig: g}}
+	j := i
+	for j < len(t) && len(parts) < 7 {
+		w := t[j]
+		if w.kind == nlp.Punct && w.w != "," || w.kind == nlp.Symbol && w.w != "+" || w.w == dateTok || gerundStop[w.w] {
+			break
+		}
+		if w.w == "," && (j+1 >= len(t) || t[j+1].kind != nlp.Word || isGerund(t[j+1]) || determiners[t[j+1].w] ||
+			subjectPronouns[t[j+1].w]) {
+			break
+		}
+		if (w.w == "and" || w.w == "or") && (j+1 >= len(t) || isGerund(t[j+1]) || subjectPronouns[t[j+1].w] || determiners[t[j+1].w]) {
+			break
+		}
+		if alt("my|our|your|his|her|their", w.w) {
+			j++
+			continue
+		}
+		parts = append(parts, w)
+		j++
+	}
+	for len(parts) > 1 {
+		last := parts[len(parts)-1].w
+		if !(npStop[last] || determiners[last] || last == ",") {
+			break
+		}
+		parts = parts[:len(parts)-1]
+	}
+	return nounPhrase{toks: parts, next: j}
+}
+
+// vpPhrase is a verb phrase as said, for plan sentences: the base verb and
+// its complement up to a clause boundary, with "my"/"our" turned into
+// "their" ("build my own family" → "build their own family").
+func vpPhrase(t []tok, lemma string, i int) string {
+	out := []string{lemma}
+	j := i
+	for j < len(t) && len(out) < 9 {
+		w := t[j]
+		if w.kind == nlp.Punct || w.kind == nlp.Symbol && w.w != "+" || w.w == dateTok || gerundStop[w.w] && !alt("them|it|him|her|me|us", w.w) {
+			break
+		}
+		if (w.w == "and" || w.w == "or") && (j+1 >= len(t) || subjectPronouns[t[j+1].w] || isBaseForm(t[j+1].w)) {
+			break
+		}
+		switch w.w {
+		case "my", "our":
+			out = append(out, "their")
+		case "me", "us":
+			out = append(out, "them")
+		case "myself", "ourselves":
+			out = append(out, "themselves")
+		default:
+			out = append(out, w.orig)
+		}
+		j++
+	}
+	for len(out) > 1 && (npStop[nlp.Fold(out[len(out)-1])] || determiners[nlp.Fold(out[len(out)-1])]) {
+		out = out[:len(out)-1]
+	}
+	return strings.Join(out, " ")
+}
+
+// isBaseForm reports whether w is the base form of a known verb.
+func isBaseForm(w string) bool {
+	_, f, ok := verbOf(w)
+	return ok && f == formBase || otherVerbs[w]
 }

@@ -269,6 +269,12 @@ func capitalize(s string) string {
 // with a leading space, {their} the subject's possessive pronoun.
 func (b *builder) render(f *fact) string {
 	t := f.tmpl
+	if named, unnamed, ok := strings.Cut(t, "||"); ok {
+		t = unnamed
+		if b.isNamed(f.obj) {
+			t = named
+		}
+	}
 	atStart := strings.HasPrefix(t, "{S}") || strings.HasPrefix(t, "{S's}")
 	subj := b.display(f.subj, atStart)
 	obj := b.display(f.obj, strings.HasPrefix(t, "{O}") || strings.HasPrefix(t, "{aO}"))

@@ -16,6 +16,12 @@ var goVerbs = wordSet(`running,jogging,swimming,hiking,camping,cycling,biking,sk
 climbing,fishing,dancing,skating,sailing,kayaking,canoeing,bowling,shopping,walking,riding,diving,snorkeling,
 rowing,hunting,birdwatching,backpacking,clubbing,boating,sledding,paddleboarding`)
 
+// abstractObjects are things one "makes" that are not creations.
+var abstractObjects = wordSet(`wish,decision,friend,difference,mistake,progress,change,plan,effort,point,sense,money,
+time,memory,call,choice,mess,list,deal,move,impact,connection,step,way,promise,appointment,reservation,
+booking,joke,comment,noise,peace,use,fun,sure,it,living,breakfast,lunch,dinner,bed,tea,coffee,room,space,
+contact,friendship,arrangement,progress,improvement,amends,sacrifice,commitment,statement,speech,trip`)
+
 // creations are verbs whose past tense with an object makes something.
 var creations = wordSet(`paint,draw,make,cook,bake,write,knit,build,compose,create`)
 
@@ -100,7 +106,7 @@ func (c *cl) ruleGo() {
 	if c.at(i) == "back" {
 		i++
 	}
-	plan := c.future || c.progressive && (c.date == nil || c.date.Time.After(c.e.ev.OccurredAt))
+	plan := c.future || c.progressive && (c.date == nil || c.date.Until.After(c.e.ev.OccurredAt))
 	// "go camping", "went swimming with the kids"
 	if w := c.at(i); goVerbs[w] || strings.HasSuffix(w, "ing") && activities[w] {
 		np := c.gerundPhrase(w, i+1)
@@ -128,6 +134,10 @@ func (c *cl) ruleGo() {
 		return
 	}
 	if plan {
+		if !occasionNouns[np.head()] && !isPlaceLike(np) && !placeNouns[np.head()] {
+			return
+		}
+		c.verb = "go"
 		c.planTo("go to", np, "")
 		return
 	}
@@ -205,7 +215,7 @@ func (c *cl) ruleAttend() {
 		c.emit(fx{pred: "STUDIES_AT", obj: k, neg: c.past && !c.perfect, tmpl: pick(c.past && !c.perfect, "{S} studies at {O}", "{S} attended {O}")})
 		return
 	}
-	if c.future || c.progressive && c.date != nil && c.date.Time.After(c.e.ev.OccurredAt) {
+	if c.future || c.progressive && c.date != nil && c.date.Until.After(c.e.ev.OccurredAt) {
 		c.planTo("attend", np, ontology.Occasion)
 		return
 	}
@@ -241,7 +251,7 @@ func (c *cl) ruleStart() {
 		for _, np := range items {
 			c.learning(np)
 		}
-	case isVerb && f == formIng:
+	case isVerb && f == formIng && (activities[w] || goVerbs[w] || activityVerbs[lemma] || lemma == "play" || lemma == "volunteer"):
 		c.practice(c.gerundPhrase(w, i+1), false)
 	case alt("a|my", w) && alt("job|position|role", c.at(i+1)) || w == "at":
 		j := i
@@ -256,7 +266,7 @@ func (c *cl) ruleStart() {
 		if !usableObject(np) {
 			return
 		}
-		if typ, _ := classify(np); typ == ontology.Activity {
+		if typ, known := classify(np); typ == ontology.Activity && (known && activities[np.key()] || np.next >= len(t) || c.at(np.next) == dateTok) {
 			c.practice(np, false)
 		} else if alt("blog|business|company|podcast|channel|band|club|garden|project|shop|startup|nonprofit|charity", np.head()) {
 			k, art := c.object(np, ontology.Concept, 1)
@@ -323,12 +333,27 @@ func (c *cl) ruleActivity() {
 		return
 	}
 	i := c.i + 1
+	if alt("into|out|over|across|away|off|by|up|down|through|late|low|short|behind|errands|late", c.at(i)) {
+		return // "I ran into a group", "we ran out of time"
+	}
 	np := takeNP(t, i)
 	hasObj := usableObject(np) && !(np.det == "" && !np.hasName && len(np.toks) == 1 && alt("lot|bit|more|less|daily|weekly|regularly|often|together|alone|outside|home", np.toks[0].w))
+	if !hasObj && creations[c.verb] && (np.det == "this" || np.det == "that" || np.det == "these" || np.det == "those") &&
+		!np.empty() && !pronounObjects[np.toks[0].w] {
+		hasObj = true // "I painted that lake sunrise": the thing shown is the creation
+		np.det = "the"
+	}
+	if !hasObj && !activityVerbs[c.verb] {
+		return // "I made it": nothing to name
+	}
 	if c.past && !c.perfect && !c.usedTo && hasObj {
 		switch {
+		case creations[c.verb] && abstractObjects[np.head()]:
 		case creations[c.verb]:
 			k, art := c.object(np, ontology.Artwork, 1)
+			if k == "" {
+				k, art = c.e.x.b.named(np.surface(), ontology.Artwork, 1), "the"
+			}
 			if np.det == "the" || np.det == "that" || np.det == "this" {
 				art = "a"
 				if strings.ContainsRune("aeiou", rune(c.e.x.b.ents[k].name[0])) {
@@ -407,8 +432,8 @@ func (c *cl) rulePlay() {
 
 // rulePractice: "I do yoga", "I practice karate".
 func (c *cl) rulePractice() {
-	if c.modal != "" || c.would || c.future || c.past && !c.perfect && !c.usedTo {
-		return
+	if c.modal != "" || c.would || c.future || c.past && !c.perfect && !c.usedTo || c.neg && !c.cessation {
+		return // "I haven't done pottery yet" says nothing lasting
 	}
 	np := takeNP(c.toks, c.i+1)
 	if !usableObject(np) {
@@ -488,9 +513,21 @@ func (c *cl) planFrom(i int) {
 	w := c.at(i)
 	lemma, f, ok := verbOf(w)
 	if !ok {
-		// "looking forward to the concert"
+		// "looking forward to the concert", "planning a trip"
 		np := takeNP(t, i)
-		if usableObject(np) && (occasionNouns[np.head()] || isPlaceLike(np)) {
+		if !usableObject(np) || !(occasionNouns[np.head()] || isPlaceLike(np)) {
+			return
+		}
+		k, art := c.object(np, "", 0)
+		if np.det == "the" {
+			art = "the"
+		}
+		switch c.verb {
+		case "plan":
+			c.emit(fx{pred: "PLANS", obj: k, art: art, conf: 0.75, tmpl: "{S} is planning {aO}{D}"})
+		case "look":
+			c.emit(fx{pred: "PLANS", obj: k, art: art, conf: 0.75, tmpl: "{S} is looking forward to {aO}{D}"})
+		default:
 			c.planTo("go to", np, "")
 		}
 		return
@@ -518,7 +555,28 @@ func (c *cl) planFrom(i int) {
 	if j > i+1 {
 		verb += " " + words(t[i+1:j])
 	}
+	// The sentence keeps the whole verb phrase as said ("give kids a loving
+	// home", "show their paintings"); the object names the entity.
+	if usableObject(np) {
+		if vp := vpPhrase(t, lemma, i+1); strings.Contains(vp, " ") {
+			c.literalVP = vp
+		}
+	}
+	if f == formIng {
+		// "thinking of working with trans people"
+		if vagueVerbs[lemma] {
+			return
+		}
+		c.planTo("", c.gerundPhrase(w, i+1), ontology.Activity)
+		return
+	}
+	if vagueVerbs[lemma] {
+		return
+	}
 	if !usableObject(np) {
+		if !activityVerbs[lemma] && !goVerbs[gerund(lemma)] || np.next < len(t) && pronounObjects[c.at(j)] {
+			return // "I'd love to support those ...": no object to name
+		}
 		np = nounPhrase{toks: []tok{{w: gerund(lemma), orig: gerund(lemma)}}, next: i + 1}
 		c.planTo("", np, ontology.Activity)
 		return
@@ -526,7 +584,13 @@ func (c *cl) planFrom(i int) {
 	c.planTo(verb, np, "")
 }
 
-// planTo emits PLANS for "<verb> <object>".
+// vagueVerbs name no plan worth remembering ("I'll start thinking about it").
+var vagueVerbs = wordSet(`think,look,try,figure,feel,talk,say,tell,see,know,wonder,keep,do,be,get,make,let,
+help,need,find,check,ask,hear,come,go,put,catch,chat,mean,reflect,remember,take,give,use`)
+
+// planTo emits PLANS (or HAS_GOAL) for "<verb> <object>", phrased with the
+// speaker's own verb of intention: "plans to visit Japan", "is thinking
+// about going camping", "is looking forward to reading".
 func (c *cl) planTo(verb string, np nounPhrase, typ ontology.EntityType) {
 	if !usableObject(np) {
 		return
@@ -542,28 +606,58 @@ func (c *cl) planTo(verb string, np nounPhrase, typ ontology.EntityType) {
 	if np.det == "the" && !np.hasName {
 		art = "the"
 	}
-	pred := "PLANS"
-	tmpl := "{S} plans to " + verb + " {aO}{D}"
+	vp := verb + " {aO}"
+	if c.literalVP != "" {
+		vp, c.literalVP = c.literalVP, ""
+	}
 	if verb == "" {
-		tmpl = "{S} plans to go {O}{D}"
-		if !goVerbs[np.lower()] {
-			tmpl = "{S} plans to take up {O}{D}"
+		vp = "take up {O}"
+		if goVerbs[firstWord(np.lower())] {
+			vp = "go {O}"
+		}
+		if c.verb == "look" || c.verb == "think" || c.verb == "consider" || c.verb == "dream" {
+			vp = "{O}"
 		}
 	}
+	ing := vp
+	if f := strings.Fields(vp); len(f) > 0 && !strings.HasPrefix(f[0], "{") {
+		if lemma, _, ok := verbOf(f[0]); ok {
+			f[0] = gerund(lemma)
+		}
+		ing = strings.Join(f, " ")
+	}
+	pred := "PLANS"
+	conf := 0.75
+	var tmpl string
 	switch c.verb {
 	case "dream", "aim":
-		pred, tmpl = "HAS_GOAL", strings.Replace(tmpl, "plans to", "dreams of being able to", 1)
+		pred, tmpl = "HAS_GOAL", "{S's} goal is to "+vp
+		if c.verb == "dream" {
+			tmpl = "{S} dreams of " + ing
+		}
 	case "want", "hope", "like", "love":
-		tmpl = strings.Replace(tmpl, "plans to", "wants to", 1)
+		tmpl = "{S} wants to " + vp
+		if c.verb == "hope" {
+			tmpl = "{S} hopes to " + vp
+		}
 	case "think", "consider":
-		tmpl = strings.Replace(tmpl, "plans to", "is thinking about being able to", 1)
-		tmpl = strings.Replace(tmpl, "is thinking about being able to", "is considering a plan to", 1)
+		tmpl, conf = "{S} is thinking about "+ing, 0.5
+	case "look":
+		tmpl = "{S} is looking forward to " + ing
+	case "plan", "intend":
+		tmpl = "{S} plans to " + vp
+	case "go":
+		tmpl = "{S} is going to " + vp
+		if strings.HasPrefix(vp, "go to ") {
+			tmpl = "{S} is going to " + strings.TrimPrefix(vp, "go to ")
+		}
+	default:
+		tmpl = "{S} is going to " + vp
 	}
-	conf := 0.75
-	if c.verb == "think" || c.verb == "consider" || c.hedge {
-		conf = 0.5
+	if c.hedge {
+		conf = 0.45
 	}
-	c.emit(fx{pred: pred, obj: k, art: art, conf: conf, tmpl: tmpl})
+	c.emit(fx{pred: pred, obj: k, art: art, conf: conf, tmpl: tmpl + "{D}"})
 }
 
 // goalFrame: "my goal is to adopt", "my dream is to open a bakery".

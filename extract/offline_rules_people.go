@@ -82,6 +82,8 @@ func (c *cl) relative(owner, role string, rel relation, name string) string {
 		c.e.d.lastUnnamed = key
 		if !strings.HasSuffix(role, "s") || role == "boss" {
 			c.notePerson(key)
+		} else {
+			c.e.d.lastGroup = key
 		}
 	}
 	if key == owner {
@@ -96,13 +98,13 @@ func (c *cl) relative(owner, role string, rel relation, name string) string {
 	}
 	tmpl := "{S} has a {Q}{? named O}"
 	if strings.HasSuffix(role, "s") && role != "boss" || role == "children" || role == "folks" {
-		tmpl = "{S} has {Q}{? named O}"
+		tmpl = "{S} has " + role + "{? named O}"
 	}
 	switch rel.pred {
 	case "MARRIED_TO":
-		tmpl = "{S} is married{? to O} ({S's} {Q})"
+		tmpl = "{S} is married to {O} ({S's} {Q})||{S} has a {Q}"
 	case "PARTNER_OF":
-		tmpl = "{S} is in a relationship{? with O} ({S's} {Q})"
+		tmpl = "{S} is in a relationship with {O} ({S's} {Q})||{S} has a {Q}"
 	case "FRIEND_OF", "COLLEAGUE_OF", "KNOWS", "RELATIVE_OF", "CHILD_OF":
 		tmpl = "{O} is {S's} {Q}"
 	}
@@ -620,7 +622,7 @@ func (c *cl) copula() {
 	case w == "into":
 		c.likeObjects(i+1, "LIKES", neg, 0.75, "is into")
 		return
-	case alt("obsessed|crazy|passionate|keen|fond|addicted|hooked|mad|nuts", w) && alt("with|about|on|of|to", c.at(i+1)):
+	case likeAdjectives[w] != "" && alt(likeAdjectives[w], c.at(i+1)):
 		c.likeObjects(i+2, "LIKES", neg, 0.9, "is "+w+" "+c.at(i+1))
 		return
 	case alt("tired|sick|bored", w) && alt("of|with", c.at(i+1)) || w == "fed" && c.at(i+1) == "up" && c.at(i+2) == "with":
@@ -719,6 +721,12 @@ func (c *cl) copula() {
 	if alt("a|an|the", c.at(i)) || (c.at(i) == "self-employed" || c.at(i) == "retired" || c.at(i) == "unemployed") {
 		c.roleOrIdentity(i, neg, past)
 	}
+}
+
+// likeAdjectives map adjectives of liking to the prepositions they take.
+var likeAdjectives = map[string]string{
+	"obsessed": "with", "crazy": "about", "passionate": "about", "keen": "on", "fond": "of",
+	"addicted": "to", "hooked": "on", "mad": "about", "nuts": "about", "enthusiastic": "about",
 }
 
 // pick returns pos or negT depending on neg.

@@ -171,6 +171,9 @@ func (c *cl) ruleVisit() {
 		return
 	}
 	k, art := c.object(np, ontology.Place, 2)
+	if np.det == "the" && !np.hasName {
+		art = "the"
+	}
 	verb := "visited"
 	if c.verb == "travel" || c.verb == "fly" {
 		verb = map[string]string{"travel": "travelled to", "fly": "flew to"}[c.verb]

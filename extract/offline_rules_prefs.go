@@ -28,41 +28,17 @@ func (c *cl) likeObject(i int) []nounPhrase {
 		}
 		return []nounPhrase{c.gerundPhrase(gerund(lemma), i+2)}
 	}
-	if w := c.at(i); strings.HasSuffix(w, "ing") && len(w) > 4 && !foods[w] && i < len(t) && !t[i].cap {
-		return []nounPhrase{c.gerundPhrase(w, i+1)}
+	if i < len(t) && isGerund(t[i]) {
+		items, _ := takeList(t, i)
+		return items
 	}
 	items, _ := takeList(t, i)
 	return items
 }
 
-// gerundPhrase builds an activity phrase from a gerund and what follows
-// it: "playing" + "the violin", "going" + "to the beach".
-func (c *cl) gerundPhrase(g string, i int) nounPhrase {
-	t := c.toks
-	parts := []tok{{w: g, orig: g}}
-	if alt("to|with|on|in|at|out|for", c.at(i)) && !(c.at(i) == "with" && alt("my|our|the", c.at(i+1)) && relations[c.at(i+2)].pred != "") {
-		prep := t[i]
-		np := takeNP(t, i+1)
-		if !np.empty() && len(np.toks) <= 3 {
-			parts = append(parts, prep)
-			if np.det == "the" {
-				parts = append(parts, tok{w: "the", orig: "the"})
-			}
-			parts = append(parts, np.toks...)
-			return nounPhrase{toks: parts, next: np.next}
-		}
-		return nounPhrase{toks: parts, next: i}
-	}
-	np := takeNP(t, i)
-	if !np.empty() && len(np.toks) <= 3 && !np.hasName || !np.empty() && instruments[np.key()] {
-		if np.det == "the" {
-			parts = append(parts, tok{w: "the", orig: "the"})
-		}
-		parts = append(parts, np.toks...)
-		return nounPhrase{toks: parts, next: np.next}
-	}
-	return nounPhrase{toks: parts, next: i}
-}
+// gerundPhrase reads the activity phrase of gerund g whose complement
+// starts at i.
+func (c *cl) gerundPhrase(g string, i int) nounPhrase { return gerundPhrase(c.toks, g, i) }
 
 // ruleLike handles like, love, adore, enjoy, fancy, hate, dislike, detest,
 // loathe, despise and "can't stand".
@@ -97,6 +73,9 @@ func (c *cl) ruleLike() {
 		neg = false // "can't stand" is the aversion itself
 	}
 	for _, np := range items {
+		if len(np.toks) == 1 && isVagueGerund(np.toks[0].w) {
+			continue // "I love making it better": nothing nameable
+		}
 		k, art := c.object(np, "", 0)
 		if k == "" {
 			continue
@@ -398,4 +377,11 @@ func (c *cl) tooFrame() bool {
 		}
 	}
 	return true
+}
+
+// isVagueGerund reports whether w is the -ing form of a verb too general to
+// name an activity on its own ("making", "doing", "getting").
+func isVagueGerund(w string) bool {
+	lemma, f, ok := verbOf(w)
+	return ok && f == formIng && vagueVerbs[lemma]
 }

@@ -292,7 +292,7 @@ func (c *cl) ruleHave() {
 		c.schedule(np, np.next, false)
 		return
 	}
-	if c.perfect && c.at(i) == "been" {
+	if c.perfect && c.at(i) == "been" || !isProduct(np) {
 		return
 	}
 	c.possess(np, neg, "")
@@ -330,7 +330,9 @@ func (c *cl) ruleGet() {
 		c.maritalStatus(c.at(i), i+1, false)
 		return
 	case "into":
-		c.likeObjects(i+1, "LIKES", false, 0.7, "got into")
+		if np := takeNP(t, i+1); np.det == "" && !alt("trouble|accident|fight|argument|debt|college|school|university|program|shape|character", np.head()) {
+			c.likeObjects(i+1, "LIKES", false, 0.7, "got into")
+		}
 		return
 	case "hired":
 		if alt("by|at", c.at(i+1)) {

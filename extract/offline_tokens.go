@@ -35,6 +35,12 @@ type sentence struct {
 var isContractors = wordSet(`it,he,she,that,there,here,what,who,where,how,when,why,everything,something,
 nothing,everyone,someone,this,life,today,tomorrow`)
 
+// isAfterCopula are words that follow "is" but never a possessive, so
+// "Blue's my fave" reads "blue is my favourite".
+var isAfterCopula = wordSet(`my,your,his,her,our,their,a,an,not,so,really,very,just,also,still,now,always,
+gonna,going,too,such,pretty,quite,definitely,absolutely,totally,probably,actually,awesome,amazing,great,
+in,on,at,from,been,got`)
+
 // chatForms are common apostrophe-less spellings.
 var chatForms = map[string][]string{
 	"im": {"i", "am"}, "ive": {"i", "have"}, "dont": {"do", "not"}, "didnt": {"did", "not"},
@@ -86,7 +92,7 @@ func expand(t nlp.Token, next string) []string {
 		return []string{strings.TrimSuffix(w, "'d"), "would"}
 	case strings.HasSuffix(w, "'s"):
 		base := strings.TrimSuffix(w, "'s")
-		if isContractors[base] {
+		if isContractors[base] || isAfterCopula[next] {
 			if next == "been" || next == "got" || next == "had" {
 				return []string{base, "has"}
 			}
@@ -241,6 +247,7 @@ func clauses(toks []tok) [][]tok {
 		}
 		if (t.w == "and" || t.w == "or" || t.w == "&" || t.w == "then") && len(cur) > 0 && startsClause(toks, i+1) {
 			flush()
+			cur = append(cur, t) // the new clause remembers it was coordinated
 			continue
 		}
 		cur = append(cur, t)
@@ -259,7 +266,10 @@ func clauses(toks []tok) [][]tok {
 			continue
 		}
 		if len(pending) > 0 {
-			s = append(pending, s...)
+			// Keep a comma where the pieces met, so "Thanks Melanie - love
+			// the vase" still reads "Melanie" as the person addressed.
+			joined := append(pending, tok{w: ",", orig: ",", kind: nlp.Punct})
+			s = append(joined, s...)
 			pending = nil
 		}
 		out = append(out, s)

@@ -266,3 +266,14 @@ func gerund(lemma string) string {
 
 // thirdPersonOf conjugates a known lemma for a third-person subject.
 func thirdPersonOf(lemma string) string { return thirdPerson(lemma) }
+
+// otherVerbs are common verbs no rule reads; knowing them tells "going to
+// show my paintings" (a future) from "going to the show" (a trip).
+var otherVerbs = wordSet(`show,open,put,help,finish,try,see,meet,host,throw,organize,organise,launch,release,
+apply,hang,spend,bring,check,teach,say,tell,ask,call,text,send,share,post,write,record,film,shoot,fix,clean,
+pick,grab,order,book,invite,sign,register,donate,raise,run,finish,complete,submit,present,perform,sing,
+dance,play,watch,read,cook,bake,make,build,paint,draw,design,decorate,sell,buy,rent,visit,explore,relax,
+rest,sleep,celebrate,hike,swim,camp,travel,fly,drive,ride,walk,train,practice,practise,work,study,learn,
+teach,volunteer,adopt,foster,move,stay,leave,quit,start,begin,stop,continue,keep,go,come,get,have,take,
+give,find,look,think,talk,chat,catch,hear,listen,feel,need,want,plan,hope,love,like,enjoy,pursue,become,
+create,support,join,attend,finish,let,do,be,see,set,use,change,switch,improve,figure,focus,reach,achieve`)
