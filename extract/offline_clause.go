@@ -28,6 +28,7 @@ type cl struct {
 	verb      string
 	form      verbForm
 	literalVP string // a plan's verb phrase as said, for its sentence
+	companion string // "Sam" in "Sam and I got married"
 
 	date  *nlp.DateSpan // the clause's date, if it has one
 	until *nlp.DateSpan // "until 2020"
@@ -301,6 +302,9 @@ func (c *cl) subject(inherited string) (string, int) {
 		return e.speaker, 1
 	case "me":
 		if len(t) > 2 && t[1].w == "and" {
+			if name, _ := nameOf(t, 2); name != "" {
+				c.companion = e.x.b.named(name, ontology.Person, 2)
+			}
 			return e.speaker, 3
 		}
 	case "the":
@@ -339,6 +343,7 @@ func (c *cl) subject(inherited string) (string, int) {
 		}
 		np := nounPhrase{toks: t[:j+1], hasName: true}
 		if j+2 < len(t) && t[j+1].w == "and" && t[j+2].w == "i" {
+			c.companion = e.x.b.named(np.surface(), ontology.Person, 2)
 			return e.speaker, j + 3
 		}
 		key := np.key()

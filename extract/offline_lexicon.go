@@ -310,10 +310,10 @@ func entityTypeOf(key string) (ontology.EntityType, bool) {
 		return ontology.Artwork, true
 	case activities[key] || instruments[key]:
 		return ontology.Activity, true
-	case vehicleMakes[firstWord(key)] || productBrands[key] || productBrands[firstWord(key)] || vehicleNouns[key]:
-		return ontology.Product, true
 	case knownOrgs[key] || orgSuffixes[lastWord(key)] && strings.Contains(key, " "):
 		return ontology.Organization, true
+	case vehicleMakes[firstWord(key)] || productBrands[key] || productBrands[firstWord(key)] || vehicleNouns[key]:
+		return ontology.Product, true
 	case diets[key]:
 		return ontology.Condition, true
 	case firstNames[key]:

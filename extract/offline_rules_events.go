@@ -107,6 +107,11 @@ func (c *cl) ruleGo() {
 		i++
 	}
 	plan := c.future || c.progressive && (c.date == nil || c.date.Until.After(c.e.ev.OccurredAt))
+	// "I went vegan last year"
+	if d := c.at(i); diets[d] && !plan && (c.past || c.perfect) {
+		c.diet(d, false, false)
+		return
+	}
 	// "go camping", "went swimming with the kids"
 	if w := c.at(i); goVerbs[w] || strings.HasSuffix(w, "ing") && activities[w] {
 		np := c.gerundPhrase(w, i+1)
@@ -512,6 +517,9 @@ func (c *cl) planFrom(i int) {
 	}
 	w := c.at(i)
 	lemma, f, ok := verbOf(w)
+	if !ok && otherVerbs[w] && c.at(i-1) == "to" {
+		lemma, f, ok = w, formBase, true // "to open a bakery"
+	}
 	if !ok {
 		// "looking forward to the concert", "planning a trip"
 		np := takeNP(t, i)
@@ -565,6 +573,16 @@ func (c *cl) planFrom(i int) {
 	if f == formIng {
 		// "thinking of working with trans people"
 		if vagueVerbs[lemma] {
+			return
+		}
+		k := i + 1
+		for alt("to|in|at", c.at(k)) {
+			k++
+		}
+		if np := takeNP(t, k); usableObject(np) && (np.hasName || isPlaceLike(np)) && !goVerbs[w] {
+			// "thinking about visiting Japan": Japan is what the plan is about
+			c.literalVP = vpPhrase(t, lemma, i+1)
+			c.planTo(lemma, np, "")
 			return
 		}
 		c.planTo("", c.gerundPhrase(w, i+1), ontology.Activity)

@@ -58,7 +58,7 @@ func (c *cl) relativeAt(i int, owner string) (string, int) {
 		if typ, ok := classify(np); !ok || typ == ontology.Person || species != "" && typ != ontology.Place {
 			name = np.surface()
 			j = n + 1
-			if j < len(t) && t[j].w == "," {
+			for j < len(t) && t[j].w == "," {
 				j++
 			}
 		}
@@ -601,6 +601,9 @@ func (c *cl) copula() {
 			}
 		}
 		return
+	case w == "laid" && c.at(i+1) == "off", w == "fired", w == "let" && c.at(i+1) == "go", w == "made" && c.at(i+1) == "redundant":
+		c.dismissed(i)
+		return
 	case (w == "hired" || w == "employed") && alt("by|at", c.at(i+1)):
 		c.employer(takeNP(t, i+2), neg || past, "hired")
 		c.roleAfter(i + 2)
@@ -838,11 +841,19 @@ func (c *cl) born(i int) {
 // maritalStatus reads "married (to Sam)", "engaged (to Alex)", "divorced".
 func (c *cl) maritalStatus(w string, i int, neg bool) {
 	past := c.past && !c.perfect && !c.now
-	if w == "married" && past && !c.neg && c.at(i) != "to" {
+	if w == "married" && past && !c.neg && c.at(i) != "to" && c.verb == "" {
 		// "I was married for ten years" says little about now.
 		return
 	}
 	c.status(w, neg)
+	if c.companion != "" && !alt("to|with|from", c.at(i)) && (w == "married" || w == "engaged") && !neg {
+		// "Sam and I got married"
+		if w == "married" {
+			c.emit(fx{pred: "MARRIED_TO", obj: c.companion, tmpl: "{S} got married to {O}{D}"})
+		} else {
+			c.emit(fx{pred: "PARTNER_OF", obj: c.companion, tmpl: "{S} is engaged to {O}{D}"})
+		}
+	}
 	if alt("to|with|from", c.at(i)) {
 		if name, _ := nameOf(c.toks, i+1); name != "" {
 			k := c.e.x.b.named(name, ontology.Person, 2)
@@ -983,5 +994,15 @@ func (c *cl) likeObjects(i int, pred string, neg bool, strength float64, phrase 
 			}
 		}
 		c.emit(fx{pred: pred, obj: k, neg: neg, strength: strength, tmpl: tmpl})
+	}
+}
+
+// dismissed reads "laid off from Umbrella Corp", "fired by Initech".
+func (c *cl) dismissed(i int) {
+	for j := i; j < len(c.toks) && j < i+4; j++ {
+		if alt("from|by|at", c.at(j)) {
+			c.employer(takeNP(c.toks, j+1), true, "was let go from")
+			return
+		}
 	}
 }

@@ -334,6 +334,9 @@ func (c *cl) ruleGet() {
 			c.likeObjects(i+1, "LIKES", false, 0.7, "got into")
 		}
 		return
+	case "laid", "fired", "let":
+		c.dismissed(i)
+		return
 	case "hired":
 		if alt("by|at", c.at(i+1)) {
 			c.employer(takeNP(t, i+2), false, "hired")

@@ -245,7 +245,8 @@ func clauses(toks []tok) [][]tok {
 			!(t.w == "before" || t.w == "after" || t.w == "until") {
 			flush()
 		}
-		if (t.w == "and" || t.w == "or" || t.w == "&" || t.w == "then") && len(cur) > 0 && startsClause(toks, i+1) {
+		if (t.w == "and" || t.w == "or" || t.w == "&" || t.w == "then") && len(cur) > 0 && startsClause(toks, i+1) &&
+			!(t.w == "and" && i+1 < len(toks) && toks[i+1].w == "i" && onlyNames(cur)) {
 			flush()
 			cur = append(cur, t) // the new clause remembers it was coordinated
 			continue
@@ -268,7 +269,10 @@ func clauses(toks []tok) [][]tok {
 		if len(pending) > 0 {
 			// Keep a comma where the pieces met, so "Thanks Melanie - love
 			// the vase" still reads "Melanie" as the person addressed.
-			joined := append(pending, tok{w: ",", orig: ",", kind: nlp.Punct})
+			joined := pending
+			if s[0].w != "," {
+				joined = append(joined, tok{w: ",", orig: ",", kind: nlp.Punct})
+			}
 			s = append(joined, s...)
 			pending = nil
 		}
@@ -321,4 +325,18 @@ func hasVerb(s []tok) bool {
 		}
 	}
 	return false
+}
+
+// onlyNames reports whether a piece is just a name ("Sam" in "Sam and I
+// got married"), which makes "and I" part of the subject.
+func onlyNames(s []tok) bool {
+	if len(s) == 0 || len(s) > 3 {
+		return false
+	}
+	for _, t := range s {
+		if !t.cap || t.kind != nlp.Word {
+			return false
+		}
+	}
+	return true
 }
