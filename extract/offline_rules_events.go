@@ -233,11 +233,14 @@ func (c *cl) ruleAttend() {
 func (c *cl) ruleStart() {
 	t := c.toks
 	i := c.i + 1
-	if c.neg || c.modal != "" || c.would {
+	if c.neg || c.modal != "" && !c.hedge || c.would {
 		return
 	}
-	if c.future {
+	if c.future || c.hedge && c.modal != "" {
+		saved := c.verb
+		c.verb = "plan"
 		c.planFrom(c.i)
+		c.verb = saved
 		return
 	}
 	w := c.at(i)

@@ -356,8 +356,9 @@ func (c *cl) tooFrame() bool {
 	if !ok || neg || c.at(i) != "too" || i+1 >= len(t) || t[i+1].kind != nlp.Word {
 		return false
 	}
-	if typ, _ := classify(np); typ == ontology.Person {
-		return false
+	if typ, known := classify(np); typ == ontology.Person || len(np.toks) < 2 && !known || abstractObjects[np.head()] ||
+		alt("life|time|world|day|weather|traffic|price|prices|rent|wait|line|queue|year|week|month", np.head()) {
+		return false // "Life's too short" is not an aversion to life
 	}
 	adj := t[i+1].w
 	c.subj = c.e.speaker

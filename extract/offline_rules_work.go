@@ -187,9 +187,23 @@ func (c *cl) ruleLearn() {
 	}
 }
 
-// learning emits LEARNING for a subject of study.
+// learning emits LEARNING for a subject of study (a plan when the speaker
+// only intends to: "Maybe I'll learn Japanese").
 func (c *cl) learning(np nounPhrase) {
-	if !usableObject(np) || c.future || c.would {
+	if !usableObject(np) {
+		return
+	}
+	if c.future || c.would || c.hedge && c.modal != "" {
+		if !c.neg {
+			typ := ontology.Activity
+			if languages[np.key()] {
+				typ = ontology.Language
+			}
+			saved := c.verb
+			c.verb = "plan"
+			c.planTo("learn", np, typ)
+			c.verb = saved
+		}
 		return
 	}
 	typ := ontology.Activity
