@@ -85,7 +85,7 @@ whom,whose,where,in,at,on,for,with,from,to,by,about,after,before,during,into,ove
 like,every,each,now,too,also,anymore,again,either,yet,already,today,yesterday,tomorrow,tonight,really,very,
 still,lately,recently,there,here,is,are,was,were,am,be,been,being,have,has,had,do,does,did,will,would,
 can,could,should,may,might,must,not,no,never,i,you,he,she,it,we,they,me,him,us,them,myself,just,then,
-instead,rather,even,well,anyway,honestly,these,those,this,named,called,whose,every,because,around,through,
+instead,rather,even,well,anyway,honestly,itself,himself,herself,themselves,yourself,ourselves,these,those,this,named,called,whose,every,because,around,through,
 across,against,between,among,up,down,off,out,away,back,right,ago,lol,haha,please,thanks,plus,including,
 except,besides,via,per,anymore,nowadays,currently,always,usually,often,sometimes,together,alone,tho,though,
 cause,til,till,was,its,own,more,most,less,much,many,lot,lots,bit,kind,sort,such,quite,pretty,so,what,why,how`)
@@ -157,13 +157,18 @@ func takeNP(toks []tok, i int) nounPhrase {
 			i++
 			continue
 		}
-		if npStop[t.w] && !(t.cap && !t.first && i > start) {
+		if npStop[t.w] && !(t.cap && !t.first && i > start && t.w != "i") {
 			// "of" and "&" join proper names ("University of Oxford").
 			break
 		}
 		if t.w == "of" || t.w == "&" {
-			if i > start && i+1 < len(toks) && toks[i+1].cap {
+			if i > start && i+1 < len(toks) && toks[i+1].cap && toks[i+1].w != "i" {
 				i++
+				continue
+			}
+			// "Lord of the Rings"
+			if t.w == "of" && i > start && toks[i-1].cap && i+2 < len(toks) && toks[i+1].w == "the" && toks[i+2].cap {
+				i += 2
 				continue
 			}
 			break
@@ -231,8 +236,8 @@ func usableObject(np nounPhrase) bool {
 	if np.empty() || len(np.toks) > 6 {
 		return false
 	}
-	if len(np.toks) == 1 && pronounObjects[np.toks[0].w] {
-		return false
+	if pronounObjects[np.toks[0].w] && !np.toks[0].cap {
+		return false // "something bigger", "one of them"
 	}
 	if np.det == "this" || np.det == "that" || np.det == "these" || np.det == "those" {
 		// "that painting" points at something in the chat, not a stable thing.

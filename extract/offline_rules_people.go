@@ -712,7 +712,8 @@ func (c *cl) copula() {
 			cond, adj = conditions[two], two
 		}
 		k := c.e.x.b.named(cond, ontology.Condition, 2)
-		c.emit(fx{pred: "HAS_CONDITION", obj: k, neg: neg || past, tmpl: pick(neg || past, "{S} is "+adj, "{S} is no longer "+adj), noDate: true})
+		tmpl := pick(neg || past, "{S} has {O} ({S} is "+adj+")", "{S} is no longer "+adj+" ({O})")
+		c.emit(fx{pred: "HAS_CONDITION", obj: k, neg: neg || past, tmpl: tmpl, noDate: true})
 		return
 	case identityWords[w] && (j == i || j+1 >= len(t) || t[j+1].kind != nlp.Word):
 		k := c.e.x.b.named(w, ontology.Concept, 2)
@@ -743,8 +744,8 @@ func pick(neg bool, pos, negT string) string {
 // ageAt reads an age at i: "30", "30 years old", "thirty".
 func (c *cl) ageAt(i int) bool {
 	t := c.toks
-	if i >= len(t) || (t[i].kind != nlp.Number && !numberWords[t[i].w]) || c.neg {
-		return false
+	if i >= len(t) || (t[i].kind != nlp.Number && !numberWords[t[i].w]) || c.neg || c.past && c.verb != "turn" {
+		return false // "when I was ten" is no age now
 	}
 	n := t[i].w
 	if _, err := strconv.Atoi(n); err != nil && !numberWords[n] {
@@ -958,8 +959,8 @@ func (c *cl) roleOrIdentity(i int, neg, past bool) {
 		}
 		return
 	}
-	if identityBlock[head] || np.hasName && len(np.toks) == 1 || neg && !c.cessation {
-		return
+	if identityBlock[head] || np.hasName && len(np.toks) == 1 || neg && !c.cessation || past && !c.cessation {
+		return // "when I was a kid" is not an identity given up
 	}
 	if _, _, isVerb := verbOf(head); isVerb && !strings.HasSuffix(head, "er") {
 		return

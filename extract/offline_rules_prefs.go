@@ -98,23 +98,23 @@ func (c *cl) likeTemplate(pred string, neg bool) string {
 		adv = "now "
 	}
 	if v == "stand" {
-		return "{S} can't stand {O}"
+		return "{S} can't stand {aO}"
 	}
 	switch {
 	case c.usedTo:
-		return "{S} used to " + v + " {O}"
+		return "{S} used to " + v + " {aO}"
 	case neg && pred == "DISLIKES":
-		return "{S} no longer " + third + " {O}"
+		return "{S} no longer " + third + " {aO}"
 	case neg && c.cessation && strings.Contains(c.clauseText(), "no longer"):
-		return "{S} no longer " + third + " {O}"
+		return "{S} no longer " + third + " {aO}"
 	case neg && c.cessation:
-		return "{S} doesn't " + v + " {O} anymore"
+		return "{S} doesn't " + v + " {aO} anymore"
 	case neg:
-		return "{S} doesn't " + v + " {O}"
+		return "{S} doesn't " + v + " {aO}"
 	case c.again:
-		return "{S} " + adv + third + " {O} again"
+		return "{S} " + adv + third + " {aO} again"
 	}
-	return "{S} " + adv + third + " {O}"
+	return "{S} " + adv + third + " {aO}"
 }
 
 // clauseText is the clause's folded words, for phrase checks.

@@ -240,7 +240,7 @@ func (c *cl) ruleStudy() {
 	neg := c.neg || c.past && !c.perfect && !c.progressive
 	if c.at(i) != "at" && c.at(i) != "in" && c.at(i) != "for" {
 		np := takeNP(t, i)
-		if usableObject(np) {
+		if usableObject(np) && !(len(np.toks) == 1 && alt("hard|abroad|online|together|late|more|less|alone|daily|everyday|tonight|remotely", np.toks[0].w)) {
 			if languages[np.key()] {
 				c.learning(np)
 			} else if k, _ := c.object(np, ontology.Concept, 1); k != "" {
