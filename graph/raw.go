@@ -316,3 +316,35 @@ func nilIfEmpty(s string) any {
 	}
 	return s
 }
+
+// SessionRef identifies a session across tenants, for background sweeps.
+type SessionRef struct {
+	Tenant  string
+	ID      string
+	UserID  string
+	LastSeq int64
+}
+
+// IdleSessions lists open sessions of every tenant not touched since
+// before, oldest first: sessions an agent abandoned without closing, which
+// the sweeper closes so their events still reach extraction.
+func (s *Store) IdleSessions(ctx context.Context, before time.Time, limit int) ([]SessionRef, error) {
+	res, err := s.read(ctx, "session.idle", `
+		MATCH (s:Session) WHERE s.status = 'open' AND s.updated_at < $before
+		RETURN s.tenant AS tenant, s.id AS id, s.user_id AS user_id, s.last_seq AS last_seq
+		ORDER BY s.updated_at LIMIT $limit`,
+		map[string]any{"before": before.UTC(), "limit": int64(limit)})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]SessionRef, 0, len(res.Records))
+	for _, rec := range res.Records {
+		var r SessionRef
+		r.Tenant, _ = get[string](rec, "tenant")
+		r.ID, _ = get[string](rec, "id")
+		r.UserID, _ = get[string](rec, "user_id")
+		r.LastSeq, _ = get[int64](rec, "last_seq")
+		out = append(out, r)
+	}
+	return out, nil
+}

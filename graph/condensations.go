@@ -1,0 +1,370 @@
+package graph
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j/dbtype"
+)
+
+// Event-tier node kinds.
+const (
+	// EventKindCondensation is a condensation: it takes a position (seq) in
+	// the session log and changes the view.
+	EventKindCondensation = "condensation"
+	// EventKindSessionSummary summarizes what no condensation covered when
+	// a session closes; it is outside the log and leaves the view alone.
+	EventKindSessionSummary = "session_summary"
+)
+
+// EventNode is an event-tier node: the summary of a window of raw events.
+type EventNode struct {
+	ID        string
+	SessionID string
+	UserID    string
+	Kind      string // EventKindCondensation or EventKindSessionSummary
+	Seq       int64  // log position of a condensation; 0 for a session summary
+	Summary   string
+	// Record is the condensation as the condenser wrote it (JSON), enough
+	// to rebuild the view without an LLM; empty for session summaries.
+	Record         string
+	Config         string // JSON snapshot of the condenser config used
+	Strategy       string
+	SummarizerName string
+	ForgottenIDs   []string
+	CoveredIDs     []string // raw events this node is the extraction window of
+	TokensBefore   int
+	TokensAfter    int
+	EventsBefore   int
+	EventsAfter    int
+	LLMCalls       int
+	DurationMS     int64
+	OccurredFrom   time.Time
+	OccurredTo     time.Time
+	CreatedAt      time.Time
+	ExtractedAt    time.Time
+}
+
+// NewEventNode is what the orchestration writes for a condensation or a
+// session summary.
+type NewEventNode struct {
+	ID             string
+	Kind           string
+	Summary        string
+	Record         string
+	Config         string
+	Strategy       string
+	SummarizerName string
+	ForgottenIDs   []string
+	// BasedOnSeq is the newest log position the condensed view folded; a
+	// condensation stored after another one based on a newer view is stale
+	// and rejected with ErrConflict.
+	BasedOnSeq   int64
+	TokensBefore int
+	TokensAfter  int
+	EventsBefore int
+	EventsAfter  int
+	LLMCalls     int
+	DurationMS   int64
+	// Cover lists the raw event ids this node summarizes; those not yet
+	// covered by another node become its extraction window.
+	Cover []string
+}
+
+// SessionLog is everything BuildView needs: the raw events (requests
+// included) and the stored condensations, each with its log position.
+type SessionLog struct {
+	Session       Session
+	Raw           []RawEvent
+	Condensations []EventNode
+}
+
+// SessionLog reads a whole session log in seq order.
+func (s *Store) SessionLog(ctx context.Context, tenant, sessionID string) (SessionLog, error) {
+	res, err := s.read(ctx, "session.log", `
+		MATCH (s:Session {tenant: $tenant, id: $session})
+		CALL (s) {
+		  MATCH (r:Raw {tenant: $tenant, session_id: $session})
+		  WITH r ORDER BY r.seq
+		  RETURN collect(r) AS raw
+		}
+		CALL (s) {
+		  MATCH (e:Event {tenant: $tenant, session_id: $session, kind: 'condensation'})
+		  WITH e ORDER BY e.seq
+		  RETURN collect(e) AS condensations
+		}
+		RETURN s, raw, condensations`,
+		map[string]any{"tenant": tenant, "session": sessionID})
+	if err != nil {
+		return SessionLog{}, err
+	}
+	if len(res.Records) == 0 {
+		return SessionLog{}, fmt.Errorf("session %q: %w", sessionID, ErrNotFound)
+	}
+	rec := res.Records[0]
+	sess, err := decodeSession(rec)
+	if err != nil {
+		return SessionLog{}, err
+	}
+	out := SessionLog{Session: sess}
+	raws, _ := get[[]any](rec, "raw")
+	for _, n := range raws {
+		if node, ok := n.(dbtype.Node); ok {
+			ev, err := decodeRaw(node.Props)
+			if err != nil {
+				return out, fmt.Errorf("session log: %w", err)
+			}
+			out.Raw = append(out.Raw, ev)
+		}
+	}
+	conds, _ := get[[]any](rec, "condensations")
+	for _, n := range conds {
+		if node, ok := n.(dbtype.Node); ok {
+			out.Condensations = append(out.Condensations, decodeEventNode(node.Props))
+		}
+	}
+	return out, nil
+}
+
+// AppendCondensation stores a condensation at the end of the session log.
+// It is rejected with ErrConflict when another condensation was stored
+// after the view it was computed from (two requests condensing the same
+// view at once): the caller rebuilds the view and tries again.
+func (s *Store) AppendCondensation(ctx context.Context, tenant, sessionID string, n NewEventNode) (EventNode, error) {
+	if n.Kind != EventKindCondensation {
+		return EventNode{}, fmt.Errorf("append condensation: %w: kind %q", ErrInvalid, n.Kind)
+	}
+	return writeTx(ctx, s, "condensation.append", func(tx neo4j.ManagedTransaction) (EventNode, error) {
+		now := time.Now().UTC()
+		recs, err := runTx(ctx, tx, `
+			MATCH (s:Session {tenant: $tenant, id: $session})
+			SET s.updated_at = $now
+			WITH s
+			OPTIONAL MATCH (c:Event {tenant: $tenant, session_id: $session, kind: 'condensation'})
+			RETURN s.user_id AS user_id, s.last_seq AS last_seq, max(c.seq) AS newest`,
+			map[string]any{"tenant": tenant, "session": sessionID, "now": now})
+		if err != nil {
+			return EventNode{}, err
+		}
+		if len(recs) == 0 {
+			return EventNode{}, fmt.Errorf("session %q: %w", sessionID, ErrNotFound)
+		}
+		userID, _ := get[string](recs[0], "user_id")
+		lastSeq, _ := get[int64](recs[0], "last_seq")
+		newest, _ := get[int64](recs[0], "newest")
+		if newest > n.BasedOnSeq {
+			return EventNode{}, fmt.Errorf("%w: condensation %d was stored after the view (seq %d) this one was computed from",
+				ErrConflict, newest, n.BasedOnSeq)
+		}
+		seq := lastSeq + 1
+		if _, err := runTx(ctx, tx, `MATCH (s:Session {tenant: $tenant, id: $session}) SET s.last_seq = $seq`,
+			map[string]any{"tenant": tenant, "session": sessionID, "seq": seq}); err != nil {
+			return EventNode{}, err
+		}
+		return s.createEventNode(ctx, tx, tenant, sessionID, userID, seq, n, now)
+	})
+}
+
+// CloseSession marks a session closed and, when summary is not nil, stores
+// it as a session-summary node covering every raw event no other node
+// covers yet. Closing a closed session is a no-op; a later append reopens
+// it. It returns the stored node (zero when no summary was written).
+func (s *Store) CloseSession(ctx context.Context, tenant, sessionID string, summary *NewEventNode) (EventNode, error) {
+	return writeTx(ctx, s, "session.close", func(tx neo4j.ManagedTransaction) (EventNode, error) {
+		now := time.Now().UTC()
+		recs, err := runTx(ctx, tx, `
+			MATCH (s:Session {tenant: $tenant, id: $session})
+			SET s.status = 'closed', s.closed_at = coalesce(s.closed_at, $now), s.updated_at = $now
+			RETURN s.user_id AS user_id`,
+			map[string]any{"tenant": tenant, "session": sessionID, "now": now})
+		if err != nil {
+			return EventNode{}, err
+		}
+		if len(recs) == 0 {
+			return EventNode{}, fmt.Errorf("session %q: %w", sessionID, ErrNotFound)
+		}
+		if summary == nil {
+			return EventNode{}, nil
+		}
+		if summary.Kind != EventKindSessionSummary {
+			return EventNode{}, fmt.Errorf("close session: %w: summary kind %q", ErrInvalid, summary.Kind)
+		}
+		userID, _ := get[string](recs[0], "user_id")
+		return s.createEventNode(ctx, tx, tenant, sessionID, userID, 0, *summary, now)
+	})
+}
+
+// createEventNode writes the node, its SUMMARIZES links to the raw events it
+// covers, and claims the uncovered ones as its extraction window. MERGE on
+// the id makes a retried transaction harmless.
+func (s *Store) createEventNode(ctx context.Context, tx neo4j.ManagedTransaction, tenant, sessionID, userID string, seq int64, n NewEventNode, now time.Time) (EventNode, error) {
+	var seqParam any
+	if seq > 0 {
+		seqParam = seq
+	}
+	recs, err := runTx(ctx, tx, `
+		MATCH (s:Session {tenant: $tenant, id: $session})
+		MERGE (e:Memory:Event {tenant: $tenant, id: $id})
+		ON CREATE SET e.session_id = $session, e.user_id = $user, e.scope = $scope, e.kind = $kind,
+		  e.seq = $seq, e.text = $summary, e.record = $record, e.config = $config, e.strategy = $strategy,
+		  e.summarizer = $summarizer, e.forgotten_ids = $forgotten, e.based_on_seq = $based_on,
+		  e.tokens_before = $tokens_before, e.tokens_after = $tokens_after,
+		  e.events_before = $events_before, e.events_after = $events_after,
+		  e.llm_calls = $llm_calls, e.duration_ms = $duration_ms, e.created_at = $now
+		MERGE (s)-[:HAS_SUMMARY {tenant: $tenant}]->(e)
+		WITH e
+		OPTIONAL MATCH (r:Raw {tenant: $tenant, session_id: $session}) WHERE r.id IN $cover
+		WITH e, r ORDER BY r.seq
+		FOREACH (x IN CASE WHEN r IS NULL THEN [] ELSE [r] END |
+		  MERGE (e)-[:SUMMARIZES {tenant: $tenant}]->(x)
+		  FOREACH (_ IN CASE WHEN x.window_id IS NULL THEN [1] ELSE [] END | SET x.window_id = e.id))
+		WITH e, collect(r) AS raws
+		WITH e, [x IN raws WHERE x.window_id = e.id] AS window
+		SET e.covered_ids = [x IN window | x.id],
+		    e.occurred_from = CASE WHEN size(window) > 0 THEN window[0].occurred_at ELSE e.occurred_from END,
+		    e.occurred_to = CASE WHEN size(window) > 0 THEN window[-1].occurred_at ELSE e.occurred_to END
+		RETURN e`,
+		map[string]any{
+			"tenant": tenant, "session": sessionID, "user": userID, "scope": scopeToken(tenant, userID),
+			"id": n.ID, "kind": n.Kind, "seq": seqParam, "summary": n.Summary, "record": nilIfEmpty(n.Record),
+			"config": nilIfEmpty(n.Config), "strategy": nilIfEmpty(n.Strategy), "summarizer": nilIfEmpty(n.SummarizerName),
+			"forgotten": n.ForgottenIDs, "based_on": n.BasedOnSeq,
+			"tokens_before": int64(n.TokensBefore), "tokens_after": int64(n.TokensAfter),
+			"events_before": int64(n.EventsBefore), "events_after": int64(n.EventsAfter),
+			"llm_calls": int64(n.LLMCalls), "duration_ms": n.DurationMS, "cover": n.Cover, "now": now,
+		})
+	if err != nil {
+		return EventNode{}, err
+	}
+	if len(recs) == 0 {
+		return EventNode{}, fmt.Errorf("session %q: %w", sessionID, ErrNotFound)
+	}
+	raw, _ := recs[0].Get("e")
+	node, ok := raw.(dbtype.Node)
+	if !ok {
+		return EventNode{}, fmt.Errorf("event node: %w", errNoRecords)
+	}
+	return decodeEventNode(node.Props), nil
+}
+
+// UncoveredEvents returns the session's raw events that no event-tier node
+// covers yet, in order; closing a session summarizes exactly these.
+func (s *Store) UncoveredEvents(ctx context.Context, tenant, sessionID string) ([]RawEvent, error) {
+	res, err := s.read(ctx, "session.uncovered", `
+		MATCH (r:Raw {tenant: $tenant, session_id: $session})
+		WHERE r.window_id IS NULL AND r.kind <> 'condensation_request'
+		RETURN r ORDER BY r.seq`,
+		map[string]any{"tenant": tenant, "session": sessionID})
+	if err != nil {
+		return nil, err
+	}
+	return decodeRawRecords(res.Records, "r")
+}
+
+// EventWindow returns an event-tier node and the raw events it is the
+// extraction window of, in order.
+func (s *Store) EventWindow(ctx context.Context, tenant, eventID string) (EventNode, []RawEvent, error) {
+	res, err := s.read(ctx, "event.window", `
+		MATCH (e:Event {tenant: $tenant, id: $id})
+		OPTIONAL MATCH (r:Raw {tenant: $tenant, session_id: e.session_id, window_id: e.id})
+		WITH e, r ORDER BY r.seq
+		RETURN e, collect(r) AS raws`,
+		map[string]any{"tenant": tenant, "id": eventID})
+	if err != nil {
+		return EventNode{}, nil, err
+	}
+	if len(res.Records) == 0 {
+		return EventNode{}, nil, fmt.Errorf("event %q: %w", eventID, ErrNotFound)
+	}
+	rec := res.Records[0]
+	raw, _ := rec.Get("e")
+	node, _ := raw.(dbtype.Node)
+	ev := decodeEventNode(node.Props)
+	nodes, _ := get[[]any](rec, "raws")
+	var out []RawEvent
+	for _, n := range nodes {
+		if rn, ok := n.(dbtype.Node); ok {
+			r, err := decodeRaw(rn.Props)
+			if err != nil {
+				return ev, nil, err
+			}
+			out = append(out, r)
+		}
+	}
+	return ev, out, nil
+}
+
+// MarkExtracted records that an event-tier node's window went through
+// extraction, so a retried job can tell.
+func (s *Store) MarkExtracted(ctx context.Context, tenant, eventID, extractor string) error {
+	res, err := s.write(ctx, "event.extracted", `
+		MATCH (e:Event {tenant: $tenant, id: $id})
+		SET e.extracted_at = $now, e.extracted_by = $by
+		RETURN e.id AS id`,
+		map[string]any{"tenant": tenant, "id": eventID, "now": time.Now().UTC(), "by": extractor})
+	if err != nil {
+		return err
+	}
+	if len(res.Records) == 0 {
+		return fmt.Errorf("event %q: %w", eventID, ErrNotFound)
+	}
+	return nil
+}
+
+// ListEventNodes returns a session's event-tier nodes, condensations in log
+// order then session summaries by time.
+func (s *Store) ListEventNodes(ctx context.Context, tenant, sessionID string) ([]EventNode, error) {
+	res, err := s.read(ctx, "event.list", `
+		MATCH (s:Session {tenant: $tenant, id: $session})
+		OPTIONAL MATCH (e:Event {tenant: $tenant, session_id: $session})
+		WITH s, e ORDER BY coalesce(e.seq, 9223372036854775807), e.created_at
+		RETURN s.id AS session, collect(e) AS events`,
+		map[string]any{"tenant": tenant, "session": sessionID})
+	if err != nil {
+		return nil, err
+	}
+	if len(res.Records) == 0 {
+		return nil, fmt.Errorf("session %q: %w", sessionID, ErrNotFound)
+	}
+	nodes, _ := get[[]any](res.Records[0], "events")
+	out := make([]EventNode, 0, len(nodes))
+	for _, n := range nodes {
+		if node, ok := n.(dbtype.Node); ok {
+			out = append(out, decodeEventNode(node.Props))
+		}
+	}
+	return out, nil
+}
+
+func decodeRawRecords(recs []*neo4j.Record, key string) ([]RawEvent, error) {
+	out := make([]RawEvent, 0, len(recs))
+	for _, rec := range recs {
+		raw, _ := rec.Get(key)
+		node, ok := raw.(dbtype.Node)
+		if !ok {
+			continue
+		}
+		ev, err := decodeRaw(node.Props)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ev)
+	}
+	return out, nil
+}
+
+func decodeEventNode(p map[string]any) EventNode {
+	return EventNode{
+		ID: str(p, "id"), SessionID: str(p, "session_id"), UserID: str(p, "user_id"), Kind: str(p, "kind"),
+		Seq: i64(p, "seq"), Summary: str(p, "text"), Record: str(p, "record"), Config: str(p, "config"),
+		Strategy: str(p, "strategy"), SummarizerName: str(p, "summarizer"),
+		ForgottenIDs: strs(p, "forgotten_ids"), CoveredIDs: strs(p, "covered_ids"),
+		TokensBefore: int(i64(p, "tokens_before")), TokensAfter: int(i64(p, "tokens_after")),
+		EventsBefore: int(i64(p, "events_before")), EventsAfter: int(i64(p, "events_after")),
+		LLMCalls: int(i64(p, "llm_calls")), DurationMS: i64(p, "duration_ms"),
+		OccurredFrom: tm(p, "occurred_from"), OccurredTo: tm(p, "occurred_to"),
+		CreatedAt: tm(p, "created_at"), ExtractedAt: tm(p, "extracted_at"),
+	}
+}
