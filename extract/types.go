@@ -154,6 +154,10 @@ type InsightInput struct {
 
 // Insight is a higher-level observation resting on several events.
 type Insight struct {
+	// Key names what the insight is about ("pets", "diet", "travel"), so a
+	// regenerated insight on the same subject supersedes the old one;
+	// empty lets the caller derive one from the entities.
+	Key            string
 	Text           string
 	Confidence     float64
 	SourceEventIDs []string

@@ -1,0 +1,64 @@
+package memory
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/graphmem/graphmem/graph"
+)
+
+// RegisterJobs installs the service's job handlers on a worker.
+func (s *Service) RegisterJobs(w *Worker) {
+	w.Handle(JobCloseSession, s.handleCloseSession)
+	w.Handle(JobExtract, s.handleExtract)
+	w.Handle(JobInsights, s.handleInsights)
+	s.SetKicker(w.Kick)
+}
+
+// idleStore finds sessions to sweep.
+type idleStore interface {
+	IdleSessions(ctx context.Context, before time.Time, limit int) ([]graph.SessionRef, error)
+}
+
+// SweepIdle closes sessions untouched for idle, so a conversation an agent
+// never closed still gets summarized and extracted. Every replica may
+// sweep: the close jobs are deduplicated per session state, so two sweeps
+// of the same session enqueue one job.
+func (s *Service) SweepIdle(ctx context.Context, idle time.Duration) (int, error) {
+	refs, err := s.store.IdleSessions(ctx, s.now().Add(-idle), 200)
+	if err != nil {
+		return 0, fmt.Errorf("find idle sessions: %w", err)
+	}
+	for _, r := range refs {
+		if _, err := s.store.CloseSession(ctx, r.Tenant, r.ID, nil); err != nil {
+			return 0, fmt.Errorf("close idle session %s: %w", r.ID, err)
+		}
+		if _, err := s.enqueue(ctx, r.Tenant, graph.JobSpec{
+			Kind: JobCloseSession, Key: jobKey(r.ID, fmt.Sprint(r.LastSeq)),
+			Payload: closePayload{SessionID: r.ID}, SessionID: r.ID, UserID: r.UserID,
+		}); err != nil {
+			return 0, err
+		}
+	}
+	if len(refs) > 0 {
+		s.log.Info("closed idle sessions", "count", len(refs), "idle", idle)
+	}
+	return len(refs), nil
+}
+
+// RunSweeper sweeps idle sessions every interval until ctx ends.
+func (s *Service) RunSweeper(ctx context.Context, idle, every time.Duration) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if _, err := s.SweepIdle(ctx, idle); err != nil && ctx.Err() == nil {
+				s.log.Warn("idle session sweep failed", "error", err)
+			}
+		}
+	}
+}

@@ -1,0 +1,186 @@
+package memory
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/graphmem/graphmem/extract"
+	"github.com/graphmem/graphmem/graph"
+)
+
+// CloseOutput reports a close request.
+type CloseOutput struct {
+	Status string
+	// Done is set when every job of the session has finished.
+	Done bool
+	Jobs []Job
+}
+
+type closePayload struct {
+	SessionID string `json:"session_id"`
+}
+
+// Close closes a session and schedules what closing implies as a durable
+// job: summarize the events no condensation covered, then extract every
+// window of the session into the graph. With wait, it returns once the
+// session has no pending or running job (or the request deadline passed,
+// with Done false). Closing twice is harmless; appending reopens.
+func (s *Service) Close(ctx context.Context, tenant, sessionID string, wait bool) (CloseOutput, error) {
+	sess, err := s.store.GetSession(ctx, tenant, sessionID)
+	if err != nil {
+		return CloseOutput{}, err
+	}
+	if _, err := s.store.CloseSession(ctx, tenant, sessionID, nil); err != nil {
+		return CloseOutput{}, err
+	}
+	// The key includes the last seq: a session closed, reopened by new
+	// events and closed again gets a new job; closing twice does not.
+	if _, err := s.enqueue(ctx, tenant, graph.JobSpec{
+		Kind: JobCloseSession, Key: jobKey(sessionID, fmt.Sprint(sess.LastSeq)),
+		Payload: closePayload{SessionID: sessionID}, SessionID: sessionID, UserID: sess.UserID,
+	}); err != nil {
+		return CloseOutput{}, err
+	}
+	out := CloseOutput{Status: "closed"}
+	if wait {
+		out.Done = s.waitForSession(ctx, tenant, sessionID)
+	}
+	jobs, err := s.store.ListJobs(context.WithoutCancel(ctx), tenant, graph.JobFilter{SessionID: sessionID, Limit: 50})
+	if err != nil {
+		return out, err
+	}
+	active := 0
+	for _, j := range jobs {
+		out.Jobs = append(out.Jobs, fromGraphJob(j))
+		if j.Active() {
+			active++
+		}
+	}
+	out.Done = active == 0
+	return out, nil
+}
+
+// waitForSession polls until the session has no active job or ctx ends.
+func (s *Service) waitForSession(ctx context.Context, tenant, sessionID string) bool {
+	delay := 50 * time.Millisecond
+	for {
+		n, err := s.store.CountActiveJobs(ctx, tenant, sessionID)
+		if err == nil && n == 0 {
+			return true
+		}
+		select {
+		case <-ctx.Done():
+			return false
+		case <-time.After(delay):
+		}
+		delay = min(delay*2, 500*time.Millisecond)
+	}
+}
+
+// handleCloseSession is the JobCloseSession handler.
+func (s *Service) handleCloseSession(ctx context.Context, job graph.Job) (map[string]any, error) {
+	var p closePayload
+	if err := job.Decode(&p); err != nil {
+		return nil, Permanent(err)
+	}
+	tenant := job.Tenant
+	uncovered, err := s.store.UncoveredEvents(ctx, tenant, p.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	result := map[string]any{"summarized_events": 0}
+	if len(uncovered) > 0 {
+		node, err := s.summarizeSession(ctx, tenant, p.SessionID, job.ID, uncovered)
+		if err != nil {
+			return nil, err
+		}
+		result["summary_id"] = node.ID
+		result["summarized_events"] = len(node.CoveredIDs)
+	}
+	// Reconcile: every window not extracted yet gets its job (dedupe by
+	// node id), including condensations stored during context requests.
+	nodes, err := s.store.ListEventNodes(ctx, tenant, p.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	scheduled := 0
+	for _, n := range nodes {
+		if !n.ExtractedAt.IsZero() || len(n.CoveredIDs) == 0 {
+			continue
+		}
+		if err := s.scheduleExtraction(ctx, tenant, p.SessionID, job.UserID, n.ID); err != nil {
+			return nil, err
+		}
+		scheduled++
+	}
+	result["extractions_scheduled"] = scheduled
+	return result, nil
+}
+
+// summarizeSession writes the session summary over the uncovered events,
+// folding in the newest condensation summary so it reads as a whole. Its id
+// derives from the job, so a retried job writes the same node.
+func (s *Service) summarizeSession(ctx context.Context, tenant, sessionID, jobID string, events []graph.RawEvent) (graph.EventNode, error) {
+	prev := ""
+	nodes, err := s.store.ListEventNodes(ctx, tenant, sessionID)
+	if err != nil {
+		return graph.EventNode{}, err
+	}
+	for _, n := range nodes {
+		if n.Kind == graph.EventKindCondensation && n.Summary != "" {
+			prev = n.Summary // log order: the last one is the newest
+		}
+	}
+	req := extract.SummaryRequest{Style: extract.StyleSections, PreviousSummary: prev}
+	cover := make([]string, 0, len(events))
+	for _, r := range events {
+		req.Events = append(req.Events, rawToExtract(r))
+		cover = append(cover, r.ID)
+	}
+	started := time.Now()
+	sum, err := s.engine.Summarize(ctx, req)
+	if err != nil {
+		return graph.EventNode{}, fmt.Errorf("summarize session: %w", engineError(err))
+	}
+	return s.store.CloseSession(ctx, tenant, sessionID, &graph.NewEventNode{
+		ID: "sum_" + jobKey(jobID), Kind: graph.EventKindSessionSummary, Summary: sum.Text,
+		SummarizerName: sum.Model, Cover: cover, EventsBefore: len(events), LLMCalls: s.llmCalls(),
+		DurationMS: time.Since(started).Milliseconds(),
+	})
+}
+
+// scheduleExtraction enqueues the extraction of one window.
+func (s *Service) scheduleExtraction(ctx context.Context, tenant, sessionID, userID, eventID string) error {
+	_, err := s.enqueue(ctx, tenant, graph.JobSpec{
+		Kind: JobExtract, Key: jobKey(eventID), Payload: extractPayload{EventID: eventID},
+		SessionID: sessionID, UserID: userID,
+	})
+	return err
+}
+
+// llmCalls is 1 when the engine is an LLM (one summary call), 0 offline.
+func (s *Service) llmCalls() int {
+	if s.cfg.EngineIsLLM {
+		return 1
+	}
+	return 0
+}
+
+// engineError classifies engine failures for the worker: invalid LLM
+// output fails the job for good (retrying the same input will not help),
+// an unavailable LLM is retried later.
+func engineError(err error) error {
+	if errors.Is(err, extract.ErrInvalidOutput) {
+		return Permanent(err)
+	}
+	if errors.Is(err, extract.ErrUnavailable) {
+		return fmt.Errorf("%w: %w", ErrUnavailable, err)
+	}
+	return err
+}
+
+func rawToExtract(r graph.RawEvent) extract.Event {
+	return extract.Event{ID: r.ID, Role: r.Role, Kind: r.Kind, Name: r.Name, Content: r.Content, OccurredAt: r.OccurredAt}
+}

@@ -1,0 +1,121 @@
+package memory
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/graphmem/graphmem/extract"
+	"github.com/graphmem/graphmem/graph"
+	"github.com/graphmem/graphmem/ontology"
+)
+
+// knowledgeStore is what extraction and the knowledge reads need.
+type knowledgeStore interface {
+	EventWindow(ctx context.Context, tenant, eventID string) (graph.EventNode, []graph.RawEvent, error)
+	MarkExtracted(ctx context.Context, tenant, eventID, extractor string) error
+	WriteKnowledge(ctx context.Context, w graph.KnowledgeWrite) (graph.KnowledgeResult, error)
+	Facts(ctx context.Context, tenant, userID string, q graph.FactQuery) ([]graph.Fact, error)
+	Preferences(ctx context.Context, tenant, userID string, q graph.PreferenceQuery) ([]graph.Preference, error)
+	Conflicts(ctx context.Context, tenant, userID, status string, limit int) ([]graph.Conflict, error)
+	ResolveConflict(ctx context.Context, tenant, conflictID string, r graph.ConflictResolution) (graph.Conflict, error)
+	Entity(ctx context.Context, tenant, entityID string, q graph.EntityQuery) (graph.EntityView, error)
+	WriteInsights(ctx context.Context, tenant, userID string, in []graph.InsightInput) (graph.InsightWriteResult, error)
+	Insights(ctx context.Context, tenant, userID string, q graph.InsightQuery) ([]graph.Insight, error)
+	InsightMaterial(ctx context.Context, tenant, userID string, since time.Time, limit int) (graph.InsightMaterial, error)
+}
+
+// extractPayload names the event-tier window an extraction job works on.
+type extractPayload struct {
+	EventID string `json:"event_id"`
+}
+
+// insightDelay debounces insight generation: extraction jobs of a burst of
+// sessions schedule one insight run shortly after the last of them.
+const insightDelay = 10 * time.Second
+
+// handleExtract is the JobExtract handler: the window's events and summary
+// go through the engine (one LLM call when an LLM is configured), and the
+// result is written to the graph with entity resolution and conflict
+// handling. Writing the same result twice changes nothing, so a retried
+// job is harmless.
+func (s *Service) handleExtract(ctx context.Context, job graph.Job) (map[string]any, error) {
+	var p extractPayload
+	if err := job.Decode(&p); err != nil {
+		return nil, Permanent(err)
+	}
+	node, raws, err := s.store.EventWindow(ctx, job.Tenant, p.EventID)
+	if errors.Is(err, ErrNotFound) {
+		return nil, Permanent(err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	in := extract.Input{UserID: node.UserID, SessionID: node.SessionID, Summary: node.Summary}
+	var observed time.Time
+	for _, r := range raws {
+		if r.Kind == "condensation_request" {
+			continue
+		}
+		if in.UserName == "" && r.Role == "user" && r.Name != "" {
+			in.UserName = r.Name
+		}
+		in.Events = append(in.Events, rawToExtract(r))
+		observed = r.OccurredAt
+	}
+	result := map[string]any{"events": len(in.Events)}
+	if len(in.Events) > 0 {
+		res, err := s.engine.Extract(ctx, in)
+		if err != nil {
+			return nil, fmt.Errorf("extract window %s: %w", node.ID, engineError(err))
+		}
+		kr, err := s.store.WriteKnowledge(ctx, knowledgeWrite(job.Tenant, node, in.UserName, observed, res))
+		if err != nil {
+			return nil, fmt.Errorf("write knowledge of window %s: %w", node.ID, err)
+		}
+		result["entities_created"] = len(kr.EntitiesCreated)
+		result["facts_created"] = len(kr.FactsCreated)
+		result["facts_superseded"] = len(kr.FactsSuperseded)
+		result["conflicts"] = len(kr.ConflictsResolved) + len(kr.ConflictsOpened)
+		result["extracted_by"] = res.Model
+	}
+	if err := s.store.MarkExtracted(ctx, job.Tenant, node.ID, s.cfg.EngineName); err != nil {
+		return nil, err
+	}
+	if _, err := s.enqueue(ctx, job.Tenant, graph.JobSpec{
+		Kind: JobInsights, Key: jobKey(node.UserID, "insights"), Payload: insightsPayload{UserID: node.UserID},
+		UserID: node.UserID, RunAfter: s.now().Add(insightDelay),
+	}); err != nil {
+		s.log.Warn("schedule insights", "user", node.UserID, "error", err)
+	}
+	return result, nil
+}
+
+// knowledgeWrite converts an extraction result for the graph. Predicates
+// are mapped through the ontology once more, so whatever an engine says
+// reaches the graph only as a vocabulary type (the graph checks again).
+func knowledgeWrite(tenant string, node graph.EventNode, userName string, observed time.Time, res extract.Result) graph.KnowledgeWrite {
+	w := graph.KnowledgeWrite{
+		Tenant: tenant, UserID: node.UserID, UserName: userName, SessionID: node.SessionID, EventID: node.ID,
+		ObservedAt: observed, Extractor: res.Model, Mentions: res.Mentions,
+	}
+	for _, e := range res.Entities {
+		w.Entities = append(w.Entities, graph.EntityInput{Key: e.Key, Name: e.Name, Type: e.Type, Aliases: e.Aliases, IsUser: e.IsUser})
+	}
+	for _, f := range res.Facts {
+		pred, raw := ontology.Resolve(f.Predicate)
+		if f.RawPredicate != "" {
+			raw = f.RawPredicate
+		}
+		if pred.Name != ontology.Fallback {
+			raw = ""
+		}
+		w.Facts = append(w.Facts, graph.FactInput{
+			Subject: f.Subject, Predicate: pred.Name, RawPredicate: raw, Object: f.Object, Qualifier: f.Qualifier,
+			Sentence: f.Sentence, Polarity: f.Polarity, Confidence: f.Confidence, Strength: f.Strength,
+			ValidFrom: f.ValidFrom, ValidTo: f.ValidTo, SourceEventIDs: f.SourceEventIDs,
+		})
+	}
+	return w
+}

@@ -1,0 +1,116 @@
+package memory
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/graphmem/graphmem/graph"
+)
+
+// Job kinds the service runs in the background. Every handler is
+// idempotent: a job may run more than once (a worker crashed after doing
+// the work but before recording it), and running it again changes nothing.
+const (
+	// JobCloseSession summarizes what no condensation covered and schedules
+	// extraction of every window of the session not yet extracted.
+	JobCloseSession = "session.close"
+	// JobExtract turns one event-tier window into entities and facts.
+	JobExtract = "extract"
+	// JobInsights derives insights over a user's recent memory.
+	JobInsights = "insights"
+)
+
+// jobStore is what the service needs of the durable job table.
+type jobStore interface {
+	EnqueueJob(ctx context.Context, tenant string, spec graph.JobSpec) (graph.Job, bool, error)
+	ListJobs(ctx context.Context, tenant string, filter graph.JobFilter) ([]graph.Job, error)
+	CountActiveJobs(ctx context.Context, tenant, sessionID string) (int, error)
+	GetJob(ctx context.Context, tenant, id string) (graph.Job, error)
+	RetryJob(ctx context.Context, tenant, id string) (graph.Job, error)
+}
+
+// Job is a background job as clients see it.
+type Job struct {
+	ID          string
+	Kind        string
+	Status      string
+	SessionID   string
+	UserID      string
+	Attempts    int
+	MaxAttempts int
+	LastError   string
+	RunAfter    time.Time
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
+	FinishedAt  time.Time
+	Result      map[string]any
+}
+
+// JobQuery filters ListJobs.
+type JobQuery struct {
+	Status    string
+	Kind      string
+	SessionID string
+	Limit     int
+}
+
+// ListJobs lists the tenant's jobs, newest first.
+func (s *Service) ListJobs(ctx context.Context, tenant string, q JobQuery) ([]Job, error) {
+	jobs, err := s.store.ListJobs(ctx, tenant, graph.JobFilter{Status: q.Status, Kind: q.Kind, SessionID: q.SessionID, Limit: q.Limit})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Job, len(jobs))
+	for i, j := range jobs {
+		out[i] = fromGraphJob(j)
+	}
+	return out, nil
+}
+
+// RetryJob puts a failed job back in the queue.
+func (s *Service) RetryJob(ctx context.Context, tenant, id string) (Job, error) {
+	j, err := s.store.RetryJob(ctx, tenant, id)
+	if err != nil {
+		return Job{}, err
+	}
+	s.kick()
+	return fromGraphJob(j), nil
+}
+
+// enqueue adds a deduplicated job and wakes the workers.
+func (s *Service) enqueue(ctx context.Context, tenant string, spec graph.JobSpec) (graph.Job, error) {
+	if spec.MaxAttempts == 0 {
+		spec.MaxAttempts = s.cfg.JobMaxAttempts
+	}
+	j, _, err := s.store.EnqueueJob(ctx, tenant, spec)
+	if err != nil {
+		return graph.Job{}, fmt.Errorf("enqueue %s job: %w", spec.Kind, err)
+	}
+	s.kick()
+	return j, nil
+}
+
+// kick wakes the local workers so queued work starts without waiting for
+// the next poll; other replicas pick it up on their own poll.
+func (s *Service) kick() {
+	if s.kicker != nil {
+		s.kicker()
+	}
+}
+
+// jobKey turns the parts that identify a unit of work into a dedupe key
+// the job table accepts whatever characters client ids contain.
+func jobKey(parts ...string) string {
+	sum := sha256.Sum256([]byte(strings.Join(parts, "\x00")))
+	return hex.EncodeToString(sum[:16])
+}
+
+func fromGraphJob(j graph.Job) Job {
+	return Job{ID: j.ID, Kind: j.Kind, Status: j.Status, SessionID: j.SessionID, UserID: j.UserID,
+		Attempts: j.Attempts, MaxAttempts: j.MaxAttempts, LastError: j.LastError, RunAfter: j.RunAfter,
+		CreatedAt: j.CreatedAt, UpdatedAt: j.UpdatedAt, FinishedAt: j.FinishedAt, Result: j.Result}
+}
