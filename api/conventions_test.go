@@ -9,12 +9,14 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/graphmem/graphmem/api/apitest"
 )
 
 // TestRoutesMatchSpec fails when a registered route is missing from
 // openapi.yaml or the spec names a route that does not exist.
 func TestRoutesMatchSpec(t *testing.T) {
-	_, doc, _ := loadSpec(t)
+	_, doc, _ := apitest.Spec(t)
 	c := newClient(t, fullDeps(t), Options{})
 	param := regexp.MustCompile(`:([A-Za-z_]+)`)
 	registered := map[string]bool{}

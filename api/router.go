@@ -38,7 +38,9 @@ type ReadinessChecker interface {
 // Deps are the services the handlers call, each behind an interface this
 // package declares with just the methods it uses.
 type Deps struct {
-	Ready ReadinessChecker
+	Ready     ReadinessChecker
+	Sessions  SessionService
+	Knowledge KnowledgeService
 }
 
 // server holds what every handler needs.
@@ -67,14 +69,14 @@ func New(deps Deps, opts Options) (*gin.Engine, error) {
 	if opts.LongRequestTimeout < opts.RequestTimeout {
 		opts.LongRequestTimeout = 10 * time.Minute
 	}
-	if deps.Ready == nil {
-		return nil, errors.New("api: a readiness checker is required")
+	if deps.Ready == nil || deps.Sessions == nil || deps.Knowledge == nil {
+		return nil, errors.New("api: every dependency is required")
 	}
 	if err := setupValidator(); err != nil {
 		return nil, fmt.Errorf("api: %w", err)
 	}
 	s := &server{deps: deps, opts: opts, log: opts.Log}
-	fail := func(c *gin.Context, err error) { abortWithProblem(c, s.log, err) }
+	fail := s.fail
 
 	r := gin.New()
 	r.HandleMethodNotAllowed = true
@@ -98,16 +100,37 @@ func New(deps Deps, opts Options) (*gin.Engine, error) {
 	r.GET("/docs", func(c *gin.Context) { c.Data(http.StatusOK, "text/html; charset=utf-8", docs) })
 
 	v1 := r.Group("/v1", authenticate(opts.Keys, fail))
-	s.register(v1, fail)
+	s.register(v1)
 	return r, nil
 }
 
 // register lists every /v1 route; openapi.yaml must list the same ones (a
 // test enforces it).
-func (s *server) register(v1 *gin.RouterGroup, fail func(*gin.Context, error)) {
-	_ = v1
-	_ = fail
+func (s *server) register(v1 *gin.RouterGroup) {
+	sess := v1.Group("/sessions/:session_id")
+	sess.POST("/events", s.timed(), s.appendEvents)
+	sess.GET("/events", s.timed(), s.listEvents)
+	sess.GET("", s.timed(), s.getSession)
+	sess.POST("/context", s.long(), s.sessionContext)
+	sess.POST("/condensations", s.long(), s.condense)
+	sess.GET("/condensations", s.timed(), s.listCondensations)
+	sess.POST("/condensation-requests", s.timed(), s.requestCondensation)
+	sess.POST("/close", s.long(), s.closeSession)
+
+	users := v1.Group("/users/:user_id")
+	users.GET("/facts", s.timed(), s.listFacts)
+	users.GET("/preferences", s.timed(), s.listPreferences)
+	users.GET("/conflicts", s.timed(), s.listConflicts)
+	users.GET("/insights", s.timed(), s.listInsights)
+	users.POST("/insights", s.long(), s.generateInsights)
+	v1.POST("/conflicts/:conflict_id/resolve", s.timed(), s.resolveConflict)
+	v1.GET("/entities/:entity_id", s.timed(), s.getEntity)
+	v1.GET("/jobs", s.timed(), s.listJobs)
+	v1.POST("/jobs/:job_id/retry", s.timed(), s.retryJob)
 }
+
+// fail maps an error to a problem response; the one exit for errors.
+func (s *server) fail(c *gin.Context, err error) { abortWithProblem(c, s.log, err) }
 
 // timed applies the normal request deadline.
 func (s *server) timed() gin.HandlerFunc { return deadline(s.opts.RequestTimeout) }

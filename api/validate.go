@@ -16,7 +16,7 @@ import (
 
 // identPattern is what ids (sessions, users, agents, events) may look like:
 // printable, no spaces, bounded. It keeps ids safe in URLs and logs.
-var identPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.:@/-]{0,127}$`)
+var identPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,127}$`)
 
 // setupValidator makes validator/v10 report JSON (or query) field names and
 // registers graphmem's own rules. gin shares one validator per process, so
@@ -49,7 +49,7 @@ func ruleMessage(fe validator.FieldError) string {
 	case "required":
 		return "is required"
 	case "ident":
-		return "must start with a letter or digit and contain only letters, digits and _.:@/- (at most 128 characters)"
+		return "must start with a letter or digit and contain only letters, digits and _.:@- (at most 128 characters)"
 	case "oneof":
 		return "must be one of: " + strings.ReplaceAll(fe.Param(), " ", ", ")
 	case "min":

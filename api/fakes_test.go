@@ -1,0 +1,109 @@
+package api
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/graphmem/graphmem/memory"
+)
+
+// fakeMemory is a hand-written in-memory stand-in for the memory service,
+// enough for routing, validation and contract tests; end-to-end tests use
+// the real service on Neo4j.
+type fakeMemory struct {
+	appended []memory.AppendInput
+	tenants  []string
+	failWith error
+}
+
+func fullDeps(t testing.TB) Deps {
+	t.Helper()
+	f := &fakeMemory{}
+	return Deps{Ready: readyFunc(func(context.Context) error { return nil }), Sessions: f, Knowledge: f}
+}
+
+var fakeTime = time.Date(2024, 5, 1, 10, 0, 0, 0, time.UTC)
+
+func (f *fakeMemory) Append(_ context.Context, tenant, sessionID string, in memory.AppendInput) (memory.AppendOutput, error) {
+	if f.failWith != nil {
+		return memory.AppendOutput{}, f.failWith
+	}
+	f.appended = append(f.appended, in)
+	f.tenants = append(f.tenants, tenant)
+	out := memory.AppendOutput{SessionID: sessionID, Created: len(f.appended) == 1}
+	for i, e := range in.Events {
+		id := e.ID
+		if id == "" {
+			id = fmt.Sprintf("ev_%d", i)
+		}
+		out.Events = append(out.Events, memory.Appended{ID: id, Seq: int64(i + 1)})
+		out.LastSeq = int64(i + 1)
+	}
+	return out, nil
+}
+
+func (f *fakeMemory) GetSession(_ context.Context, _, sessionID string) (memory.Session, error) {
+	return memory.Session{ID: sessionID, UserID: "alice", Status: "open", CreatedAt: fakeTime, UpdatedAt: fakeTime}, nil
+}
+
+func (f *fakeMemory) ListEvents(context.Context, string, string, int64, int, bool) ([]memory.Event, error) {
+	return []memory.Event{{ID: "m1", Seq: 1, Kind: "message", Role: "user", Content: "hi", OccurredAt: fakeTime}}, nil
+}
+
+func (f *fakeMemory) View(context.Context, string, string, memory.ViewInput) (memory.ViewOutput, error) {
+	return memory.ViewOutput{Profile: "default"}, nil
+}
+
+func (f *fakeMemory) Condensations(context.Context, string, string) ([]memory.Condensation, error) {
+	return nil, nil
+}
+
+func (f *fakeMemory) RequestCondensation(context.Context, string, string) (memory.Appended, error) {
+	return memory.Appended{ID: "req_1", Seq: 2}, nil
+}
+
+func (f *fakeMemory) Condense(context.Context, string, string, string) (memory.ViewOutput, error) {
+	return memory.ViewOutput{Profile: "default"}, nil
+}
+
+func (f *fakeMemory) Close(context.Context, string, string, bool) (memory.CloseOutput, error) {
+	return memory.CloseOutput{Status: "closed", Done: true}, nil
+}
+
+func (f *fakeMemory) Facts(context.Context, string, string, memory.FactQuery) ([]memory.Fact, error) {
+	return nil, nil
+}
+
+func (f *fakeMemory) Preferences(context.Context, string, string, memory.PreferenceQuery) ([]memory.Preference, error) {
+	return nil, nil
+}
+
+func (f *fakeMemory) Conflicts(context.Context, string, string, string, int) ([]memory.Conflict, error) {
+	return nil, nil
+}
+
+func (f *fakeMemory) ResolveConflict(context.Context, string, string, memory.ConflictResolution) (memory.Conflict, error) {
+	return memory.Conflict{}, memory.ErrNotFound
+}
+
+func (f *fakeMemory) Entity(context.Context, string, string, memory.EntityQuery) (memory.EntityView, error) {
+	return memory.EntityView{}, memory.ErrNotFound
+}
+
+func (f *fakeMemory) Insights(context.Context, string, string, memory.InsightQuery) ([]memory.Insight, error) {
+	return nil, nil
+}
+
+func (f *fakeMemory) GenerateInsights(context.Context, string, string) ([]memory.Insight, error) {
+	return nil, nil
+}
+
+func (f *fakeMemory) ListJobs(context.Context, string, memory.JobQuery) ([]memory.Job, error) {
+	return nil, nil
+}
+
+func (f *fakeMemory) RetryJob(context.Context, string, string) (memory.Job, error) {
+	return memory.Job{}, memory.ErrNotFound
+}

@@ -1,0 +1,129 @@
+package api
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/graphmem/graphmem/api/apitest"
+)
+
+func problemOf(t *testing.T, c *client, method, path string, body any, header ...string) apitest.Problem {
+	t.Helper()
+	rec := c.do(method, path, body, header...)
+	if rec.Code < 400 {
+		t.Fatalf("%s %s: status %d, want an error", method, path, rec.Code)
+	}
+	return apitest.Decode[apitest.Problem](t, rec)
+}
+
+func hasIssue(p apitest.Problem, field, rule string) bool {
+	for _, e := range p.Errors {
+		if e.Field == field && e.Rule == rule {
+			return true
+		}
+	}
+	return false
+}
+
+func TestValidationNamesFieldAndRule(t *testing.T) {
+	c := newClient(t, fullDeps(t), Options{})
+	cases := []struct {
+		name        string
+		body        string
+		field, rule string
+	}{
+		{"missing user", `{"events":[{"kind":"message","role":"user","content":"x"}]}`, "user_id", "required"},
+		{"bad user id", `{"user_id":"has space","events":[{"kind":"message","role":"user","content":"x"}]}`, "user_id", "ident"},
+		{"no events", `{"user_id":"u1","events":[]}`, "events", "min"},
+		{"bad kind", `{"user_id":"u1","events":[{"kind":"shout","content":"x"}]}`, "events[0].kind", "oneof"},
+		{"bad role", `{"user_id":"u1","events":[{"kind":"message","role":"god","content":"x"}]}`, "events[0].role", "oneof"},
+		{"negative tokens", `{"user_id":"u1","events":[{"kind":"message","role":"user","content":"x","tokens":-1}]}`, "events[0].tokens", "gte"},
+		{"unknown field", `{"user_id":"u1","evnts":[]}`, "evnts", "unknown"},
+		{"wrong type", `{"user_id":"u1","events":"nope"}`, "events", "type"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p := problemOf(t, c, http.MethodPost, "/v1/sessions/s1/events", tc.body)
+			if p.Status != http.StatusUnprocessableEntity || !hasIssue(p, tc.field, tc.rule) {
+				t.Fatalf("want 422 naming %s/%s, got %+v", tc.field, tc.rule, p)
+			}
+		})
+	}
+}
+
+func TestMalformedAndOversizedBodies(t *testing.T) {
+	c := newClient(t, fullDeps(t), Options{MaxBodyBytes: 2048})
+	if p := problemOf(t, c, http.MethodPost, "/v1/sessions/s1/events", `{"user_id": "u1", "events": [`); p.Status != http.StatusBadRequest {
+		t.Fatalf("truncated JSON: %+v", p)
+	}
+	big := `{"user_id":"u1","events":[{"kind":"message","role":"user","content":"` + strings.Repeat("x", 4096) + `"}]}`
+	if p := problemOf(t, c, http.MethodPost, "/v1/sessions/s1/events", big); p.Status != http.StatusRequestEntityTooLarge {
+		t.Fatalf("oversized body: %+v", p)
+	}
+	if p := problemOf(t, c, http.MethodPost, "/v1/sessions/s1/events", nil, "Content-Type", "text/plain"); p.Status != http.StatusUnsupportedMediaType {
+		t.Fatalf("text/plain body: %+v", p)
+	}
+	if p := problemOf(t, c, http.MethodGet, "/v1/sessions/s1/events?limit=5000", nil); p.Status != 422 || !hasIssue(p, "limit", "lte") {
+		t.Fatalf("limit too large: %+v", p)
+	}
+	if p := problemOf(t, c, http.MethodGet, "/v1/users/u1/facts?as_of=yesterday", nil); p.Status != 422 || !hasIssue(p, "as_of", "datetime") {
+		t.Fatalf("bad as_of: %+v", p)
+	}
+	if p := problemOf(t, c, http.MethodGet, "/v1/sessions/bad%20id/events", nil); p.Status != 422 || !hasIssue(p, "session_id", "ident") {
+		t.Fatalf("bad session id: %+v", p)
+	}
+}
+
+func TestAuthMapsKeysToTenants(t *testing.T) {
+	ring, err := ParseKeys("acme:acme-key-0123456789,beta:beta-key-0123456789")
+	if err != nil {
+		t.Fatal(err)
+	}
+	deps := fullDeps(t)
+	fake := deps.Sessions.(*fakeMemory)
+	c := newClient(t, deps, Options{Keys: ring})
+	body := `{"user_id":"u1","events":[{"kind":"message","role":"user","content":"hello"}]}`
+
+	p := problemOf(t, c, http.MethodPost, "/v1/sessions/s1/events", body)
+	if p.Status != http.StatusUnauthorized {
+		t.Fatalf("no key: %+v", p)
+	}
+	if p := problemOf(t, c, http.MethodPost, "/v1/sessions/s1/events", body, "Authorization", "Bearer wrong-key-0123456789"); p.Status != 401 {
+		t.Fatalf("wrong key: %+v", p)
+	}
+	if rec := c.do(http.MethodPost, "/v1/sessions/s1/events", body, "Authorization", "Bearer beta-key-0123456789"); rec.Code != http.StatusCreated {
+		t.Fatalf("beta key: %d %s", rec.Code, rec.Body)
+	}
+	if rec := c.do(http.MethodPost, "/v1/sessions/s1/events", body, "X-API-Key", "acme-key-0123456789"); rec.Code != http.StatusCreated {
+		t.Fatalf("acme key: %d %s", rec.Code, rec.Body)
+	}
+	if strings.Join(fake.tenants, ",") != "beta,acme" {
+		t.Fatalf("tenants seen by the service: %v", fake.tenants)
+	}
+	// Probes stay open so orchestrators need no key.
+	if rec := c.do(http.MethodGet, "/healthz", nil); rec.Code != http.StatusOK {
+		t.Fatalf("healthz with auth on: %d", rec.Code)
+	}
+}
+
+func TestAuthOffUsesDefaultTenant(t *testing.T) {
+	deps := fullDeps(t)
+	fake := deps.Sessions.(*fakeMemory)
+	c := newClient(t, deps, Options{})
+	rec := c.do(http.MethodPost, "/v1/sessions/s1/events", `{"user_id":"u1","events":[{"kind":"message","role":"user","content":"hi"}]}`)
+	if rec.Code != http.StatusCreated || fake.tenants[0] != DefaultTenant {
+		t.Fatalf("status %d, tenants %v", rec.Code, fake.tenants)
+	}
+}
+
+func TestServiceErrorsMapToStatuses(t *testing.T) {
+	deps := fullDeps(t)
+	c := newClient(t, deps, Options{})
+	if p := problemOf(t, c, http.MethodGet, "/v1/entities/ent_1", nil); p.Status != http.StatusNotFound {
+		t.Fatalf("not found: %+v", p)
+	}
+	if p := problemOf(t, c, http.MethodPost, "/v1/conflicts/c1/resolve", `{"winner":"maybe"}`); p.Status != 422 || !hasIssue(p, "winner", "oneof") {
+		t.Fatalf("bad winner: %+v", p)
+	}
+}
