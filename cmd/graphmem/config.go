@@ -63,6 +63,7 @@ type Config struct {
 	ProfilesFile     string        `env:"CONDENSER_PROFILES_FILE" desc:"JSON file of extra named condenser profiles"`
 	Workers          int           `env:"WORKERS" envDefault:"2" desc:"background job workers per replica"`
 	JobMaxAttempts   int           `env:"JOB_MAX_ATTEMPTS" envDefault:"5" desc:"attempts before a job is marked failed"`
+	JobLease         time.Duration `env:"JOB_LEASE" envDefault:"30s" desc:"how long a claimed job waits before another replica retries it if its worker died"`
 	IdleClose        time.Duration `env:"SESSION_IDLE_CLOSE" envDefault:"30m" desc:"sessions idle this long are condensed and extracted (0 disables)"`
 }
 
@@ -195,6 +196,9 @@ func (c Config) validate() error {
 	}
 	if c.JobMaxAttempts < 1 {
 		bad("JOB_MAX_ATTEMPTS", "%d must be at least 1", c.JobMaxAttempts)
+	}
+	if c.JobLease < time.Second {
+		bad("JOB_LEASE", "%s is below 1s", c.JobLease)
 	}
 	if c.IdleClose < 0 {
 		bad("SESSION_IDLE_CLOSE", "%s must not be negative", c.IdleClose)

@@ -3,6 +3,7 @@
 //	graphmem [serve]             serve the API (starts the local Neo4j unless GRAPHMEM_NEO4J_URI is set)
 //	graphmem neo4j start|stop|status|fetch
 //	graphmem config              print every setting with its current value (secrets masked)
+//	graphmem healthcheck         probe /readyz of the service on GRAPHMEM_LISTEN_ADDR (container health)
 //	graphmem version
 package main
 
@@ -11,9 +12,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
+	"net/http"
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -43,6 +47,7 @@ const usage = `usage:
   graphmem neo4j start|stop|status  manage the local Neo4j (data in GRAPHMEM_NEO4J_HOME)
   graphmem neo4j fetch              download the Neo4j jars from Maven Central
   graphmem config                   show the configuration (secrets masked)
+  graphmem healthcheck              exit 0 when the local service answers /readyz (for containers)
   graphmem version                  print the version`
 
 // run is main without the process: arguments, environment and output are
@@ -72,9 +77,35 @@ func run(ctx context.Context, args []string, getenv func(string) string, environ
 	case "config":
 		printConfig(stdout, cfg)
 		return nil
+	case "healthcheck":
+		return healthcheck(ctx, cfg)
 	default:
 		return usageError{fmt.Sprintf("unknown command %q\n%s", cmd, usage)}
 	}
+}
+
+// healthcheck probes the service's readiness on its own listen address, so
+// a distroless container (no curl) can check itself.
+func healthcheck(ctx context.Context, cfg Config) error {
+	_, port, err := net.SplitHostPort(cfg.ListenAddr)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://127.0.0.1:"+port+"/readyz", nil)
+	if err != nil {
+		return err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return fmt.Errorf("healthcheck: %w", err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("healthcheck: /readyz answered %d", resp.StatusCode)
+	}
+	return nil
 }
 
 func printConfig(w io.Writer, cfg Config) {

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -18,6 +19,8 @@ import (
 	"github.com/graphmem/graphmem/api"
 	"github.com/graphmem/graphmem/graph"
 	"github.com/graphmem/graphmem/localneo4j"
+	"github.com/graphmem/graphmem/memory"
+	"github.com/graphmem/graphmem/nlp"
 )
 
 // HTTP server timeouts. Bodies are small JSON documents, so headers and
@@ -49,7 +52,6 @@ func serve(ctx context.Context, cfg Config, stdout, stderr io.Writer) error {
 		log.Info("authentication is on", "keys", keys.Len())
 	}
 
-	neo4jURI := cfg.Neo4jURI
 	if cfg.embedded() {
 		srv, err := localServer(cfg, stderr, log)
 		if err != nil {
@@ -71,39 +73,18 @@ func serve(ctx context.Context, cfg Config, stdout, stderr io.Writer) error {
 				}
 			}()
 		}
-		neo4jURI = srv.Options().BoltURI()
-		log.Info("Neo4j Browser", "url", srv.Options().HTTPURL()+"/browser/", "connect_url", neo4jURI)
+		cfg.Neo4jURI = srv.Options().BoltURI()
+		log.Info("Neo4j Browser", "url", srv.Options().HTTPURL()+"/browser/", "connect_url", cfg.Neo4jURI)
 	}
 
-	metrics := api.NewMetrics()
-	store, err := graph.Open(ctx, graph.Config{
-		URI: neo4jURI, Username: cfg.Neo4jUser, Password: cfg.neo4jPassword(), Database: cfg.Neo4jDatabase,
-		QueryTimeout: cfg.Neo4jTimeout, ExtraFactTypes: cfg.ExtraFactTypes,
-		EmbeddingDimensions: embeddingDims(cfg), Observe: metrics.ObserveQuery, AppVersion: version,
-	}, log)
-	if err != nil {
-		return fmt.Errorf("connect to Neo4j: %w (check GRAPHMEM_NEO4J_URI and credentials)", err)
-	}
-	defer func() {
-		if err := store.Close(context.WithoutCancel(ctx)); err != nil {
-			log.Warn("close Neo4j driver", "error", err)
-		}
-	}()
-	if _, err := store.ApplySchema(ctx); err != nil {
-		return fmt.Errorf("apply schema: %w", err)
-	}
-
-	gin.SetMode(gin.ReleaseMode)
-	handler, err := api.New(api.Deps{Ready: store}, api.Options{
-		Keys: keys, MaxBodyBytes: cfg.MaxBodyBytes, RequestTimeout: cfg.RequestTimeout,
-		LongRequestTimeout: longRequest, TrustedProxies: cfg.TrustedProxies,
-		Spec: graphmem.OpenAPI, Version: version, Log: log, Metrics: metrics,
-	})
+	app, err := buildApp(ctx, cfg, keys, log)
 	if err != nil {
 		return err
 	}
+	defer app.close(context.WithoutCancel(ctx))
+
 	httpSrv := &http.Server{
-		Addr: cfg.ListenAddr, Handler: handler,
+		Addr: cfg.ListenAddr, Handler: app.handler,
 		ReadHeaderTimeout: readHeaderTimeout, ReadTimeout: readTimeout,
 		WriteTimeout: longRequest + 30*time.Second, IdleTimeout: idleTimeout,
 		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn),
@@ -121,13 +102,114 @@ func serve(ctx context.Context, cfg Config, stdout, stderr io.Writer) error {
 		return fmt.Errorf("http server: %w", err)
 	case <-ctx.Done():
 	}
-	log.Info("shutting down: HTTP first, then the driver and the local Neo4j")
+	log.Info("shutting down: HTTP, then background jobs, the driver and the local Neo4j")
 	shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownGrace)
 	defer cancel()
 	if err := httpSrv.Shutdown(shutdownCtx); err != nil {
 		log.Warn("http shutdown", "error", err)
 	}
 	return nil
+}
+
+// app is the wired service: the HTTP handler and what runs beside it.
+type app struct {
+	handler http.Handler
+	svc     *memory.Service
+	store   *graph.Store
+	log     *slog.Logger
+	stop    context.CancelFunc
+	wg      sync.WaitGroup
+}
+
+// buildApp connects to Neo4j, applies the schema, builds the engine, the
+// memory service and the HTTP handler, and starts the job worker and the
+// idle-session sweeper. close stops them in order.
+func buildApp(ctx context.Context, cfg Config, keys *api.KeyRing, log *slog.Logger) (*app, error) {
+	metrics := api.NewMetrics()
+	store, err := graph.Open(ctx, graph.Config{
+		URI: cfg.Neo4jURI, Username: cfg.Neo4jUser, Password: cfg.neo4jPassword(), Database: cfg.Neo4jDatabase,
+		QueryTimeout: cfg.Neo4jTimeout, ExtraFactTypes: cfg.ExtraFactTypes,
+		EmbeddingDimensions: embeddingDims(cfg), Observe: metrics.ObserveQuery, AppVersion: version,
+	}, log)
+	if err != nil {
+		return nil, fmt.Errorf("connect to Neo4j: %w (check GRAPHMEM_NEO4J_URI and credentials)", err)
+	}
+	a := &app{store: store, log: log}
+	fail := func(err error) (*app, error) {
+		_ = store.Close(context.WithoutCancel(ctx))
+		return nil, err
+	}
+	if _, err := store.ApplySchema(ctx); err != nil {
+		return fail(fmt.Errorf("apply schema: %w", err))
+	}
+	engine, engineName, err := newEngine(cfg, log)
+	if err != nil {
+		return fail(err)
+	}
+	counter, err := nlp.NewTokenCounter("cl100k_base")
+	if err != nil {
+		return fail(fmt.Errorf("token counter: %w", err))
+	}
+	profiles, err := loadProfiles(cfg.ProfilesFile)
+	if err != nil {
+		return fail(err)
+	}
+	svc, err := memory.New(memory.Deps{Store: store, Engine: engine, Counter: counter, Log: log}, memory.Config{
+		Profiles: profiles, DefaultProfile: cfg.CondenserProfile, EngineName: engineName,
+		EngineIsLLM: cfg.LLMBaseURL != "", JobMaxAttempts: cfg.JobMaxAttempts,
+	})
+	if err != nil {
+		return fail(err)
+	}
+	a.svc = svc
+
+	// Background work stops with close(), not with the request ctx; the
+	// worker drains its in-flight jobs first.
+	bgCtx, stop := context.WithCancel(context.WithoutCancel(ctx))
+	a.stop = stop
+	if cfg.Workers > 0 {
+		worker := memory.NewWorker(store, memory.WorkerConfig{Concurrency: cfg.Workers, Lease: cfg.JobLease, Observe: metrics.ObserveJob}, log)
+		svc.RegisterJobs(worker)
+		a.wg.Add(1)
+		go func() {
+			defer a.wg.Done()
+			if err := worker.Run(bgCtx); err != nil {
+				log.Error("job worker stopped", "error", err)
+			}
+		}()
+		log.Info("job worker running", "owner", worker.Owner(), "concurrency", cfg.Workers)
+	} else {
+		log.Warn("GRAPHMEM_WORKERS=0: this replica runs no background jobs; another replica must")
+	}
+	if cfg.IdleClose > 0 {
+		a.wg.Add(1)
+		go func() {
+			defer a.wg.Done()
+			svc.RunSweeper(bgCtx, cfg.IdleClose, min(cfg.IdleClose/4, time.Minute))
+		}()
+	}
+
+	gin.SetMode(gin.ReleaseMode)
+	handler, err := api.New(api.Deps{Ready: store, Sessions: svc, Knowledge: svc}, api.Options{
+		Keys: keys, MaxBodyBytes: cfg.MaxBodyBytes, RequestTimeout: cfg.RequestTimeout,
+		LongRequestTimeout: longRequest, TrustedProxies: cfg.TrustedProxies,
+		Spec: graphmem.OpenAPI, Version: version, Log: log, Metrics: metrics,
+	})
+	if err != nil {
+		a.close(ctx)
+		return nil, err
+	}
+	a.handler = handler
+	return a, nil
+}
+
+// close stops background work (the worker drains), then the driver.
+func (a *app) close(ctx context.Context) {
+	a.stop()
+	a.wg.Wait()
+	if err := a.store.Close(ctx); err != nil {
+		a.log.Warn("close Neo4j driver", "error", err)
+	}
 }
 
 func embeddingDims(cfg Config) int {

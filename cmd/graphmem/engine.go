@@ -1,0 +1,61 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"os"
+
+	"github.com/graphmem/graphmem/condenser"
+	"github.com/graphmem/graphmem/extract"
+	"github.com/graphmem/graphmem/memory"
+)
+
+// newEngine picks the language engine: an OpenAI-compatible LLM when
+// GRAPHMEM_LLM_BASE_URL is set, the offline rule-based engine otherwise
+// (no network, no key).
+func newEngine(cfg Config, log *slog.Logger) (memory.Engine, string, error) {
+	if cfg.LLMBaseURL == "" {
+		log.Info("language engine: offline (rule-based extraction, extractive summaries); set GRAPHMEM_LLM_BASE_URL to use an LLM")
+		return extract.NewOffline(extract.OfflineConfig{}), "offline", nil
+	}
+	llmCfg := extract.DefaultLLMConfig()
+	llmCfg.BaseURL = cfg.LLMBaseURL
+	llmCfg.APIKey = cfg.llmAPIKey()
+	llmCfg.Model = cfg.LLMModel
+	llmCfg.Timeout = cfg.LLMTimeout
+	llmCfg.UseJSONSchema = cfg.LLMJSONSchema
+	llmCfg.EmbeddingModel = cfg.EmbedModel
+	llmCfg.EmbeddingDimensions = cfg.EmbedDims
+	llm, err := extract.NewLLM(llmCfg, log)
+	if err != nil {
+		return nil, "", fmt.Errorf("LLM engine: %w", err)
+	}
+	log.Info("language engine: LLM", "llm", llmCfg)
+	return llm, "llm/" + cfg.LLMModel, nil
+}
+
+// loadProfiles returns the built-in condenser profiles plus those of the
+// optional JSON file ({"name": {config}, ...}); a file profile may replace
+// a built-in one.
+func loadProfiles(path string) (map[string]condenser.Config, error) {
+	profiles := condenser.Profiles()
+	if path == "" {
+		return profiles, nil
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("GRAPHMEM_CONDENSER_PROFILES_FILE: %w", err)
+	}
+	var extra map[string]condenser.Config
+	if err := json.Unmarshal(raw, &extra); err != nil {
+		return nil, fmt.Errorf("GRAPHMEM_CONDENSER_PROFILES_FILE %s: %w", path, err)
+	}
+	for name, p := range extra {
+		if err := p.Validate(); err != nil {
+			return nil, fmt.Errorf("GRAPHMEM_CONDENSER_PROFILES_FILE: profile %q: %w", name, err)
+		}
+		profiles[name] = p
+	}
+	return profiles, nil
+}
