@@ -63,6 +63,9 @@ type OfflineConfig struct {
 type Offline struct {
 	cfg    OfflineConfig
 	tokens *nlp.TokenCounter
+	// Caches for the summarizer's repeated work (see memo).
+	slots  *memo[string]
+	counts *memo[int]
 }
 
 // NewOffline returns an offline engine.
@@ -70,7 +73,7 @@ func NewOffline(cfg OfflineConfig) *Offline {
 	if cfg.SummaryMaxChars <= 0 {
 		cfg.SummaryMaxChars = 6000
 	}
-	o := &Offline{cfg: cfg}
+	o := &Offline{cfg: cfg, slots: newMemo[string](4096), counts: newMemo[int](256)}
 	if tc, err := nlp.NewTokenCounter(cfg.TokenEncoding); err == nil {
 		o.tokens = tc
 	}

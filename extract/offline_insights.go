@@ -136,6 +136,16 @@ func negativeSentence(s string) bool {
 	return false
 }
 
+// insightSubjectKey is the subject part of an insight's Key: stable
+// across regenerations, so a new insight on the same topic supersedes the
+// old one.
+func insightSubjectKey(subj, userID string) string {
+	if subjectName(subj, userID) == "The user" {
+		return "user"
+	}
+	return nlp.NormalizeName(subj)
+}
+
 // subjectName writes a fact's subject for an insight sentence.
 func subjectName(subj, userID string) string {
 	if subj == "" || strings.EqualFold(subj, "user") || subj == userID || subj == userKey {
@@ -219,7 +229,7 @@ func repeated(facts []ifact, userID string) []Insight {
 			verb = "regularly goes"
 		}
 		text := fmt.Sprintf("%s %s %s (mentioned in %d sessions)", subjectName(g.subj, userID), verb, obj, n)
-		out = append(out, Insight{Text: text, Confidence: min(0.9, 0.5+0.1*float64(n)), SourceEventIDs: g.events,
+		out = append(out, Insight{Key: insightSubjectKey(g.subj, userID) + " " + strings.ToLower(g.pred) + " " + patternKey(g.obj), Text: text, Confidence: min(0.9, 0.5+0.1*float64(n)), SourceEventIDs: g.events,
 			EntityNames: []string{displayEntity(g.subj), g.obj}, FactIDs: g.ids})
 	}
 	return out
@@ -255,14 +265,14 @@ func pluralPhrase(s string) string {
 
 // collectionLabels phrase "several X" insights per predicate.
 var collectionLabels = map[string]struct {
-	min   int
-	label string
+	min          int
+	label, topic string
 }{
-	"HAS_PET": {2, "has several pets"}, "ALLERGIC_TO": {2, "has several allergies"},
-	"LIKES": {3, "likes many things"}, "PARENT_OF": {2, "has several children"},
-	"LEARNING": {2, "is learning several things"}, "VISITED": {3, "has been to several places"},
-	"ATTENDED": {3, "goes to many events"}, "SUPPORTS": {2, "supports several teams"},
-	"PRACTICES": {3, "has many hobbies"},
+	"HAS_PET": {2, "has several pets", "pets"}, "ALLERGIC_TO": {2, "has several allergies", "allergies"},
+	"LIKES": {3, "likes many things", "likes"}, "PARENT_OF": {2, "has several children", "children"},
+	"LEARNING": {2, "is learning several things", "learning"}, "VISITED": {3, "has been to several places", "travel"},
+	"ATTENDED": {3, "goes to many events", "events"}, "SUPPORTS": {2, "supports several teams", "teams"},
+	"PRACTICES": {3, "has many hobbies", "hobbies"},
 }
 
 var speciesRe = regexp.MustCompile(`has an? ([a-z]+(?: [a-z]+)?) named `)
@@ -319,7 +329,7 @@ func collections(facts []ifact, userID string) []Insight {
 			items = append(items[:6:6], "…")
 		}
 		text := fmt.Sprintf("%s %s: %s", subjectName(g.subj, userID), spec.label, strings.Join(items, ", "))
-		out = append(out, Insight{Text: text, Confidence: 0.8, SourceEventIDs: g.events,
+		out = append(out, Insight{Key: insightSubjectKey(g.subj, userID) + " " + spec.topic, Text: text, Confidence: 0.8, SourceEventIDs: g.events,
 			EntityNames: append([]string{displayEntity(g.subj)}, g.items...), FactIDs: g.ids})
 	}
 	return out
@@ -395,7 +405,7 @@ func changes(facts []ifact, userID string) []Insight {
 		}
 		text := fmt.Sprintf("%s's %s changed: earlier \"%s\" (%s), later \"%s\" (%s)", subj, what,
 			t.first.sentence, nlp.FormatDay(t.first.when), t.last.sentence, nlp.FormatDay(t.last.when))
-		out = append(out, Insight{Text: text, Confidence: 0.75, SourceEventIDs: t.events,
+		out = append(out, Insight{Key: insightSubjectKey(t.subj, userID) + " change " + nlp.NormalizeName(t.obj), Text: text, Confidence: 0.75, SourceEventIDs: t.events,
 			EntityNames: []string{displayEntity(t.subj), t.obj}, FactIDs: t.ids})
 	}
 	return out

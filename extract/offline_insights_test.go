@@ -49,8 +49,11 @@ func TestOfflineInsightsFromFacts(t *testing.T) {
 		t.Errorf("repetition insight = %+v", *rep)
 	}
 	pets := findInsight(ins, "The user has several pets", "Rex (dog)", "Luna (cat)")
-	if pets == nil || len(pets.FactIDs) != 2 {
+	if pets == nil || len(pets.FactIDs) != 2 || pets.Key != "user pets" {
 		t.Errorf("no pets insight: %+v", ins)
+	}
+	if rep.Key != "caroline attended support group" {
+		t.Errorf("repetition key = %q", rep.Key)
 	}
 	for _, i := range ins {
 		if strings.Contains(i.Text, "Berlin") {

@@ -54,7 +54,7 @@ func (o *Offline) Summarize(ctx context.Context, req SummaryRequest) (Summary, e
 	if err := ctx.Err(); err != nil {
 		return Summary{}, fmt.Errorf("offline summarize: %w", err)
 	}
-	secs := parseSummary(req.PreviousSummary)
+	secs := o.parseSummary(req.PreviousSummary)
 	order := 0
 	for s := range secs {
 		for i := range secs[s] {
@@ -120,11 +120,11 @@ func (o *Offline) Summarize(ctx context.Context, req SummaryRequest) (Summary, e
 
 	o.bound(&secs)
 	text := render(req.Style, secs)
-	prompt := req.PreviousSummary
+	promptTokens := o.count(req.PreviousSummary)
 	for _, ev := range req.Events {
-		prompt += "\n" + ev.Content
+		promptTokens += o.count(ev.Content) + 1
 	}
-	out := Summary{Text: text, Model: OfflineSummaryModel, PromptTokens: o.count(prompt), CompletionTokens: o.count(text)}
+	out := Summary{Text: text, Model: OfflineSummaryModel, PromptTokens: promptTokens, CompletionTokens: o.count(text)}
 	if req.Style == StyleStructured {
 		out.Fields = make(map[string]string, secCount)
 		for sec, name := range structuredFieldNames {
@@ -181,7 +181,10 @@ func (o *Offline) count(s string) int {
 	if o.tokens == nil {
 		return nlp.EstimateTokens(s)
 	}
-	return o.tokens.Count(s)
+	if len(s) < 512 {
+		return o.tokens.Count(s)
+	}
+	return o.counts.get(s, func() int { return o.tokens.Count(s) })
 }
 
 // slotKey identifies what a context line is about, so a newer statement
@@ -525,7 +528,7 @@ func writeLines(b *strings.Builder, lines []summaryLine) {
 
 // parseSummary reads a previous summary in any of the three styles (or
 // free text) back into sections. Lines it cannot place go to the log.
-func parseSummary(text string) [secCount][]summaryLine {
+func (o *Offline) parseSummary(text string) [secCount][]summaryLine {
 	var secs [secCount][]summaryLine
 	text = strings.TrimSpace(text)
 	text = strings.TrimPrefix(text, "<think>")
@@ -549,7 +552,7 @@ func parseSummary(text string) [secCount][]summaryLine {
 		}
 		l := summaryLine{text: line, keep: cur == secContext}
 		if cur == secContext {
-			l.key = contextKey(line)
+			l.key = o.slots.get(line, func() string { return contextKey(line) })
 		}
 		if cur == secLog {
 			l.score = sentenceScore(line, nil, "")
