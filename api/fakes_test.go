@@ -21,7 +21,7 @@ type fakeMemory struct {
 func fullDeps(t testing.TB) Deps {
 	t.Helper()
 	f := &fakeMemory{}
-	return Deps{Ready: readyFunc(func(context.Context) error { return nil }), Sessions: f, Knowledge: f}
+	return Deps{Ready: readyFunc(func(context.Context) error { return nil }), Sessions: f, Knowledge: f, Retrieval: f}
 }
 
 var fakeTime = time.Date(2024, 5, 1, 10, 0, 0, 0, time.UTC)
@@ -106,4 +106,13 @@ func (f *fakeMemory) ListJobs(context.Context, string, memory.JobQuery) ([]memor
 
 func (f *fakeMemory) RetryJob(context.Context, string, string) (memory.Job, error) {
 	return memory.Job{}, memory.ErrNotFound
+}
+
+func (f *fakeMemory) Search(_ context.Context, _ string, in memory.SearchInput) (memory.SearchOutput, error) {
+	return memory.SearchOutput{Results: []memory.SearchResult{{ID: "m1", Kind: memory.KindRaw, Text: "Alice: hi",
+		Score: 1, Status: "current", OccurredAt: fakeTime, SourceEventIDs: []string{"m1"}}}}, nil
+}
+
+func (f *fakeMemory) Context(context.Context, string, memory.ContextInput) (memory.ContextOutput, error) {
+	return memory.ContextOutput{Text: "## Long-term memory\n", Tokens: 5, MaxTokens: 2000}, nil
 }

@@ -240,10 +240,7 @@ func (s *server) listPreferences(c *gin.Context) {
 	}
 	out := make([]preferenceOut, len(prefs))
 	for i, p := range prefs {
-		out[i] = preferenceOut{FactID: p.FactID, Object: p.Object, ObjectID: p.ObjectID, Predicate: p.Predicate,
-			Qualifier: p.Qualifier, Polarity: p.Polarity, Strength: p.Strength, Confidence: p.Confidence, Status: p.Status,
-			ValidFrom: timePtr(p.ValidFrom), ValidTo: timePtr(p.ValidTo), RecordedAt: timePtr(p.RecordedAt),
-			ExpiredAt: timePtr(p.ExpiredAt), Fact: p.Fact, SourceEventIDs: nonNil(p.SourceEventIDs), SupersededBy: p.SupersededBy}
+		out[i] = toPreferenceOut(p)
 	}
 	c.JSON(http.StatusOK, gin.H{"user_id": userID, "preferences": out})
 }
@@ -394,6 +391,13 @@ func toFactOut(f memory.Fact) factOut {
 		ValidFrom: timePtr(f.ValidFrom), ValidTo: timePtr(f.ValidTo), RecordedAt: timePtr(f.RecordedAt),
 		ExpiredAt: timePtr(f.ExpiredAt), MentionCount: f.MentionCount, SourceEventIDs: nonNil(f.SourceEventIDs),
 		SessionIDs: nonNil(f.SessionIDs), SupersededBy: f.SupersededBy, ExtractedBy: f.ExtractedBy}
+}
+
+func toPreferenceOut(p memory.Preference) preferenceOut {
+	return preferenceOut{FactID: p.FactID, Object: p.Object, ObjectID: p.ObjectID, Predicate: p.Predicate,
+		Qualifier: p.Qualifier, Polarity: p.Polarity, Strength: p.Strength, Confidence: p.Confidence, Status: p.Status,
+		ValidFrom: timePtr(p.ValidFrom), ValidTo: timePtr(p.ValidTo), RecordedAt: timePtr(p.RecordedAt),
+		ExpiredAt: timePtr(p.ExpiredAt), Fact: p.Fact, SourceEventIDs: nonNil(p.SourceEventIDs), SupersededBy: p.SupersededBy}
 }
 
 func toConflictOut(c memory.Conflict) conflictOut {

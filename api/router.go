@@ -41,6 +41,7 @@ type Deps struct {
 	Ready     ReadinessChecker
 	Sessions  SessionService
 	Knowledge KnowledgeService
+	Retrieval RetrievalService
 }
 
 // server holds what every handler needs.
@@ -69,7 +70,7 @@ func New(deps Deps, opts Options) (*gin.Engine, error) {
 	if opts.LongRequestTimeout < opts.RequestTimeout {
 		opts.LongRequestTimeout = 10 * time.Minute
 	}
-	if deps.Ready == nil || deps.Sessions == nil || deps.Knowledge == nil {
+	if deps.Ready == nil || deps.Sessions == nil || deps.Knowledge == nil || deps.Retrieval == nil {
 		return nil, errors.New("api: every dependency is required")
 	}
 	if err := setupValidator(); err != nil {
@@ -125,6 +126,8 @@ func (s *server) register(v1 *gin.RouterGroup) {
 	users.POST("/insights", s.long(), s.generateInsights)
 	v1.POST("/conflicts/:conflict_id/resolve", s.timed(), s.resolveConflict)
 	v1.GET("/entities/:entity_id", s.timed(), s.getEntity)
+	v1.POST("/search", s.timed(), s.search)
+	v1.POST("/context", s.timed(), s.context)
 	v1.GET("/jobs", s.timed(), s.listJobs)
 	v1.POST("/jobs/:job_id/retry", s.timed(), s.retryJob)
 }

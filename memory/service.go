@@ -43,6 +43,7 @@ type Store interface {
 	jobStore
 	knowledgeStore
 	idleStore
+	searchStore
 	JobStore
 }
 
@@ -63,6 +64,8 @@ type Config struct {
 	EngineIsLLM bool
 	// JobMaxAttempts bounds retries of background jobs.
 	JobMaxAttempts int
+	// Search tunes retrieval ranking; the zero value means the defaults.
+	Search SearchConfig
 }
 
 // Service is graphmem's orchestration. It is safe for concurrent use and
@@ -77,6 +80,8 @@ type Service struct {
 	now     func() time.Time
 	// kicker wakes the local workers after an enqueue (nil: none).
 	kicker func()
+	// hints maps query-word stems to the fact types they ask about.
+	hints hintIndex
 }
 
 // SetKicker registers the function that wakes local workers; main wires the
@@ -120,7 +125,11 @@ func New(deps Deps, cfg Config) (*Service, error) {
 	if cfg.JobMaxAttempts <= 0 {
 		cfg.JobMaxAttempts = 5
 	}
-	s := &Service{store: deps.Store, engine: deps.Engine, counter: deps.Counter, cfg: cfg, log: deps.Log, now: deps.Now}
+	if cfg.Search.Fusion == "" {
+		cfg.Search = DefaultSearchConfig()
+	}
+	s := &Service{store: deps.Store, engine: deps.Engine, counter: deps.Counter, cfg: cfg, log: deps.Log, now: deps.Now,
+		hints: newHintIndex()}
 	if _, ok := cfg.Profiles[cfg.DefaultProfile]; !ok {
 		return nil, fmt.Errorf("memory: default condenser profile %q is not defined", cfg.DefaultProfile)
 	}

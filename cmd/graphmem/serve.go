@@ -190,7 +190,7 @@ func buildApp(ctx context.Context, cfg Config, keys *api.KeyRing, log *slog.Logg
 	}
 
 	gin.SetMode(gin.ReleaseMode)
-	handler, err := api.New(api.Deps{Ready: store, Sessions: svc, Knowledge: svc}, api.Options{
+	handler, err := api.New(api.Deps{Ready: store, Sessions: svc, Knowledge: svc, Retrieval: svc}, api.Options{
 		Keys: keys, MaxBodyBytes: cfg.MaxBodyBytes, RequestTimeout: cfg.RequestTimeout,
 		LongRequestTimeout: longRequest, TrustedProxies: cfg.TrustedProxies,
 		Spec: graphmem.OpenAPI, Version: version, Log: log, Metrics: metrics,

@@ -1,0 +1,151 @@
+package api
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/graphmem/graphmem/memory"
+)
+
+// RetrievalService is what the search and context routes need.
+type RetrievalService interface {
+	Search(ctx context.Context, tenant string, in memory.SearchInput) (memory.SearchOutput, error)
+	Context(ctx context.Context, tenant string, in memory.ContextInput) (memory.ContextOutput, error)
+}
+
+type searchRequest struct {
+	UserID         string   `json:"user_id" binding:"required,ident"`
+	AgentID        string   `json:"agent_id" binding:"omitempty,ident"`
+	SessionID      string   `json:"session_id" binding:"omitempty,ident"`
+	Query          string   `json:"query" binding:"required,max=4000"`
+	Limit          int      `json:"limit" binding:"omitempty,gte=1,lte=100"`
+	Tiers          []string `json:"tiers" binding:"omitempty,dive,oneof=raw event insight fact entity"`
+	AsOf           string   `json:"as_of"`
+	IncludeHistory bool     `json:"include_history"`
+	Explain        bool     `json:"explain"`
+}
+
+type scorePartsOut struct {
+	FullText float64 `json:"fulltext"`
+	Vector   float64 `json:"vector"`
+	Graph    float64 `json:"graph"`
+	Recency  float64 `json:"recency"`
+	Tier     float64 `json:"tier"`
+}
+
+type searchResultOut struct {
+	ID             string        `json:"id"`
+	Kind           string        `json:"kind"`
+	Text           string        `json:"text"`
+	Score          float64       `json:"score"`
+	ScoreParts     scorePartsOut `json:"score_parts"`
+	Status         string        `json:"status"`
+	ValidFrom      *time.Time    `json:"valid_from"`
+	ValidTo        *time.Time    `json:"valid_to"`
+	OccurredAt     *time.Time    `json:"occurred_at"`
+	SourceEventIDs []string      `json:"source_event_ids"`
+	SessionID      string        `json:"session_id,omitempty"`
+	Path           []string      `json:"path,omitempty"`
+	Explanation    string        `json:"explanation,omitempty"`
+}
+
+type searchResponse struct {
+	Results []searchResultOut `json:"results"`
+	TookMS  int64             `json:"took_ms"`
+	Query   struct {
+		Terms    []string `json:"terms"`
+		Entities []string `json:"entities"`
+		Hints    []string `json:"predicates"`
+	} `json:"query"`
+}
+
+type contextRequest struct {
+	UserID         string `json:"user_id" binding:"required,ident"`
+	SessionID      string `json:"session_id" binding:"omitempty,ident"`
+	Query          string `json:"query" binding:"max=4000"`
+	MaxTokens      int    `json:"max_tokens" binding:"omitempty,gte=50,lte=200000"`
+	IncludeHistory bool   `json:"include_history"`
+}
+
+type contextResponse struct {
+	Text      string `json:"text"`
+	Tokens    int    `json:"tokens"`
+	MaxTokens int    `json:"max_tokens"`
+	Parts     struct {
+		ShortTerm       []eventOut        `json:"short_term"`
+		ShortTermTokens int               `json:"short_term_tokens"`
+		Insights        []searchResultOut `json:"insights"`
+		Facts           []searchResultOut `json:"facts"`
+		Preferences     []preferenceOut   `json:"preferences"`
+		Memories        []searchResultOut `json:"memories"`
+	} `json:"parts"`
+	Omitted int `json:"omitted"`
+}
+
+func (s *server) search(c *gin.Context) {
+	var req searchRequest
+	if err := bindJSON(c, &req); err != nil {
+		s.fail(c, err)
+		return
+	}
+	asOf, err := parseInstant("as_of", req.AsOf)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	started := time.Now()
+	out, err := s.deps.Retrieval.Search(c.Request.Context(), tenantOf(c), memory.SearchInput{
+		UserID: req.UserID, AgentID: req.AgentID, SessionID: req.SessionID, Query: req.Query, Limit: req.Limit,
+		Tiers: req.Tiers, AsOf: asOf, IncludeHistory: req.IncludeHistory, Explain: req.Explain})
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	resp := searchResponse{Results: toResultsOut(out.Results), TookMS: time.Since(started).Milliseconds()}
+	resp.Query.Terms, resp.Query.Entities, resp.Query.Hints = nonNil(out.Terms), nonNil(out.Entities), nonNil(out.Hints)
+	c.JSON(http.StatusOK, resp)
+}
+
+func (s *server) context(c *gin.Context) {
+	var req contextRequest
+	if err := bindJSON(c, &req); err != nil {
+		s.fail(c, err)
+		return
+	}
+	out, err := s.deps.Retrieval.Context(c.Request.Context(), tenantOf(c), memory.ContextInput{
+		UserID: req.UserID, SessionID: req.SessionID, Query: req.Query, MaxTokens: req.MaxTokens,
+		IncludeHistory: req.IncludeHistory})
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	resp := contextResponse{Text: out.Text, Tokens: out.Tokens, MaxTokens: out.MaxTokens, Omitted: out.Omitted}
+	resp.Parts.ShortTerm = make([]eventOut, len(out.ShortTerm))
+	for i, e := range out.ShortTerm {
+		resp.Parts.ShortTerm[i] = toEventOut(e, false)
+	}
+	resp.Parts.ShortTermTokens = out.ShortTermTokens
+	resp.Parts.Insights = toResultsOut(out.Insights)
+	resp.Parts.Facts = toResultsOut(out.Facts)
+	resp.Parts.Memories = toResultsOut(out.Memories)
+	resp.Parts.Preferences = make([]preferenceOut, len(out.Preferences))
+	for i, p := range out.Preferences {
+		resp.Parts.Preferences[i] = toPreferenceOut(p)
+	}
+	c.JSON(http.StatusOK, resp)
+}
+
+func toResultsOut(list []memory.SearchResult) []searchResultOut {
+	out := make([]searchResultOut, len(list))
+	for i, r := range list {
+		out[i] = searchResultOut{ID: r.ID, Kind: r.Kind, Text: r.Text, Score: r.Score,
+			ScoreParts: scorePartsOut{FullText: r.Parts.FullText, Vector: r.Parts.Vector, Graph: r.Parts.Graph,
+				Recency: r.Parts.Recency, Tier: r.Parts.Tier},
+			Status: r.Status, ValidFrom: timePtr(r.ValidFrom), ValidTo: timePtr(r.ValidTo), OccurredAt: timePtr(r.OccurredAt),
+			SourceEventIDs: nonNil(r.SourceEventIDs), SessionID: r.SessionID, Path: r.Path, Explanation: r.Explanation}
+	}
+	return out
+}

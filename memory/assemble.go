@@ -1,0 +1,196 @@
+package memory
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// ContextInput asks for a prompt-ready context.
+type ContextInput struct {
+	UserID         string
+	SessionID      string // when set, the session's condensed view is included
+	Query          string // what the agent is about to answer; long-term memories are searched with it
+	MaxTokens      int
+	IncludeHistory bool
+}
+
+// ContextOutput is one text block and its structured parts.
+type ContextOutput struct {
+	Text      string
+	Tokens    int
+	MaxTokens int
+	// ShortTerm is the session's condensed view (empty without a session).
+	ShortTerm       []Event
+	ShortTermTokens int
+	// Long-term parts, in the order they are packed.
+	Insights    []SearchResult
+	Facts       []SearchResult
+	Preferences []Preference
+	Memories    []SearchResult // relevant summaries and past turns
+	// Omitted counts long-term items that did not fit the budget.
+	Omitted int
+}
+
+// Context budget shares: the session's recent view may take up to this
+// share of the budget; long-term memory takes the rest (and what the view
+// leaves unused).
+const (
+	shortTermShare  = 0.5
+	contextSearchN  = 25
+	maxPreferences  = 8
+	defaultCtxToken = 2000
+)
+
+// Context assembles what an agent needs before its next LLM call: the
+// session's condensed short-term view and the long-term memories relevant
+// to the query (insights, current facts, preferences, past turns), packed
+// most useful first into MaxTokens.
+func (s *Service) Context(ctx context.Context, tenant string, in ContextInput) (ContextOutput, error) {
+	if in.MaxTokens <= 0 {
+		in.MaxTokens = defaultCtxToken
+	}
+	out := ContextOutput{MaxTokens: in.MaxTokens}
+	budget := in.MaxTokens
+
+	var session strings.Builder
+	if in.SessionID != "" {
+		view, err := s.View(ctx, tenant, in.SessionID, ViewInput{MaxTokens: int(float64(in.MaxTokens) * shortTermShare)})
+		if err != nil {
+			return ContextOutput{}, err
+		}
+		out.ShortTerm = view.Events
+		for _, e := range view.Events {
+			session.WriteString(viewLine(e))
+		}
+		out.ShortTermTokens = s.counter.Count(session.String())
+		budget -= out.ShortTermTokens
+	}
+
+	var long strings.Builder
+	used := 0
+	fits := func(line string) bool {
+		n := s.counter.Count(line)
+		if used+n > budget {
+			out.Omitted++
+			return false
+		}
+		used += n
+		long.WriteString(line)
+		return true
+	}
+	if strings.TrimSpace(in.Query) != "" {
+		res, err := s.Search(ctx, tenant, SearchInput{UserID: in.UserID, Query: in.Query, Limit: contextSearchN,
+			IncludeHistory: in.IncludeHistory})
+		if err != nil {
+			return ContextOutput{}, err
+		}
+		var insights, facts, memories []SearchResult
+		for _, r := range res.Results {
+			switch r.Kind {
+			case KindInsight:
+				insights = append(insights, r)
+			case KindFact:
+				facts = append(facts, r)
+			case KindRaw, KindEvent:
+				memories = append(memories, r)
+			}
+		}
+		section := func(title string, items []SearchResult, keep *[]SearchResult) {
+			header := false
+			for _, r := range items {
+				line := "- " + resultLine(r) + "\n"
+				if !header {
+					line = "### " + title + "\n" + line
+				}
+				if fits(line) {
+					header = true
+					*keep = append(*keep, r)
+				}
+			}
+		}
+		section("Insights", insights, &out.Insights)
+		section("Facts", facts, &out.Facts)
+		prefs, err := s.store.Preferences(ctx, tenant, in.UserID, PreferenceQuery{Limit: maxPreferences})
+		if err != nil {
+			return ContextOutput{}, err
+		}
+		if len(prefs) > 0 {
+			var liked, disliked []string
+			for _, p := range prefs {
+				if p.Polarity == "negative" {
+					disliked = append(disliked, p.Object)
+				} else {
+					liked = append(liked, p.Object)
+				}
+			}
+			line := "### Preferences\n"
+			if len(liked) > 0 {
+				line += "- likes: " + strings.Join(liked, ", ") + "\n"
+			}
+			if len(disliked) > 0 {
+				line += "- dislikes: " + strings.Join(disliked, ", ") + "\n"
+			}
+			if fits(line) {
+				out.Preferences = prefs
+			}
+		}
+		section("Relevant past conversation", memories, &out.Memories)
+	}
+
+	var text strings.Builder
+	if long.Len() > 0 {
+		text.WriteString("## Long-term memory\n")
+		text.WriteString(long.String())
+	}
+	if session.Len() > 0 {
+		if text.Len() > 0 {
+			text.WriteString("\n")
+		}
+		text.WriteString("## Current conversation (condensed)\n")
+		text.WriteString(session.String())
+	}
+	out.Text = text.String()
+	out.Tokens = s.counter.Count(out.Text)
+	return out, nil
+}
+
+// resultLine renders a memory for the prompt with its date and status.
+func resultLine(r SearchResult) string {
+	var b strings.Builder
+	if when := firstTime(r.ValidFrom, r.OccurredAt); !when.IsZero() {
+		fmt.Fprintf(&b, "[%s] ", when.Format("2006-01-02"))
+	}
+	b.WriteString(strings.Join(strings.Fields(r.Text), " "))
+	if r.Status == "superseded" {
+		if !r.ValidTo.IsZero() {
+			fmt.Fprintf(&b, " (no longer true since %s)", r.ValidTo.Format("2006-01-02"))
+		} else {
+			b.WriteString(" (no longer true)")
+		}
+	}
+	return b.String()
+}
+
+func viewLine(e Event) string {
+	who := e.Role
+	if e.Kind == "summary" {
+		who = "summary"
+	} else if e.Name != "" {
+		who = e.Name
+	}
+	if who == "" {
+		who = e.Kind
+	}
+	return who + ": " + strings.Join(strings.Fields(e.Content), " ") + "\n"
+}
+
+func firstTime(ts ...time.Time) time.Time {
+	for _, t := range ts {
+		if !t.IsZero() {
+			return t
+		}
+	}
+	return time.Time{}
+}

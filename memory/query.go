@@ -1,0 +1,252 @@
+package memory
+
+import (
+	"strings"
+
+	"github.com/graphmem/graphmem/nlp"
+)
+
+// queryAnalysis is what retrieval reads from a query: the words for full
+// text, the capitalized names that may be entities, whether it is about the
+// user, and which fact predicates it asks about.
+type queryAnalysis struct {
+	Words      []string        // lower-case content words, for Lucene (which stems them itself)
+	Stems      map[string]bool // stemmed content words, to score fact sentences
+	Names      []string        // capitalized words and phrases ("Caroline", "New York")
+	AboutUser  bool            // "the user", "I", "my", "me"
+	Predicates map[string]float64
+}
+
+// questionWords carry no topic: they are dropped from full-text queries on
+// top of ordinary stop words.
+var questionWords = map[string]bool{
+	"what": true, "when": true, "where": true, "who": true, "whom": true, "whose": true, "which": true,
+	"why": true, "how": true, "did": true, "does": true, "do": true, "is": true, "are": true, "was": true,
+	"were": true, "has": true, "have": true, "had": true, "kind": true, "kinds": true, "type": true,
+	"types": true, "user": true, "user's": true, "ever": true, "currently": true, "now": true,
+	"would": true, "could": true, "likely": true, "might": true, "many": true, "much": true,
+}
+
+// predicateLexicon maps words a question uses to the fact types that
+// answer it, with a weight: "where does she live" is about LIVES_IN, "what
+// activities" about PRACTICES and ATTENDED. It is a general English lexicon
+// over the ontology's vocabulary, not a list of known questions; it is
+// indexed by stem (hintIndex) so inflections match.
+var predicateLexicon = map[string]map[string]float64{
+	"live":         {"LIVES_IN": 1, "FROM": 0.5},
+	"home":         {"LIVES_IN": 1, "FROM": 0.7},
+	"hometown":     {"FROM": 1, "LIVES_IN": 0.5},
+	"move":         {"LIVES_IN": 1, "FROM": 0.8},
+	"moved":        {"LIVES_IN": 1, "FROM": 0.8},
+	"city":         {"LIVES_IN": 0.8, "VISITED": 0.5, "FROM": 0.5},
+	"country":      {"FROM": 1, "LIVES_IN": 0.6, "VISITED": 0.5},
+	"origin":       {"FROM": 1},
+	"work":         {"WORKS_AT": 1, "WORKS_AS": 0.8},
+	"job":          {"WORKS_AT": 1, "WORKS_AS": 1},
+	"career":       {"WORKS_AS": 1, "WORKS_AT": 0.6, "HAS_GOAL": 0.6, "STUDIES": 0.4},
+	"company":      {"WORKS_AT": 1},
+	"employer":     {"WORKS_AT": 1},
+	"profession":   {"WORKS_AS": 1},
+	"occupation":   {"WORKS_AS": 1},
+	"study":        {"STUDIES": 1, "STUDIES_AT": 1, "LEARNING": 0.6},
+	"school":       {"STUDIES_AT": 1},
+	"education":    {"STUDIES": 1, "STUDIES_AT": 1, "HAS_GOAL": 0.5},
+	"learn":        {"LEARNING": 1, "STUDIES": 0.6},
+	"language":     {"LEARNING": 0.8, "HAS_FAVORITE": 0.4},
+	"like":         {"LIKES": 1, "PREFERS": 0.6, "HAS_FAVORITE": 0.6, "DISLIKES": 0.6},
+	"love":         {"LIKES": 1, "HAS_FAVORITE": 0.6},
+	"enjoy":        {"LIKES": 1, "PRACTICES": 0.6},
+	"favorite":     {"HAS_FAVORITE": 1, "LIKES": 0.7, "PREFERS": 0.5},
+	"favourite":    {"HAS_FAVORITE": 1, "LIKES": 0.7, "PREFERS": 0.5},
+	"prefer":       {"PREFERS": 1, "LIKES": 0.6, "HAS_FAVORITE": 0.5},
+	"hate":         {"DISLIKES": 1},
+	"dislike":      {"DISLIKES": 1},
+	"activity":     {"PRACTICES": 1, "ATTENDED": 0.8, "LIKES": 0.4},
+	"hobby":        {"PRACTICES": 1, "LIKES": 0.6},
+	"partake":      {"PRACTICES": 1, "ATTENDED": 0.8},
+	"fun":          {"PRACTICES": 0.8, "LIKES": 0.6},
+	"sport":        {"PRACTICES": 1, "SUPPORTS": 0.6},
+	"plays":        {"PRACTICES": 1},
+	"play":         {"PRACTICES": 1},
+	"attend":       {"ATTENDED": 1},
+	"went":         {"ATTENDED": 0.8, "VISITED": 0.8},
+	"event":        {"ATTENDED": 1},
+	"visit":        {"VISITED": 1},
+	"travel":       {"VISITED": 1},
+	"trip":         {"VISITED": 0.8, "HAS_BUDGET": 0.5, "PLANS": 0.6},
+	"camp":         {"PRACTICES": 0.6, "VISITED": 0.6, "ATTENDED": 0.5},
+	"plan":         {"PLANS": 1, "HAS_GOAL": 0.6},
+	"goal":         {"HAS_GOAL": 1, "PLANS": 0.6},
+	"want":         {"HAS_GOAL": 0.8, "PLANS": 0.8},
+	"dream":        {"HAS_GOAL": 1},
+	"pet":          {"HAS_PET": 1},
+	"dog":          {"HAS_PET": 1},
+	"cat":          {"HAS_PET": 1},
+	"animal":       {"HAS_PET": 0.8},
+	"kid":          {"PARENT_OF": 1, "CHILD_OF": 0.4},
+	"child":        {"PARENT_OF": 1, "CHILD_OF": 0.4},
+	"son":          {"PARENT_OF": 1},
+	"daughter":     {"PARENT_OF": 1},
+	"parent":       {"CHILD_OF": 1, "PARENT_OF": 0.5},
+	"mother":       {"CHILD_OF": 1, "PARENT_OF": 0.4},
+	"mom":          {"CHILD_OF": 1, "PARENT_OF": 0.4},
+	"father":       {"CHILD_OF": 1, "PARENT_OF": 0.4},
+	"dad":          {"CHILD_OF": 1, "PARENT_OF": 0.4},
+	"family":       {"PARENT_OF": 0.8, "SIBLING_OF": 0.8, "RELATIVE_OF": 0.8, "MARRIED_TO": 0.6, "CHILD_OF": 0.6},
+	"sister":       {"SIBLING_OF": 1},
+	"brother":      {"SIBLING_OF": 1},
+	"sibling":      {"SIBLING_OF": 1},
+	"grandma":      {"RELATIVE_OF": 1},
+	"grandmother":  {"RELATIVE_OF": 1},
+	"friend":       {"FRIEND_OF": 1, "KNOWS": 0.5},
+	"colleague":    {"COLLEAGUE_OF": 1},
+	"married":      {"MARRIED_TO": 1, "HAS_STATUS": 0.8},
+	"husband":      {"MARRIED_TO": 1},
+	"wife":         {"MARRIED_TO": 1},
+	"spouse":       {"MARRIED_TO": 1},
+	"partner":      {"PARTNER_OF": 1, "MARRIED_TO": 0.8},
+	"relationship": {"HAS_STATUS": 1, "PARTNER_OF": 0.8, "MARRIED_TO": 0.8},
+	"single":       {"HAS_STATUS": 1},
+	"status":       {"HAS_STATUS": 1},
+	"identity":     {"IS_A": 1},
+	"car":          {"DRIVES": 1, "OWNS": 0.8},
+	"drive":        {"DRIVES": 1},
+	"own":          {"OWNS": 1},
+	"bought":       {"OWNS": 1},
+	"phone":        {"USES": 1, "OWNS": 0.8},
+	"uses":         {"USES": 0.8},
+	"use":          {"USES": 0.8},
+	"team":         {"SUPPORTS": 1, "MEMBER_OF": 0.6},
+	"support":      {"SUPPORTS": 1},
+	"member":       {"MEMBER_OF": 1},
+	"group":        {"MEMBER_OF": 0.8, "ATTENDED": 0.6},
+	"allergic":     {"ALLERGIC_TO": 1},
+	"diet":         {"HAS_DIET": 1},
+	"vegetarian":   {"HAS_DIET": 1},
+	"vegan":        {"HAS_DIET": 1},
+	"eat":          {"HAS_DIET": 0.6, "LIKES": 0.6},
+	"food":         {"LIKES": 0.8, "HAS_FAVORITE": 0.6, "HAS_DIET": 0.4},
+	"drink":        {"LIKES": 0.8},
+	"read":         {"READ": 1},
+	"book":         {"READ": 1, "CREATED": 0.4},
+	"watch":        {"WATCHED": 1},
+	"movie":        {"WATCHED": 1},
+	"film":         {"WATCHED": 1},
+	"paint":        {"CREATED": 1, "PRACTICES": 0.8},
+	"create":       {"CREATED": 1},
+	"made":         {"CREATED": 0.8},
+	"budget":       {"HAS_BUDGET": 1},
+	"cost":         {"HAS_BUDGET": 0.6},
+	"price":        {"HAS_BUDGET": 0.6},
+	"meet":         {"SCHEDULED_ON": 1},
+	"schedule":     {"SCHEDULED_ON": 1},
+	"age":          {"HAS_AGE": 1},
+	"old":          {"HAS_AGE": 0.8},
+	"birthday":     {"BORN_ON": 1},
+	"born":         {"BORN_ON": 1, "FROM": 0.6},
+	"research":     {"STUDIES": 0.8, "HAS_GOAL": 0.4},
+	"instrument":   {"PRACTICES": 1},
+}
+
+// whHints say which fact types a question word asks for: "where" wants a
+// place or an organization, "who" a person, "when" a time. They add to the
+// topic's hints, so "where does she work" prefers WORKS_AT to WORKS_AS.
+var whHints = map[string]map[string]float64{
+	"where": {"LIVES_IN": 1, "WORKS_AT": 1, "FROM": 1, "VISITED": 1, "STUDIES_AT": 1, "LOCATED_IN": 1, "ATTENDED": 0.6, "MEMBER_OF": 0.5},
+	"who": {"MARRIED_TO": 1, "PARTNER_OF": 1, "FRIEND_OF": 1, "SIBLING_OF": 1, "PARENT_OF": 1, "CHILD_OF": 1,
+		"RELATIVE_OF": 1, "KNOWS": 0.8, "COLLEAGUE_OF": 1, "SUPPORTS": 0.4},
+	"when":  {"SCHEDULED_ON": 1, "BORN_ON": 1, "ATTENDED": 0.4, "VISITED": 0.4, "PLANS": 0.4},
+	"which": {"HAS_FAVORITE": 0.5, "PREFERS": 0.5, "SUPPORTS": 0.4, "USES": 0.4, "DRIVES": 0.4, "LEARNING": 0.4},
+}
+
+// whWeight scales question-word hints against topic hints.
+const whWeight = 0.4
+
+// hintIndex is predicateLexicon keyed by stem.
+type hintIndex map[string]map[string]float64
+
+func newHintIndex() hintIndex {
+	idx := hintIndex{}
+	for word, preds := range predicateLexicon {
+		stem := nlp.Stem(word)
+		if idx[stem] == nil {
+			idx[stem] = map[string]float64{}
+		}
+		for p, w := range preds {
+			idx[stem][p] = max(idx[stem][p], w)
+		}
+	}
+	return idx
+}
+
+// analyzeQuery reads a query once for every retrieval signal.
+func analyzeQuery(q string, hints hintIndex) queryAnalysis {
+	a := queryAnalysis{Stems: map[string]bool{}, Predicates: map[string]float64{}}
+	wh := map[string]float64{}
+	for _, w := range nlp.Words(q) {
+		bare := strings.TrimSuffix(w, "'s")
+		switch bare {
+		case "i", "me", "my", "mine", "myself", "user", "users":
+			a.AboutUser = true
+		}
+		for p, wgt := range whHints[bare] {
+			wh[p] = max(wh[p], wgt)
+		}
+		if questionWords[w] || nlp.IsStopword(bare) || bare == "" {
+			continue
+		}
+		a.Words = append(a.Words, bare)
+		stem := nlp.Stem(bare)
+		a.Stems[stem] = true
+		for p, wgt := range hints[stem] {
+			a.Predicates[p] = max(a.Predicates[p], wgt)
+		}
+	}
+	for p, wgt := range wh {
+		a.Predicates[p] += whWeight * wgt
+	}
+	a.Names = capitalizedNames(q)
+	return a
+}
+
+// capitalizedNames returns runs of capitalized words that are not the
+// first word of the query nor question words: likely names.
+func capitalizedNames(q string) []string {
+	toks := nlp.Tokenize(q)
+	var out []string
+	var run []string
+	flush := func() {
+		if len(run) > 0 {
+			out = append(out, strings.Join(run, " "))
+			run = nil
+		}
+	}
+	for i, t := range toks {
+		if t.Kind != nlp.Word {
+			flush()
+			continue
+		}
+		lower := t.Lower()
+		if t.IsCapitalized() && !(i == 0 && questionWords[lower]) && !questionWords[lower] && lower != "i" {
+			run = append(run, strings.TrimSuffix(strings.TrimSuffix(t.Text, "'s"), "’s"))
+			continue
+		}
+		flush()
+	}
+	flush()
+	return out
+}
+
+// overlap is the share of the query's stems that text contains.
+func (a queryAnalysis) overlap(text string) float64 {
+	if len(a.Stems) == 0 {
+		return 0
+	}
+	seen := map[string]bool{}
+	for _, t := range nlp.Terms(text) {
+		if a.Stems[t] {
+			seen[t] = true
+		}
+	}
+	return float64(len(seen)) / float64(len(a.Stems))
+}

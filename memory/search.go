@@ -1,0 +1,561 @@
+package memory
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/graphmem/graphmem/graph"
+	"github.com/graphmem/graphmem/nlp"
+)
+
+// Result kinds.
+const (
+	KindRaw     = "raw"
+	KindEvent   = "event"
+	KindInsight = "insight"
+	KindFact    = "fact"
+	KindEntity  = "entity"
+)
+
+// SearchInput is one retrieval request.
+type SearchInput struct {
+	UserID         string
+	AgentID        string
+	SessionID      string
+	Query          string
+	Limit          int
+	Tiers          []string // kinds to return; empty means all
+	AsOf           *time.Time
+	IncludeHistory bool
+	Explain        bool
+}
+
+// ScoreParts are the signals a result's score combines.
+type ScoreParts struct {
+	FullText float64 // BM25, normalized by the best hit of the same index
+	Vector   float64 // cosine similarity, when an embedder is configured
+	Graph    float64 // reached from an entity the query names, decayed per hop
+	Recency  float64 // 1 now, halving every half-life before as_of
+	Tier     float64 // the weight of the result's kind
+}
+
+// SearchResult is one ranked memory.
+type SearchResult struct {
+	ID             string
+	Kind           string
+	Text           string
+	Score          float64
+	Parts          ScoreParts
+	Status         string // current | superseded
+	Polarity       string // facts: positive | negative
+	ValidFrom      time.Time
+	ValidTo        time.Time
+	OccurredAt     time.Time
+	SourceEventIDs []string
+	SessionID      string
+	// Path is how graph traversal reached the result, one step per hop.
+	Path        []string
+	Explanation string
+}
+
+// SearchOutput is the ranked list with what the query was read as.
+type SearchOutput struct {
+	Results  []SearchResult
+	Terms    []string
+	Entities []string
+	Hints    []string
+}
+
+// SearchConfig tunes ranking. Defaults are documented in docs/retrieval.md
+// and were chosen on the LoCoMo development conversations and the
+// knowledge-update scenarios, then checked to hold on held-out wording.
+type SearchConfig struct {
+	// Fusion is "weighted" (a weighted sum of normalized signals) or "rrf"
+	// (reciprocal rank fusion over the per-signal rankings, k=60).
+	Fusion        string
+	WeightText    float64
+	WeightVector  float64
+	WeightGraph   float64
+	WeightRecency float64
+	// HalfLife of the recency decay.
+	HalfLife time.Duration
+	// Hops bounds graph traversal (1-3); HopDecay multiplies each hop.
+	Hops     int
+	HopDecay float64
+	// TierWeights scale each kind's score.
+	TierWeights map[string]float64
+	// StalePenalty scales raw events whose every fact was superseded, when
+	// history is not asked for.
+	StalePenalty float64
+	// NegativeFactWeight scales current negative facts ("no longer ...").
+	NegativeFactWeight float64
+}
+
+// DefaultSearchConfig returns the ranking defaults.
+func DefaultSearchConfig() SearchConfig {
+	return SearchConfig{
+		Fusion: "weighted", WeightText: 1, WeightVector: 0.8, WeightGraph: 0.7, WeightRecency: 0.05,
+		HalfLife: 180 * 24 * time.Hour, Hops: 2, HopDecay: 0.5,
+		TierWeights:  map[string]float64{KindFact: 1.05, KindRaw: 1, KindInsight: 0.8, KindEvent: 0.55, KindEntity: 0.5},
+		StalePenalty: 0.5, NegativeFactWeight: 0.75,
+	}
+}
+
+// searchStore is what retrieval needs from the graph.
+type searchStore interface {
+	SearchText(ctx context.Context, sc graph.SearchScope, terms []string, lim graph.TextLimits) (graph.Candidates, error)
+	Neighbors(ctx context.Context, sc graph.SearchScope, entityIDs []string, perEntity int) ([]graph.Hop, error)
+	RawByIDs(ctx context.Context, sc graph.SearchScope, ids []string) ([]graph.RawEvent, error)
+	StaleRaw(ctx context.Context, sc graph.SearchScope, ids []string) (map[string]bool, error)
+	UserEntityID(ctx context.Context, tenant, userID string) (string, error)
+}
+
+var allKinds = []string{KindRaw, KindEvent, KindInsight, KindFact, KindEntity}
+
+// candidate is a result being scored.
+type candidate struct {
+	SearchResult
+}
+
+// Search ranks a user's memories for a query by combining full text over
+// every tier, graph traversal from the entities the query names, and
+// recency. Current facts only unless IncludeHistory; raw events whose facts
+// were all superseded are marked and ranked lower. Results resting on the
+// same events are de-duplicated, best first.
+func (s *Service) Search(ctx context.Context, tenant string, in SearchInput) (SearchOutput, error) {
+	if err := validateSearch(in); err != nil {
+		return SearchOutput{}, err
+	}
+	cfg := s.cfg.Search
+	limit := in.Limit
+	if limit <= 0 {
+		limit = 10
+	}
+	kinds := in.Tiers
+	if len(kinds) == 0 {
+		kinds = allKinds
+	}
+	want := func(k string) bool { return slices.Contains(kinds, k) }
+	sc := graph.SearchScope{Tenant: tenant, UserID: in.UserID, SessionID: in.SessionID, AsOf: in.AsOf, IncludeHistory: in.IncludeHistory}
+	q := analyzeQuery(in.Query, s.hints)
+	out := SearchOutput{Terms: q.Words}
+	for p := range q.Predicates {
+		out.Hints = append(out.Hints, p)
+	}
+	sort.Strings(out.Hints)
+
+	// Full text: generous candidate pools, always fetched for raw events
+	// (event summaries point at them) and entities (graph seeds).
+	pool := max(limit*5, 50)
+	lim := graph.TextLimits{Raw: pool, Entities: 10}
+	if want(KindFact) {
+		lim.Facts = pool
+	}
+	if want(KindEvent) {
+		lim.Events = 10
+	}
+	if want(KindInsight) {
+		lim.Insights = 10
+	}
+	cands, err := s.store.SearchText(ctx, sc, q.Words, lim)
+	if err != nil {
+		return SearchOutput{}, err
+	}
+
+	byID := map[string]*candidate{}
+	add := func(c *candidate) *candidate {
+		key := c.Kind + ":" + c.ID
+		if old, ok := byID[key]; ok {
+			old.Parts.FullText = max(old.Parts.FullText, c.Parts.FullText)
+			old.Parts.Graph = max(old.Parts.Graph, c.Parts.Graph)
+			if len(old.Path) == 0 {
+				old.Path = c.Path
+			}
+			return old
+		}
+		byID[key] = c
+		return c
+	}
+	rawText := map[string]float64{} // raw id → normalized text score, for event provenance
+	if top := topScore(len(cands.Raw), func(i int) float64 { return cands.Raw[i].Score }); top > 0 {
+		for _, h := range cands.Raw {
+			n := h.Score / top
+			rawText[h.Event.ID] = n
+			if want(KindRaw) && h.Event.Kind != "condensation_request" {
+				c := rawCandidate(h.Event)
+				c.Parts.FullText = n
+				add(c)
+			}
+		}
+	}
+	if top := topScore(len(cands.Facts), func(i int) float64 { return cands.Facts[i].Score }); top > 0 {
+		for _, h := range cands.Facts {
+			c := factCandidate(h.Fact)
+			c.Parts.FullText = h.Score / top
+			c.Parts.Graph = 0.3 * q.Predicates[h.Fact.Predicate] // a fact of the asked-about kind
+			add(c)
+		}
+	}
+	if top := topScore(len(cands.Events), func(i int) float64 { return cands.Events[i].Score }); top > 0 {
+		for _, h := range cands.Events {
+			c := eventCandidate(h.Node, rawText)
+			c.Parts.FullText = h.Score / top
+			add(c)
+		}
+	}
+	if top := topScore(len(cands.Insights), func(i int) float64 { return cands.Insights[i].Score }); top > 0 {
+		for _, h := range cands.Insights {
+			c := insightCandidate(h.Insight)
+			c.Parts.FullText = h.Score / top
+			add(c)
+		}
+	}
+
+	// Graph: seed entities the query names (and the user, when the query
+	// is about them), then walk current facts hop by hop.
+	seeds := s.seedEntities(ctx, tenant, in.UserID, q, cands.Entities)
+	for _, seed := range seeds {
+		out.Entities = append(out.Entities, seed.Name)
+		if want(KindEntity) && !seed.IsUser {
+			add(&candidate{SearchResult: SearchResult{ID: seed.ID, Kind: KindEntity, Text: seed.Name + " (" + seed.Type + ")",
+				Status: "current", Parts: ScoreParts{Graph: 1}}})
+		}
+	}
+	if want(KindFact) && len(seeds) > 0 {
+		if err := s.expandGraph(ctx, sc, q, seeds, cfg, add); err != nil {
+			return SearchOutput{}, err
+		}
+	}
+
+	ranked, err := s.rank(ctx, sc, in, cfg, byID)
+	if err != nil {
+		return SearchOutput{}, err
+	}
+	out.Results = dedupeByEvents(ranked, limit)
+	if in.Explain {
+		for i := range out.Results {
+			out.Results[i].Explanation = explain(out.Results[i], q)
+		}
+	}
+	return out, nil
+}
+
+// seedEntities resolves the names a query mentions to entities, as the
+// extractor would: an entity hit whose whole normalized name appears in the
+// query (or matches a capitalized name in it); plus the user entity when
+// the query is about the user.
+func (s *Service) seedEntities(ctx context.Context, tenant, userID string, q queryAnalysis, hits []graph.EntityHit) []graph.EntityHit {
+	query := " " + strings.Join(q.Words, " ") + " "
+	names := map[string]bool{}
+	for _, n := range q.Names {
+		names[nlp.NormalizeName(n)] = true
+	}
+	var seeds []graph.EntityHit
+	seen := map[string]bool{}
+	for _, h := range hits {
+		norm := nlp.NormalizeName(h.Name)
+		if norm == "" || seen[h.ID] {
+			continue
+		}
+		if names[norm] || strings.Contains(query, " "+norm+" ") {
+			seeds = append(seeds, h)
+			seen[h.ID] = true
+		}
+	}
+	if q.AboutUser {
+		if id, err := s.store.UserEntityID(ctx, tenant, userID); err == nil && !seen[id] {
+			seeds = append(seeds, graph.EntityHit{ID: id, Name: "the user", Type: "Person", IsUser: true})
+		}
+	}
+	if len(seeds) > 4 {
+		seeds = seeds[:4]
+	}
+	return seeds
+}
+
+// expandGraph walks up to cfg.Hops hops of current facts from the seeds.
+// A fact's graph score is its relevance to the query (the predicate it was
+// asked about, the query words its sentence shares) decayed per hop; the
+// next hop continues only from the best-scoring entities reached.
+func (s *Service) expandGraph(ctx context.Context, sc graph.SearchScope, q queryAnalysis, seeds []graph.EntityHit,
+	cfg SearchConfig, add func(*candidate) *candidate) error {
+	frontier := make([]string, 0, len(seeds))
+	names := map[string]string{}
+	for _, sd := range seeds {
+		frontier = append(frontier, sd.ID)
+		names[sd.ID] = sd.Name
+	}
+	visited := map[string]bool{}
+	decay := 1.0
+	for hop := 1; hop <= cfg.Hops && len(frontier) > 0; hop++ {
+		for _, id := range frontier {
+			visited[id] = true
+		}
+		hops, err := s.store.Neighbors(ctx, sc, frontier, 150)
+		if err != nil {
+			return err
+		}
+		next := map[string]float64{}
+		for _, h := range hops {
+			f := h.Fact
+			rel := q.Predicates[f.Predicate]
+			words := q.overlap(f.Fact + " " + f.Object + " " + f.Qualifier + " " + f.RawPredicate)
+			score := decay * (0.6*rel + 0.6*words)
+			if score <= 0 {
+				continue
+			}
+			c := factCandidate(f)
+			c.Parts.Graph = min(score, 1)
+			c.Path = []string{fmt.Sprintf("%s -[%s]-> %s", f.Subject, f.Predicate, f.Object)}
+			if from := names[h.From]; from != "" && hop > 1 {
+				c.Path = append([]string{"via " + from}, c.Path...)
+			}
+			add(c)
+			if !visited[h.ToID] {
+				next[h.ToID] = max(next[h.ToID], score)
+				names[h.ToID] = h.ToName
+			}
+		}
+		frontier = topKeys(next, 8)
+		decay *= cfg.HopDecay
+	}
+	return nil
+}
+
+// rank computes final scores: the fused relevance, the tier weight,
+// recency, and the status of each result.
+func (s *Service) rank(ctx context.Context, sc graph.SearchScope, in SearchInput, cfg SearchConfig, byID map[string]*candidate) ([]SearchResult, error) {
+	var rawIDs []string
+	for _, c := range byID {
+		if c.Kind == KindRaw {
+			rawIDs = append(rawIDs, c.ID)
+		}
+	}
+	stale, err := s.store.StaleRaw(ctx, sc, rawIDs)
+	if err != nil {
+		return nil, err
+	}
+	asOf := s.now()
+	if in.AsOf != nil {
+		asOf = *in.AsOf
+	}
+	list := make([]*candidate, 0, len(byID))
+	for _, c := range byID {
+		list = append(list, c)
+	}
+	rrf := cfg.Fusion == "rrf"
+	var ranks map[*candidate]float64
+	if rrf {
+		ranks = rrfScores(list)
+	}
+	out := make([]SearchResult, 0, len(list))
+	for _, c := range list {
+		c.Parts.Tier = cfg.TierWeights[c.Kind]
+		if c.Parts.Tier == 0 {
+			c.Parts.Tier = 1
+		}
+		when := c.OccurredAt
+		if c.Kind == KindFact && !c.ValidFrom.IsZero() {
+			when = c.ValidFrom
+		}
+		if !when.IsZero() {
+			age := max(asOf.Sub(when), 0)
+			c.Parts.Recency = math.Pow(0.5, float64(age)/float64(cfg.HalfLife))
+		}
+		relevance := cfg.WeightText*c.Parts.FullText + cfg.WeightVector*c.Parts.Vector + cfg.WeightGraph*c.Parts.Graph
+		if rrf {
+			relevance = ranks[c]
+		}
+		c.Score = c.Parts.Tier*relevance + cfg.WeightRecency*c.Parts.Recency
+		if c.Kind == KindFact && c.Polarity == "negative" {
+			// A denial answers "does the user still...", not "what does the
+			// user...": it ranks below the statements it sits beside.
+			c.Score *= cfg.NegativeFactWeight
+		}
+		if c.Kind == KindRaw && stale[c.ID] {
+			c.Status = "superseded"
+			if !in.IncludeHistory {
+				c.Score *= cfg.StalePenalty
+			}
+		}
+		if c.Kind == KindFact && c.Status == "superseded" && !in.IncludeHistory && in.AsOf == nil {
+			continue // only reached through a path; current-by-default
+		}
+		out = append(out, c.SearchResult)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Score != out[j].Score {
+			return out[i].Score > out[j].Score
+		}
+		return out[i].ID < out[j].ID
+	})
+	return out, nil
+}
+
+// rrfScores ranks candidates per signal and sums 1/(60+rank).
+func rrfScores(list []*candidate) map[*candidate]float64 {
+	out := make(map[*candidate]float64, len(list))
+	signals := []func(*candidate) float64{
+		func(c *candidate) float64 { return c.Parts.FullText },
+		func(c *candidate) float64 { return c.Parts.Vector },
+		func(c *candidate) float64 { return c.Parts.Graph },
+	}
+	for _, sig := range signals {
+		sorted := slices.Clone(list)
+		sort.SliceStable(sorted, func(i, j int) bool { return sig(sorted[i]) > sig(sorted[j]) })
+		for rank, c := range sorted {
+			if sig(c) > 0 {
+				out[c] += 1 / float64(60+rank+1)
+			}
+		}
+	}
+	return out
+}
+
+// dedupeByEvents keeps results in order and drops a raw turn or a summary
+// whose source events are all covered by results already kept: a fact and
+// the turn it was read from are one memory, not two. Facts are never
+// dropped this way: two facts read from one turn ("sold the Corolla",
+// "bought a Tesla") are different memories.
+func dedupeByEvents(results []SearchResult, limit int) []SearchResult {
+	covered := map[string]bool{}
+	out := make([]SearchResult, 0, limit)
+	for _, r := range results {
+		if len(out) == limit {
+			break
+		}
+		if len(r.SourceEventIDs) > 0 && r.Kind != KindFact {
+			all := true
+			for _, id := range r.SourceEventIDs {
+				if !covered[id] {
+					all = false
+					break
+				}
+			}
+			if all {
+				continue
+			}
+		}
+		for _, id := range r.SourceEventIDs {
+			covered[id] = true
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+func rawCandidate(r graph.RawEvent) *candidate {
+	text := r.Content
+	if r.Name != "" {
+		text = r.Name + ": " + r.Content
+	}
+	if c, ok := r.Metadata["caption"].(string); ok && c != "" {
+		text += " [image: " + c + "]"
+	}
+	return &candidate{SearchResult: SearchResult{ID: r.ID, Kind: KindRaw, Text: text, Status: "current",
+		OccurredAt: r.OccurredAt, SourceEventIDs: []string{r.ID}, SessionID: r.SessionID}}
+}
+
+func factCandidate(f graph.Fact) *candidate {
+	return &candidate{SearchResult: SearchResult{ID: f.ID, Kind: KindFact, Text: f.Fact, Status: f.Status, Polarity: f.Polarity,
+		ValidFrom: f.ValidFrom, ValidTo: f.ValidTo, OccurredAt: f.ObservedAt, SourceEventIDs: f.SourceEventIDs}}
+}
+
+// eventCandidate is a summary; its sources are the covered events that
+// themselves match the query (best first), or the whole window when none
+// does, so a summary does not stand for dozens of unrelated turns.
+func eventCandidate(n graph.EventNode, rawText map[string]float64) *candidate {
+	var matching []string
+	for _, id := range n.CoveredIDs {
+		if rawText[id] > 0 {
+			matching = append(matching, id)
+		}
+	}
+	sort.SliceStable(matching, func(i, j int) bool { return rawText[matching[i]] > rawText[matching[j]] })
+	sources := matching
+	if len(sources) == 0 {
+		sources = n.CoveredIDs
+	}
+	when := n.OccurredTo
+	if when.IsZero() {
+		when = n.CreatedAt
+	}
+	return &candidate{SearchResult: SearchResult{ID: n.ID, Kind: KindEvent, Text: n.Summary, Status: "current",
+		OccurredAt: when, SourceEventIDs: sources, SessionID: n.SessionID}}
+}
+
+func insightCandidate(in graph.Insight) *candidate {
+	return &candidate{SearchResult: SearchResult{ID: in.ID, Kind: KindInsight, Text: in.Text, Status: in.Status,
+		OccurredAt: in.CreatedAt, SourceEventIDs: in.SourceEventIDs}}
+}
+
+func topScore(n int, score func(int) float64) float64 {
+	top := 0.0
+	for i := range n {
+		top = max(top, score(i))
+	}
+	return top
+}
+
+// topKeys returns the k keys with the highest values.
+func topKeys(m map[string]float64, k int) []string {
+	keys := make([]string, 0, len(m))
+	for key := range m {
+		keys = append(keys, key)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if m[keys[i]] != m[keys[j]] {
+			return m[keys[i]] > m[keys[j]]
+		}
+		return keys[i] < keys[j]
+	})
+	if len(keys) > k {
+		keys = keys[:k]
+	}
+	return keys
+}
+
+// explain says in words why a result ranks where it does.
+func explain(r SearchResult, q queryAnalysis) string {
+	var parts []string
+	if r.Parts.FullText > 0 {
+		parts = append(parts, fmt.Sprintf("full-text %.2f (query words: %s)", r.Parts.FullText, strings.Join(q.Words, " ")))
+	}
+	if r.Parts.Vector > 0 {
+		parts = append(parts, fmt.Sprintf("vector %.2f", r.Parts.Vector))
+	}
+	if r.Parts.Graph > 0 {
+		g := fmt.Sprintf("graph %.2f", r.Parts.Graph)
+		if len(r.Path) > 0 {
+			g += " via " + strings.Join(r.Path, ", ")
+		}
+		parts = append(parts, g)
+	}
+	parts = append(parts, fmt.Sprintf("recency %.2f", r.Parts.Recency), fmt.Sprintf("%s weight %.2f", r.Kind, r.Parts.Tier))
+	if r.Status == "superseded" {
+		parts = append(parts, "superseded: shown as history")
+	}
+	return strings.Join(parts, "; ")
+}
+
+func validateSearch(in SearchInput) error {
+	var fields []FieldError
+	if strings.TrimSpace(in.Query) == "" {
+		fields = append(fields, FieldError{Field: "query", Rule: "required", Message: "is required"})
+	}
+	for i, k := range in.Tiers {
+		if !slices.Contains(allKinds, k) {
+			fields = append(fields, FieldError{Field: fmt.Sprintf("tiers[%d]", i), Rule: "oneof",
+				Message: "must be one of: raw, event, insight, fact, entity"})
+		}
+	}
+	if len(fields) > 0 {
+		return &ValidationError{Fields: fields}
+	}
+	return nil
+}

@@ -1,0 +1,81 @@
+package memory
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestAnalyzeQuery(t *testing.T) {
+	hints := newHintIndex()
+	cases := []struct {
+		q         string
+		words     []string
+		names     []string
+		aboutUser bool
+		top       string // the predicate with the strongest hint
+	}{
+		{"Where does the user live?", []string{"live"}, nil, true, "LIVES_IN"},
+		{"Where does the user work?", []string{"work"}, nil, true, "WORKS_AT"},
+		{"What activities does Melanie partake in?", []string{"activities", "melanie", "partake"}, []string{"Melanie"}, false, "PRACTICES"},
+		{"Who is Caroline married to?", []string{"caroline", "married"}, []string{"Caroline"}, false, "MARRIED_TO"},
+		{"What are my favourite foods?", []string{"favourite", "foods"}, nil, true, "HAS_FAVORITE"},
+		{"When did Jon and Gina meet in New York?", []string{"jon", "gina", "meet", "new", "york"}, []string{"Jon", "Gina", "New York"}, false, "SCHEDULED_ON"},
+	}
+	for _, tc := range cases {
+		a := analyzeQuery(tc.q, hints)
+		if !slices.Equal(a.Words, tc.words) {
+			t.Errorf("%q: words %v, want %v", tc.q, a.Words, tc.words)
+		}
+		if !slices.Equal(a.Names, tc.names) {
+			t.Errorf("%q: names %v, want %v", tc.q, a.Names, tc.names)
+		}
+		if a.AboutUser != tc.aboutUser {
+			t.Errorf("%q: about user = %v", tc.q, a.AboutUser)
+		}
+		best, bestW := "", 0.0
+		for p, w := range a.Predicates {
+			if w > bestW || (w == bestW && p < best) {
+				best, bestW = p, w
+			}
+		}
+		if best != tc.top {
+			t.Errorf("%q: strongest predicate hint %s (%v), want %s", tc.q, best, a.Predicates, tc.top)
+		}
+	}
+}
+
+func TestDedupeKeepsDistinctFactsAndDropsCoveredTurns(t *testing.T) {
+	in := []SearchResult{
+		{ID: "f1", Kind: KindFact, Text: "The user sold the Corolla", SourceEventIDs: []string{"e1"}},
+		{ID: "f2", Kind: KindFact, Text: "The user drives a Tesla", SourceEventIDs: []string{"e1"}},
+		{ID: "e1", Kind: KindRaw, Text: "I sold the Corolla and bought a Tesla", SourceEventIDs: []string{"e1"}},
+		{ID: "s1", Kind: KindEvent, Text: "summary", SourceEventIDs: []string{"e1", "e2"}},
+		{ID: "e3", Kind: KindRaw, Text: "other", SourceEventIDs: []string{"e3"}},
+	}
+	got := dedupeByEvents(in, 10)
+	var ids []string
+	for _, r := range got {
+		ids = append(ids, r.ID)
+	}
+	if !slices.Equal(ids, []string{"f1", "f2", "s1", "e3"}) {
+		t.Fatalf("dedupe kept %v", ids)
+	}
+	if got := dedupeByEvents(in, 2); len(got) != 2 {
+		t.Fatalf("limit not applied: %d", len(got))
+	}
+}
+
+func TestValidateSearch(t *testing.T) {
+	err := validateSearch(SearchInput{Query: " ", Tiers: []string{"raw", "memes"}})
+	v, ok := err.(*ValidationError)
+	if !ok || len(v.Fields) != 2 || v.Fields[0].Field != "query" || v.Fields[1].Field != "tiers[1]" {
+		t.Fatalf("validateSearch = %v", err)
+	}
+}
+
+func TestTopKeysIsDeterministic(t *testing.T) {
+	got := topKeys(map[string]float64{"b": 1, "a": 1, "c": 2, "d": 0.5}, 3)
+	if !slices.Equal(got, []string{"c", "a", "b"}) {
+		t.Fatalf("topKeys = %v", got)
+	}
+}
