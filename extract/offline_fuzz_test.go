@@ -143,3 +143,16 @@ func BenchmarkExtractSummarize(b *testing.B) {
 	}
 	b.ReportMetric(float64(turns*b.N)/b.Elapsed().Seconds(), "turns/s")
 }
+
+// A name that looks like a template placeholder must render as text.
+func TestOfflineTemplateInjection(t *testing.T) {
+	res := extractUser(t, "I have a dog named {?x O}. I love {S} and {O}.", defaultAt)
+	for _, f := range res.Facts {
+		if f.Sentence == "" {
+			t.Errorf("empty sentence for %+v", f)
+		}
+	}
+	if got := conditional("a{? named O}b", true, "{? evil O}"); got != "a named {? evil O}b" {
+		t.Errorf("conditional = %q", got)
+	}
+}

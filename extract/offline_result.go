@@ -371,20 +371,25 @@ func (b *builder) isNamed(key string) bool {
 // conditional expands "{? named O}" to " named Rex" when the object is
 // named, and to nothing otherwise.
 func conditional(t string, named bool, obj string) string {
+	var b strings.Builder
 	for {
 		i := strings.Index(t, "{?")
 		if i < 0 {
-			return t
+			b.WriteString(t)
+			return b.String()
 		}
 		j := strings.Index(t[i:], "}")
 		if j < 0 {
-			return t
+			b.WriteString(t)
+			return b.String()
 		}
-		inner := t[i+2 : i+j]
-		rep := ""
+		b.WriteString(t[:i])
 		if named {
-			rep = strings.TrimSuffix(inner, "O") + obj
+			// The object's name is written, never re-scanned: a name that
+			// itself contains "{?" cannot loop.
+			b.WriteString(strings.TrimSuffix(t[i+2:i+j], "O"))
+			b.WriteString(obj)
 		}
-		t = t[:i] + rep + t[i+j+1:]
+		t = t[i+j+1:]
 	}
 }
