@@ -119,7 +119,6 @@ type discourse struct {
 	lastObject  string // "it's my favourite food"
 	lastUnnamed string // "her name is Luna" names the cat adopted just before
 	lastGroup   string // "they" after "my kids"
-	lastNP      string // surface of the last object phrase
 }
 
 func newExtractor(in Input) *extractor {

@@ -1,8 +1,6 @@
 package extract
 
 import (
-	"time"
-
 	"github.com/graphmem/graphmem/nlp"
 	"github.com/graphmem/graphmem/ontology"
 )
@@ -686,6 +684,3 @@ func (c *cl) value(text string) string {
 	e := c.e.x.b.entity("#"+nlp.Fold(text), text, ontology.Value, 3)
 	return e.key
 }
-
-// dateValue is the day of a clause's date, for facts whose object is a date.
-func dateValue(d *nlp.DateSpan) time.Time { return d.Time }

@@ -77,11 +77,6 @@ japanese,korean,vietnamese,thai,indonesian,malay,tagalog,swahili,latin,esperanto
 python,go,golang,java,javascript,typescript,rust,c,c++,c#,ruby,php,kotlin,swift,scala,haskell,elixir,
 erlang,clojure,lua,perl,r,julia,sql,dart,zig,ocaml,f#,fortran,cobol,matlab`)
 
-// naturalLanguages are the entries of languages that are spoken (used to
-// type "I'm learning Japanese" as a Language even when written lower case).
-var programmingLanguages = wordSet(`python,go,golang,java,javascript,typescript,rust,c,c++,c#,ruby,php,kotlin,
-swift,scala,haskell,elixir,erlang,clojure,lua,perl,r,julia,sql,dart,zig,ocaml,f#,fortran,cobol,matlab`)
-
 // foods are dishes, ingredients and drinks (singular, folded).
 var foods = wordSet(`sushi,pizza,pasta,burger,hamburger,cheeseburger,taco,burrito,curry,ramen,noodle,rice,
 bread,cheese,chocolate,ice cream,cake,cookie,pie,salad,soup,steak,chicken,beef,pork,lamb,fish,salmon,tuna,

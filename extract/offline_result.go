@@ -342,13 +342,9 @@ func (b *builder) result() Result {
 			IsUser: e.isUser, Owner: e.owner})
 	}
 	for _, f := range b.facts {
-		pred, raw := f.pred, ""
-		if p, ok := ontology.Lookup(f.pred); ok {
-			pred = p.Name
-		} else {
-			p, _ := ontology.Resolve(f.pred)
-			pred, raw = p.Name, f.raw
-		}
+		// Rules name canonical predicates; Resolve keeps any slip safe.
+		p, _ := ontology.Resolve(f.pred)
+		pred, raw := p.Name, ""
 		if pred == ontology.Fallback {
 			raw = f.raw
 		}

@@ -371,9 +371,6 @@ func favouriteCategoryType(cat string) (ontology.EntityType, bool) {
 	return "", false
 }
 
-var favouriteAdjectives = wordSet(`new,all-time,absolute,current,personal,very,ultimate,top,biggest,latest,
-most,recent,second,third,other`)
-
 // favouriteFrame: "my favourite food is sushi", "my favourite programming
 // language is now Go", "Tea is my favourite drink", "it's my favourite food".
 func (c *cl) favouriteFrame() bool {
@@ -754,7 +751,6 @@ func (c *cl) ageAt(i int) bool {
 	j := i + 1
 	switch {
 	case alt("years|yrs|year", c.at(j)) && c.at(j+1) == "old":
-		j += 2
 	case j < len(t) && t[j].kind == nlp.Word && !alt("now|today|already|and|but|this|next", t[j].w):
 		return false
 	case j < len(t) && t[j].kind == nlp.Symbol:

@@ -140,13 +140,12 @@ func (d DateSpan) Phrase() string {
 }
 
 type dateScanner struct {
-	text  string
-	ref   time.Time
-	day   time.Time // ref's day at midnight
-	toks  []Token
-	low   []string // folded token text, possessive "'s" removed
-	caps  []bool
-	tense int // cached tense per sentence is not worth it: texts are short
+	text string
+	ref  time.Time
+	day  time.Time // ref's day at midnight
+	toks []Token
+	low  []string // folded token text, possessive "'s" removed
+	caps []bool
 }
 
 func newDateScanner(text string, ref time.Time) *dateScanner {
