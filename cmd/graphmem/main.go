@@ -16,6 +16,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -46,7 +47,7 @@ const usage = `usage:
   graphmem [serve]                  serve the API on GRAPHMEM_LISTEN_ADDR (default 127.0.0.1:8080)
   graphmem neo4j start|stop|status  manage the local Neo4j (data in GRAPHMEM_NEO4J_HOME)
   graphmem neo4j fetch              download the Neo4j jars from Maven Central
-  graphmem config                   show the configuration (secrets masked)
+  graphmem config [--markdown]      show the configuration (secrets masked), or document it
   graphmem healthcheck              exit 0 when the local service answers /readyz (for containers)
   graphmem version                  print the version`
 
@@ -75,6 +76,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, environ
 	case "neo4j":
 		return neo4jCommand(ctx, cfg, args, stdout)
 	case "config":
+		if len(args) > 0 && args[0] == "--markdown" {
+			fmt.Fprint(stdout, configTable())
+			return nil
+		}
 		printConfig(stdout, cfg)
 		return nil
 	case "healthcheck":
@@ -106,6 +111,20 @@ func healthcheck(ctx context.Context, cfg Config) error {
 		return fmt.Errorf("healthcheck: /readyz answered %d", resp.StatusCode)
 	}
 	return nil
+}
+
+// configTable renders every setting as the README's markdown table.
+func configTable() string {
+	var b strings.Builder
+	b.WriteString("| Variable | Default | What it does |\n|---|---|---|\n")
+	for _, f := range configFields(Config{}) {
+		def := ""
+		if f.Default != "" {
+			def = "`" + f.Default + "`"
+		}
+		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", f.Name, def, f.Desc)
+	}
+	return b.String()
 }
 
 func printConfig(w io.Writer, cfg Config) {
