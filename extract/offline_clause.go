@@ -123,6 +123,13 @@ func (e *eventCtx) clause(toks []tok, inherited string) string {
 func (c *cl) stripLead(toks []tok) []tok {
 	for len(toks) > 0 {
 		w := toks[0].w
+		if w == dateTok {
+			if c.date == nil {
+				c.date = toks[0].date
+			}
+			toks = toks[1:]
+			continue
+		}
 		if toks[0].kind == nlp.Punct || toks[0].kind == nlp.Symbol {
 			toks = toks[1:]
 			continue
@@ -317,6 +324,10 @@ func (c *cl) subject(inherited string) (string, int) {
 		}
 	case "my", "our":
 		if k, n := c.relativeAt(0, e.speaker); k != "" {
+			if c.at(n) == "and" && c.at(n+1) == "i" {
+				c.companion = k // "My husband and I moved to Austin"
+				return e.speaker, n + 2
+			}
 			return k, n
 		}
 		return "", 0
@@ -522,7 +533,7 @@ func isBaseVerb(w string) bool { return isBaseForm(w) }
 // isParticiple reports whether w is a past participle of a known verb.
 func isParticiple(w string) bool {
 	_, f, ok := verbOf(w)
-	return ok && (f == formPast || f == formPart)
+	return ok && (f == formPast || f == formPart) || participles[w]
 }
 
 // desire reports whether a "would" clause expresses a wish the rules read

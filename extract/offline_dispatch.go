@@ -22,6 +22,7 @@ var verbRules = map[string]func(*cl){
 	"prefer": (*cl).rulePrefer,
 	"drink":  (*cl).ruleConsume, "eat": (*cl).ruleConsume,
 	"switch": (*cl).ruleSwitch, "replace": (*cl).ruleSwitch, "change": (*cl).ruleSwitch,
+	"trade": (*cl).ruleSwitch, "swap": (*cl).ruleSwitch, "exchange": (*cl).ruleSwitch,
 	"support": (*cl).ruleSupport, "root": (*cl).ruleSupport, "cheer": (*cl).ruleSupport,
 	"drive": (*cl).ruleDrive,
 	"own":   (*cl).ruleOwn, "buy": (*cl).ruleOwn, "purchase": (*cl).ruleOwn, "rent": (*cl).ruleOwn, "lease": (*cl).ruleOwn,

@@ -181,6 +181,13 @@ func takeNP(toks []tok, i int) nounPhrase {
 	if i == start {
 		return np
 	}
+	if i+1 < len(toks) && toks[i].w == "of" && containers[toks[i-1].w] {
+		// "a good glass of red wine" is the wine
+		inner := takeNP(toks, i+1)
+		if !inner.empty() {
+			return inner
+		}
+	}
 	np.toks = toks[start:i]
 	np.next = i
 	for _, t := range np.toks {
@@ -190,6 +197,10 @@ func takeNP(toks []tok, i int) nounPhrase {
 	}
 	return np
 }
+
+// containers are measures whose content is the real object.
+var containers = wordSet(`glass,cup,mug,bottle,bowl,slice,piece,plate,pint,can,bag,box,bunch,bit,lot,kind,
+type,sort,couple,pair,scoop,spoonful,handful,shot,jar,pot`)
 
 var numberWords = wordSet(`one,two,three,four,five,six,seven,eight,nine,ten,eleven,twelve,couple,few,several`)
 

@@ -86,6 +86,11 @@ func (c *cl) stopActivity(np nounPhrase) {
 		}
 		return
 	}
+	if lemma == "work" && len(np.toks) > 2 && alt("at|for", np.toks[1].w) {
+		// "I stopped working at Target"
+		c.employer(nounPhrase{toks: np.toks[2:], hasName: np.hasName}, true, "stopped working at")
+		return
+	}
 	if lemma == "work" || lemma == "live" {
 		return
 	}
@@ -261,13 +266,15 @@ func (c *cl) ruleStart() {
 		}
 	case isVerb && f == formIng && (activities[w] || goVerbs[w] || activityVerbs[lemma] || lemma == "play" || lemma == "volunteer"):
 		c.practice(c.gerundPhrase(w, i+1), false)
-	case alt("a|my", w) && alt("job|position|role", c.at(i+1)) || w == "at":
+	case alt("a|my", w) && alt("job|position|role", takeNP(t, i).head()) || w == "at":
 		j := i
 		for j < len(t) && c.at(j) != "at" {
 			j++
 		}
 		if j < len(t) {
-			c.employer(takeNP(t, j+1), false, "started")
+			org := takeNP(t, j+1)
+			c.employer(org, false, "started")
+			c.roleAfter(org.next)
 		}
 	default:
 		np := takeNP(t, i)
@@ -847,6 +854,13 @@ func (c *cl) budgetFrame() bool {
 		return false
 	}
 	n, ok, neg, now := c.copulaAt(j)
+	if !ok && alt("went|goes|rose|increased|decreased|dropped|changed|grew|fell|moved|is", c.at(j)) {
+		// "my trip budget went up to 4000 dollars"
+		n, ok, now = j+1, true, true
+		for alt("up|down|to|now|from", c.at(n)) {
+			n++
+		}
+	}
 	if !ok || neg {
 		return false
 	}

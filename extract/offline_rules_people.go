@@ -219,7 +219,8 @@ func (c *cl) clauseFrames() bool {
 		return false
 	}
 	return c.favouriteFrame() || c.budgetFrame() || c.birthdayFrame() || c.nameFrame() ||
-		c.isMyFrame() || c.goalFrame() || c.scheduleFrame() || c.tooFrame()
+		c.isMyFrame() || c.goalFrame() || c.homeFrame() || c.jobFrame() || c.notForMeFrame() ||
+		c.scheduleFrame() || c.tooFrame()
 }
 
 // copulaAt reports whether index i holds "is/are/was/were" and returns the
@@ -419,6 +420,9 @@ func (c *cl) favouriteFrame() bool {
 		return false
 	}
 	owner, k := c.possessor(i)
+	for alt("new|all-time|absolute|current|personal|very|ultimate|top|biggest|latest|most", c.at(k)) {
+		k++
+	}
 	if owner == "" || !alt("favourite|favourites", c.at(k)) {
 		return false
 	}
@@ -619,6 +623,15 @@ func (c *cl) copula() {
 		k := c.e.x.b.named(w+" intolerance", ontology.Condition, 2)
 		c.emit(fx{pred: "HAS_CONDITION", obj: k, neg: neg, tmpl: pick(neg, "{S} is "+w+" intolerant", "{S} is no longer "+w+" intolerant"), noDate: true})
 		return
+	case w == "fluent" && c.at(i+1) == "in" && !neg:
+		items, _ := takeList(t, i+2)
+		for _, np := range items {
+			if languages[np.key()] {
+				k, _ := c.object(np, ontology.Language, 2)
+				c.emit(fx{pred: ontology.Fallback, raw: "speaks", obj: k, tmpl: "{S} speaks {O} fluently", noDate: true})
+			}
+		}
+		return
 	case w == "into":
 		c.likeObjects(i+1, "LIKES", neg, 0.75, "is into")
 		return
@@ -750,7 +763,7 @@ func (c *cl) ageAt(i int) bool {
 	}
 	j := i + 1
 	switch {
-	case alt("years|yrs|year", c.at(j)) && c.at(j+1) == "old":
+	case alt("years|yrs|year", c.at(j)) && c.at(j+1) == "old", c.at(j) == dateTok:
 	case j < len(t) && t[j].kind == nlp.Word && !alt("now|today|already|and|but|this|next", t[j].w):
 		return false
 	case j < len(t) && t[j].kind == nlp.Symbol:

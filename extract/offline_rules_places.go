@@ -45,6 +45,11 @@ func (c *cl) residence(np nounPhrase, neg, moved bool, from string) {
 // Rome", "I don't live in London anymore".
 func (c *cl) ruleLive() {
 	i := c.i + 1
+	if c.at(i) == "with" {
+		// "I live with my parents in Seoul"
+		np := takeNP(c.toks, i+1)
+		i = np.next
+	}
 	if !alt("in|at|near|outside", c.at(i)) {
 		return
 	}
@@ -183,4 +188,40 @@ func (c *cl) ruleVisit() {
 		tmpl = "{S} visits {aO}{D}"
 	}
 	c.emit(fx{pred: "VISITED", obj: k, art: art, tmpl: tmpl})
+}
+
+// homeFrame: "Home is Melbourne these days", "Lisbon is home now", "I call
+// Oslo home".
+func (c *cl) homeFrame() bool {
+	t := c.toks
+	var np nounPhrase
+	switch {
+	case c.at(0) == "home" || c.at(0) == "my" && c.at(1) == "home":
+		j := 1
+		if c.at(0) == "my" {
+			j = 2
+		}
+		n, ok, neg, _ := c.copulaAt(j)
+		if !ok || neg {
+			return false
+		}
+		np = takeNP(t, n)
+	case c.at(0) == "i" && c.at(1) == "call":
+		np = takeNP(t, 2)
+		if c.at(np.next) != "home" {
+			return false
+		}
+	default:
+		np = takeNP(t, 0)
+		n, ok, neg, _ := c.copulaAt(np.next)
+		if np.empty() || !ok || neg || c.at(n) != "home" || c.at(n+1) == "to" {
+			return false
+		}
+	}
+	if !isPlaceLike(np) || !np.hasName && !places[np.key()] {
+		return false
+	}
+	c.subj = c.e.speaker
+	c.residence(np, false, false, "")
+	return true
 }

@@ -267,9 +267,9 @@ func (c *cl) ruleSwitch() {
 		if c.at(to.next) == "from" {
 			from = takeNP(t, to.next+1)
 		}
-	case c.verb == "replace":
+	case c.verb == "replace" || c.verb == "trade" || c.verb == "swap" || c.verb == "exchange":
 		from = takeNP(t, i)
-		if c.at(from.next) == "with" {
+		if alt("with|for", c.at(from.next)) {
 			to = takeNP(t, from.next+1)
 		}
 	default:
@@ -284,6 +284,11 @@ func (c *cl) ruleSwitch() {
 	}
 	typ, _ := classify(ref)
 	pred := "LIKES"
+	switch {
+	case isVehicle(ref):
+		pred = "DRIVES"
+		typ = ""
+	}
 	switch typ {
 	case ontology.Product:
 		pred = "USES"
@@ -305,7 +310,7 @@ func (c *cl) ruleSwitch() {
 	if usableObject(from) {
 		k, _ := c.object(from, "", 0)
 		tmpl := "{S} no longer " + map[string]string{"LIKES": "likes", "USES": "uses", "LEARNING": "is learning",
-			"WORKS_AT": "works at", "LIVES_IN": "lives in"}[pred] + " {O}"
+			"WORKS_AT": "works at", "LIVES_IN": "lives in", "DRIVES": "drives"}[pred] + " {O}"
 		if usableObject(to) {
 			tmpl += " (switched to " + to.surface() + "{D})"
 		}
@@ -385,4 +390,26 @@ func (c *cl) tooFrame() bool {
 func isVagueGerund(w string) bool {
 	lemma, f, ok := verbOf(w)
 	return ok && f == formIng && vagueVerbs[lemma]
+}
+
+// notForMeFrame: "Coffee isn't for me anymore", "spicy food is not for me".
+func (c *cl) notForMeFrame() bool {
+	np := takeNP(c.toks, 0)
+	if np.empty() || !usableObject(np) || np.det == "my" || np.det == "our" {
+		return false
+	}
+	n, ok, neg, _ := c.copulaAt(np.next)
+	if !ok || !neg || c.at(n) != "for" || c.at(n+1) != "me" {
+		return false
+	}
+	k, _ := c.object(np, "", 0)
+	if k == "" {
+		return false
+	}
+	tmpl := "{S} doesn't like {O}"
+	if c.cessation {
+		tmpl = "{S} doesn't like {O} anymore"
+	}
+	c.emit(fx{subj: c.e.speaker, pred: "LIKES", obj: k, neg: true, strength: 0.6, tmpl: tmpl, noDate: true})
+	return true
 }

@@ -269,3 +269,46 @@ func (c *cl) ruleGraduate() {
 		c.emit(fx{pred: "STUDIES_AT", obj: k, neg: true, tmpl: "{S} graduated from {O}{D}"})
 	}
 }
+
+// jobFrame: "my new job is at Spotify", "my employer is Initech", "my job
+// title is product manager".
+func (c *cl) jobFrame() bool {
+	owner, i := c.possessor(0)
+	if owner == "" {
+		return false
+	}
+	for alt("new|current|first|dream|old|previous|day", c.at(i)) {
+		i++
+	}
+	noun := c.at(i)
+	if !alt("job|employer|company|workplace|role|title|position|profession|occupation", noun) {
+		return false
+	}
+	if noun == "job" && c.at(i+1) == "title" {
+		i++
+		noun = "title"
+	}
+	n, ok, neg, _ := c.copulaAt(i + 1)
+	if !ok || neg {
+		return false
+	}
+	c.subj = owner
+	switch noun {
+	case "job", "position", "role":
+		if alt("at|with|for", c.at(n)) {
+			org := takeNP(c.toks, n+1)
+			c.employer(org, false, "")
+			c.roleAfter(org.next)
+			return true
+		}
+		if noun != "job" || alt("a|an", c.at(n)) {
+			c.role(takeNP(c.toks, n), false)
+		}
+		return true
+	case "employer", "company", "workplace":
+		c.employer(takeNP(c.toks, n), false, "")
+		return true
+	}
+	c.role(takeNP(c.toks, n), false)
+	return true
+}

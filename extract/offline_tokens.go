@@ -129,7 +129,7 @@ func sentences(text string, ref time.Time) []sentence {
 				for i+1 < len(raw) && raw[i+1].Start+sp.Start < stop {
 					i++
 				}
-				toks = append(toks, tok{w: dateTok, orig: d.Text, start: d.Start, end: d.End, date: d, first: firstWord})
+				toks = append(toks, tok{w: dateTok, orig: d.Text, start: d.Start, end: d.End, date: d, first: firstWord, kind: nlp.Symbol})
 				firstWord = false
 				continue
 			}
@@ -246,7 +246,7 @@ func clauses(toks []tok) [][]tok {
 			flush()
 		}
 		if (t.w == "and" || t.w == "or" || t.w == "&" || t.w == "then") && len(cur) > 0 && startsClause(toks, i+1) &&
-			!(t.w == "and" && i+1 < len(toks) && toks[i+1].w == "i" && onlyNames(cur)) {
+			!(t.w == "and" && i+1 < len(toks) && toks[i+1].w == "i" && (onlyNames(cur) || possessiveOnly(cur))) {
 			flush()
 			cur = append(cur, t) // the new clause remembers it was coordinated
 			continue
@@ -325,6 +325,15 @@ func hasVerb(s []tok) bool {
 		}
 	}
 	return false
+}
+
+// possessiveOnly reports whether a piece is just "my husband" or "our
+// friend Sam", which makes "and I" part of the subject.
+func possessiveOnly(s []tok) bool {
+	if len(s) == 0 || len(s) > 4 || s[0].w != "my" && s[0].w != "our" {
+		return false
+	}
+	return !hasVerb(s)
 }
 
 // onlyNames reports whether a piece is just a name ("Sam" in "Sam and I

@@ -152,7 +152,10 @@ tour - - -
 explore - - exploring
 own - - -
 rent - - -
-lease - - leasing`
+lease - - leasing
+trade - - trading
+swap swapped swapped swapping
+exchange - - exchanging`
 
 // verbIndex maps every known verb form to its lemma and form.
 var verbIndex = func() map[string]struct {
@@ -229,6 +232,27 @@ func thirdPerson(lemma string) string {
 	}
 	return lemma + "s"
 }
+
+// participles are the past participles of the known verbs, including the
+// ones spelled like their base ("become", "come", "run", "quit").
+var participles = func() map[string]bool {
+	m := make(map[string]bool)
+	for _, line := range strings.Split(verbSpecs, "\n") {
+		p := strings.Fields(line)
+		if len(p) != 4 {
+			continue
+		}
+		part := p[2]
+		if part == "-" {
+			part = p[1]
+			if part == "-" {
+				part = regularPast(p[0])
+			}
+		}
+		m[part] = true
+	}
+	return m
+}()
 
 // verbOf returns the lemma and form of a known verb token.
 func verbOf(w string) (string, verbForm, bool) {
