@@ -92,6 +92,11 @@ func (o *Offline) Extract(ctx context.Context, in Input) (Result, error) {
 	events := in.Events
 	if len(events) == 0 && strings.TrimSpace(in.Summary) != "" {
 		events = summaryEvents(in.Summary)
+		for _, ev := range events {
+			if ev.Name != "" {
+				x.people[nlp.NormalizeName(ev.Name)] = true
+			}
+		}
 	}
 	for i, ev := range events {
 		if i%64 == 63 {

@@ -279,3 +279,44 @@ func TestOfflineSchedulesAndAmounts(t *testing.T) {
 			{subj: "piano lessons", pred: "SCHEDULED_ON", obj: "Tuesdays"}}},
 	})
 }
+
+// A second held-out set, written after the rules, to keep them honest.
+func TestOfflineHeldOutParaphrases(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{name: "home is", text: "Home is Melbourne these days.", want: []want{{pred: "LIVES_IN", obj: "Melbourne"}}},
+		{name: "is home", text: "Lisbon is home now.", want: []want{{pred: "LIVES_IN", obj: "Lisbon"}}},
+		{name: "live with", text: "I live with my parents in Seoul.", want: []want{{pred: "LIVES_IN", obj: "Seoul"}}},
+		{name: "husband and I moved", text: "My husband and I moved to Austin in 2021.", want: []want{
+			{pred: "LIVES_IN", obj: "Austin", from: "2021-01-01"}, {pred: "MARRIED_TO", obj: "husband"}},
+			none: []want{{subj: "husband", pred: "LIVES_IN", obj: "Austin"}}},
+		{name: "recently moved", text: "I've recently moved to Toronto.", want: []want{{pred: "LIVES_IN", obj: "Toronto"}}},
+		{name: "my new job is at", text: "My new job is at Spotify.", want: []want{{pred: "WORKS_AT", obj: "Spotify"}}},
+		{name: "my employer is", text: "My employer is Initech.", want: []want{{pred: "WORKS_AT", obj: "Initech"}}},
+		{name: "stopped working at", text: "I stopped working at Target last month.", want: []want{
+			{pred: "WORKS_AT", obj: "Target", neg: true, from: "2024-08-01"}}},
+		{name: "new position", text: "I just started a new position at Microsoft as a product manager.", want: []want{
+			{pred: "WORKS_AT", obj: "Microsoft"}, {pred: "WORKS_AS", obj: "product manager"}}},
+		{name: "working for now", text: "I'm working for Deloitte now.", want: []want{{pred: "WORKS_AT", obj: "Deloitte"}}},
+		{name: "not for me", text: "Coffee isn't for me anymore.", want: []want{{pred: "LIKES", obj: "coffee", neg: true}}},
+		{name: "all-time favourite", text: "Pizza is my all-time favourite.", want: []want{{pred: "HAS_FAVORITE", obj: "pizza"}}},
+		{name: "no longer eat", text: "I no longer eat meat.", want: []want{{pred: "LIKES", obj: "meat", neg: true}}},
+		{name: "become vegan", text: "I've become a vegan.", want: []want{{pred: "HAS_DIET", obj: "vegan"}}},
+		{name: "vegetarian for years", text: "I've been vegetarian for five years.", want: []want{{pred: "HAS_DIET", obj: "vegetarian"}}},
+		{name: "glass of wine", text: "I enjoy a good glass of red wine.", want: []want{{pred: "LIKES", obj: "red wine"}}},
+		{name: "detest", text: "Honestly, I detest cilantro.", want: []want{{pred: "DISLIKES", obj: "cilantro"}}},
+		{name: "not into sports", text: "I'm not really into sports.", want: []want{{pred: "LIKES", obj: "sports", neg: true}}},
+		{name: "traded car", text: "I traded my Honda for a Subaru.", want: []want{
+			{pred: "DRIVES", obj: "Subaru"}, {pred: "DRIVES", obj: "Honda", neg: true}}},
+		{name: "kitten named", text: "We got a kitten named Pepper.", want: []want{{pred: "HAS_PET", obj: "Pepper", qual: "kitten"}}},
+		{name: "rescue dog his name", text: "I recently adopted a rescue dog, his name is Buddy.", want: []want{
+			{pred: "HAS_PET", obj: "Buddy", qual: "dog", says: "Buddy"}}},
+		{name: "girlfriend from", text: "My girlfriend Anna is from Brazil.", want: []want{
+			{pred: "PARTNER_OF", obj: "Anna"}, {subj: "Anna", pred: "FROM", obj: "Brazil"}}, none: []want{{pred: "FROM", obj: "Brazil"}}},
+		{name: "allergic list", text: "I'm allergic to cats and dust.", want: []want{{pred: "ALLERGIC_TO", obj: "cats"}, {pred: "ALLERGIC_TO", obj: "dust"}}},
+		{name: "standup at 9", text: "Our standup is now on Wednesdays at 9.", want: []want{{subj: "standup", pred: "SCHEDULED_ON", obj: "Wednesdays at 9"}}},
+		{name: "budget went up", text: "My trip budget went up to 4000 dollars.", want: []want{{pred: "HAS_BUDGET", obj: "4000 dollars", qual: "trip"}}},
+		{name: "son turned", text: "My son turned 7 last week.", want: []want{{subj: "son", pred: "HAS_AGE", obj: "7"}}},
+		{name: "fluent", text: "I'm fluent in German.", want: []want{{pred: "RELATED_TO", obj: "German", says: "speaks German"}}},
+		{name: "favourite color", text: "My favorite color is blue.", want: []want{{pred: "HAS_FAVORITE", obj: "blue", qual: "color"}}},
+	})
+}
