@@ -1,0 +1,236 @@
+package extract
+
+import (
+	"strings"
+
+	"github.com/graphmem/graphmem/ontology"
+)
+
+// Rules for intentions: plans, wishes and goals ("I'm planning to go
+// camping next month", "my goal is to open a bakery"). They never assert
+// the planned state itself.
+
+// rulePlan: "I'm planning to go camping next month", "I want to learn
+// Japanese", "we're thinking about adopting", "I hope to visit Peru".
+func (c *cl) rulePlan() {
+	i := c.i + 1
+	if c.neg || c.past && !c.progressive && c.verb != "plan" {
+		return
+	}
+	switch c.verb {
+	case "think", "dream", "look":
+		if c.verb == "look" && !(c.at(i) == "forward" && c.at(i+1) == "to") {
+			return
+		}
+		if c.verb != "look" && !alt("about|of", c.at(i)) {
+			return
+		}
+		if c.verb == "look" {
+			i++
+		}
+		i++
+	case "plan":
+		if c.at(i) == "on" {
+			i++
+		}
+	case "consider":
+	default:
+		if c.at(i) != "to" {
+			return
+		}
+	}
+	c.planFrom(i - 1)
+}
+
+// planFrom reads a plan's verb phrase starting after index i ("to visit
+// Japan", "going camping", "adopting a child") and emits PLANS (or
+// HAS_GOAL for dreams and aims).
+func (c *cl) planFrom(i int) {
+	t := c.toks
+	i++
+	if c.at(i) == "to" {
+		i++
+	}
+	w := c.at(i)
+	lemma, f, ok := verbOf(w)
+	if !ok && otherVerbs[w] && c.at(i-1) == "to" {
+		lemma, f, ok = w, formBase, true // "to open a bakery"
+	}
+	if !ok {
+		// "looking forward to the concert", "planning a trip"
+		np := takeNP(t, i)
+		if !usableObject(np) || !(occasionNouns[np.head()] || isPlaceLike(np)) {
+			return
+		}
+		k, art := c.object(np, "", 0)
+		if np.det == "the" {
+			art = "the"
+		}
+		switch c.verb {
+		case "plan":
+			c.emit(fx{pred: "PLANS", obj: k, art: art, conf: 0.75, tmpl: "{S} is planning {aO}{D}"})
+		case "look":
+			c.emit(fx{pred: "PLANS", obj: k, art: art, conf: 0.75, tmpl: "{S} is looking forward to {aO}{D}"})
+		default:
+			c.planTo("go to", np, "")
+		}
+		return
+	}
+	if f == formIng && lemma == "go" || lemma == "go" {
+		if g := c.at(i + 1); goVerbs[g] {
+			c.planTo("go", c.gerundPhrase(g, i+2), ontology.Activity)
+			return
+		}
+		if c.at(i+1) == "to" {
+			c.planTo("go to", takeNP(t, i+2), "")
+			return
+		}
+	}
+	if lemma == "move" && alt("to|into", c.at(i+1)) {
+		c.planTo("move to", takeNP(t, i+2), ontology.Place)
+		return
+	}
+	j := i + 1
+	for j < len(t) && alt("to|up|out|into|for|about|on|a|some", c.at(j)) && c.at(j) != "a" {
+		j++
+	}
+	np := takeNP(t, j)
+	verb := lemma
+	if j > i+1 {
+		verb += " " + words(t[i+1:j])
+	}
+	// The sentence keeps the whole verb phrase as said ("give kids a loving
+	// home", "show their paintings"); the object names the entity.
+	if usableObject(np) {
+		if vp := vpPhrase(t, lemma, i+1); strings.Contains(vp, " ") {
+			c.literalVP = vp
+		}
+	}
+	if f == formIng {
+		// "thinking of working with trans people"
+		if vagueVerbs[lemma] {
+			return
+		}
+		k := i + 1
+		for alt("to|in|at", c.at(k)) {
+			k++
+		}
+		if np := takeNP(t, k); usableObject(np) && (np.hasName || isPlaceLike(np)) && !goVerbs[w] {
+			// "thinking about visiting Japan": Japan is what the plan is about
+			c.literalVP = vpPhrase(t, lemma, i+1)
+			c.planTo(lemma, np, "")
+			return
+		}
+		c.planTo("", c.gerundPhrase(w, i+1), ontology.Activity)
+		return
+	}
+	if vagueVerbs[lemma] {
+		return
+	}
+	if !usableObject(np) {
+		if !activityVerbs[lemma] && !goVerbs[gerund(lemma)] || np.next < len(t) && pronounObjects[c.at(j)] {
+			return // "I'd love to support those ...": no object to name
+		}
+		np = nounPhrase{toks: []tok{{w: gerund(lemma), orig: gerund(lemma)}}, next: i + 1}
+		c.planTo("", np, ontology.Activity)
+		return
+	}
+	c.planTo(verb, np, "")
+}
+
+// vagueVerbs name no plan worth remembering ("I'll start thinking about it").
+var vagueVerbs = wordSet(`think,look,try,figure,feel,talk,say,tell,see,know,wonder,keep,do,be,get,make,let,
+help,need,find,check,ask,hear,come,go,put,catch,chat,mean,reflect,remember,take,give,use`)
+
+// planTo emits PLANS (or HAS_GOAL) for "<verb> <object>", phrased with the
+// speaker's own verb of intention: "plans to visit Japan", "is thinking
+// about going camping", "is looking forward to reading".
+func (c *cl) planTo(verb string, np nounPhrase, typ ontology.EntityType) {
+	if !usableObject(np) {
+		return
+	}
+	rank := 1
+	if typ == "" {
+		rank = 0
+	}
+	k, art := c.object(np, typ, rank)
+	if k == "" {
+		return
+	}
+	if np.det == "the" && !np.hasName {
+		art = "the"
+	}
+	vp := verb + " {aO}"
+	if c.literalVP != "" {
+		vp, c.literalVP = c.literalVP, ""
+	}
+	if verb == "" {
+		vp = "take up {O}"
+		if goVerbs[firstWord(np.lower())] {
+			vp = "go {O}"
+		}
+		if c.verb == "look" || c.verb == "think" || c.verb == "consider" || c.verb == "dream" {
+			vp = "{O}"
+		}
+	}
+	ing := vp
+	if f := strings.Fields(vp); len(f) > 0 && !strings.HasPrefix(f[0], "{") {
+		if lemma, _, ok := verbOf(f[0]); ok {
+			f[0] = gerund(lemma)
+		}
+		ing = strings.Join(f, " ")
+	}
+	pred := "PLANS"
+	conf := 0.75
+	var tmpl string
+	switch c.verb {
+	case "dream", "aim":
+		pred, tmpl = "HAS_GOAL", "{S's} goal is to "+vp
+		if c.verb == "dream" {
+			tmpl = "{S} dreams of " + ing
+		}
+	case "want", "hope", "like", "love":
+		tmpl = "{S} wants to " + vp
+		if c.verb == "hope" {
+			tmpl = "{S} hopes to " + vp
+		}
+	case "think", "consider":
+		tmpl, conf = "{S} is thinking about "+ing, 0.5
+	case "look":
+		tmpl = "{S} is looking forward to " + ing
+	case "plan", "intend":
+		tmpl = "{S} plans to " + vp
+	case "go":
+		tmpl = "{S} is going to " + vp
+		if strings.HasPrefix(vp, "go to ") {
+			tmpl = "{S} is going to " + strings.TrimPrefix(vp, "go to ")
+		}
+	default:
+		tmpl = "{S} is going to " + vp
+	}
+	if c.hedge {
+		conf = 0.45
+	}
+	c.emit(fx{pred: pred, obj: k, art: art, conf: conf, tmpl: tmpl + "{D}"})
+}
+
+// goalFrame: "my goal is to adopt", "my dream is to open a bakery".
+func (c *cl) goalFrame() bool {
+	owner, i := c.possessor(0)
+	if owner == "" || owner != c.e.speaker || !alt("goal|dream|plan|aim|hope|wish|ambition", c.at(i)) {
+		return false
+	}
+	n, ok, neg, _ := c.copulaAt(i + 1)
+	if !ok || neg || c.at(n) != "to" {
+		return false
+	}
+	c.subj = owner
+	saved := c.verb
+	c.verb = "aim"
+	if c.at(i) == "plan" {
+		c.verb = "plan"
+	}
+	c.planFrom(n - 1)
+	c.verb = saved
+	return true
+}
