@@ -194,7 +194,7 @@ func (s *server) listFacts(c *gin.Context) {
 		return
 	}
 	var q factsQuery
-	if err := bindQuery(c, &q); err != nil {
+	if err := s.bindQuery(c, &q); err != nil {
 		s.fail(c, err)
 		return
 	}
@@ -223,7 +223,7 @@ func (s *server) listPreferences(c *gin.Context) {
 		return
 	}
 	var q historyQuery
-	if err := bindQuery(c, &q); err != nil {
+	if err := s.bindQuery(c, &q); err != nil {
 		s.fail(c, err)
 		return
 	}
@@ -252,7 +252,7 @@ func (s *server) listConflicts(c *gin.Context) {
 		return
 	}
 	var q conflictsQuery
-	if err := bindQuery(c, &q); err != nil {
+	if err := s.bindQuery(c, &q); err != nil {
 		s.fail(c, err)
 		return
 	}
@@ -275,7 +275,7 @@ func (s *server) resolveConflict(c *gin.Context) {
 		return
 	}
 	var req resolveRequest
-	if err := bindJSON(c, &req); err != nil {
+	if err := s.bindJSON(c, &req); err != nil {
 		s.fail(c, err)
 		return
 	}
@@ -294,7 +294,7 @@ func (s *server) getEntity(c *gin.Context) {
 		return
 	}
 	var q entityQuery
-	if err := bindQuery(c, &q); err != nil {
+	if err := s.bindQuery(c, &q); err != nil {
 		s.fail(c, err)
 		return
 	}
@@ -323,7 +323,7 @@ func (s *server) listInsights(c *gin.Context) {
 		return
 	}
 	var q insightsQuery
-	if err := bindQuery(c, &q); err != nil {
+	if err := s.bindQuery(c, &q); err != nil {
 		s.fail(c, err)
 		return
 	}
@@ -351,7 +351,7 @@ func (s *server) generateInsights(c *gin.Context) {
 
 func (s *server) listJobs(c *gin.Context) {
 	var q jobsQuery
-	if err := bindQuery(c, &q); err != nil {
+	if err := s.bindQuery(c, &q); err != nil {
 		s.fail(c, err)
 		return
 	}

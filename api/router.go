@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gin-gonic/gin"
+	"github.com/go-playground/validator/v10"
 )
 
 // Options configure the HTTP layer.
@@ -46,9 +47,10 @@ type Deps struct {
 
 // server holds what every handler needs.
 type server struct {
-	deps Deps
-	opts Options
-	log  *slog.Logger
+	deps     Deps
+	opts     Options
+	log      *slog.Logger
+	validate *validator.Validate
 }
 
 // New builds the HTTP handler: gin with explicit middleware (request id,
@@ -73,10 +75,11 @@ func New(deps Deps, opts Options) (*gin.Engine, error) {
 	if deps.Ready == nil || deps.Sessions == nil || deps.Knowledge == nil || deps.Retrieval == nil {
 		return nil, errors.New("api: every dependency is required")
 	}
-	if err := setupValidator(); err != nil {
+	validate, err := newValidator()
+	if err != nil {
 		return nil, fmt.Errorf("api: %w", err)
 	}
-	s := &server{deps: deps, opts: opts, log: opts.Log}
+	s := &server{deps: deps, opts: opts, log: opts.Log, validate: validate}
 	fail := s.fail
 
 	r := gin.New()

@@ -87,7 +87,7 @@ type contextResponse struct {
 
 func (s *server) search(c *gin.Context) {
 	var req searchRequest
-	if err := bindJSON(c, &req); err != nil {
+	if err := s.bindJSON(c, &req); err != nil {
 		s.fail(c, err)
 		return
 	}
@@ -111,7 +111,7 @@ func (s *server) search(c *gin.Context) {
 
 func (s *server) context(c *gin.Context) {
 	var req contextRequest
-	if err := bindJSON(c, &req); err != nil {
+	if err := s.bindJSON(c, &req); err != nil {
 		s.fail(c, err)
 		return
 	}

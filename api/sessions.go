@@ -181,7 +181,7 @@ func (s *server) appendEvents(c *gin.Context) {
 		return
 	}
 	var req appendRequest
-	if err := bindJSON(c, &req); err != nil {
+	if err := s.bindJSON(c, &req); err != nil {
 		s.fail(c, err)
 		return
 	}
@@ -232,7 +232,7 @@ func (s *server) listEvents(c *gin.Context) {
 		return
 	}
 	var q listEventsQuery
-	if err := bindQuery(c, &q); err != nil {
+	if err := s.bindQuery(c, &q); err != nil {
 		s.fail(c, err)
 		return
 	}
@@ -262,7 +262,7 @@ func (s *server) sessionContext(c *gin.Context) {
 		return
 	}
 	var req viewRequest
-	if err := bindJSON(c, &req); err != nil {
+	if err := s.bindJSON(c, &req); err != nil {
 		s.fail(c, err)
 		return
 	}
@@ -282,7 +282,7 @@ func (s *server) condense(c *gin.Context) {
 		return
 	}
 	var req condenseRequest
-	if err := bindJSON(c, &req); err != nil {
+	if err := s.bindJSON(c, &req); err != nil {
 		s.fail(c, err)
 		return
 	}
@@ -337,7 +337,7 @@ func (s *server) closeSession(c *gin.Context) {
 		return
 	}
 	var q closeQuery
-	if err := bindQuery(c, &q); err != nil {
+	if err := s.bindQuery(c, &q); err != nil {
 		s.fail(c, err)
 		return
 	}

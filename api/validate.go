@@ -18,14 +18,13 @@ import (
 // printable, no spaces, bounded. It keeps ids safe in URLs and logs.
 var identPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,127}$`)
 
-// setupValidator makes validator/v10 report JSON (or query) field names and
-// registers graphmem's own rules. gin shares one validator per process, so
-// this is idempotent.
-func setupValidator() error {
-	v, ok := binding.Validator.Engine().(*validator.Validate)
-	if !ok {
-		return errors.New("gin validator is not validator/v10")
-	}
+// newValidator returns a validator/v10 instance that reports JSON (or
+// query) field names and knows graphmem's own rules. Each server has its
+// own: gin's shared validator is process-global, and configuring it from
+// several servers (tests build many) would race.
+func newValidator() (*validator.Validate, error) {
+	v := validator.New(validator.WithRequiredStructEnabled())
+	v.SetTagName("binding")
 	v.RegisterTagNameFunc(func(f reflect.StructField) string {
 		for _, tag := range []string{"json", "form", "uri"} {
 			name, _, _ := strings.Cut(f.Tag.Get(tag), ",")
@@ -38,9 +37,12 @@ func setupValidator() error {
 		}
 		return f.Name
 	})
-	return v.RegisterValidation("ident", func(fl validator.FieldLevel) bool {
+	if err := v.RegisterValidation("ident", func(fl validator.FieldLevel) bool {
 		return identPattern.MatchString(fl.Field().String())
-	})
+	}); err != nil {
+		return nil, err
+	}
+	return v, nil
 }
 
 // ruleMessages turns validator tags into sentences a developer can act on.
@@ -95,7 +97,7 @@ func fieldIssues(verrs validator.ValidationErrors) []FieldIssue {
 // so a typo such as "max_token" fails loudly instead of being ignored. An
 // empty body is treated as {} so endpoints whose fields are all optional
 // accept no body.
-func bindJSON(c *gin.Context, dst any) error {
+func (s *server) bindJSON(c *gin.Context, dst any) error {
 	if ct := c.ContentType(); ct != "" && ct != "application/json" {
 		return &httpError{status: 415, slug: "unsupported-media-type", title: "Unsupported media type",
 			detail: fmt.Sprintf("send the body as application/json, not %s", ct)}
@@ -117,10 +119,13 @@ func bindJSON(c *gin.Context, dst any) error {
 			return fmt.Errorf("%w: trailing data after the JSON value", errBadJSON)
 		}
 	}
-	return binding.Validator.ValidateStruct(dst)
+	return s.validate.Struct(dst)
 }
 
 // bindQuery decodes and validates query parameters.
-func bindQuery(c *gin.Context, dst any) error {
-	return c.ShouldBindQuery(dst)
+func (s *server) bindQuery(c *gin.Context, dst any) error {
+	if err := binding.MapFormWithTag(dst, c.Request.URL.Query(), "form"); err != nil {
+		return err
+	}
+	return s.validate.Struct(dst)
 }
