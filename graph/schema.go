@@ -98,9 +98,9 @@ func (s *Store) ApplySchema(ctx context.Context) (SchemaReport, error) {
 }
 
 // dropDriftedIndexes drops fact_text when its relationship types differ from
-// the configured vocabulary and the vector indexes when their dimension
-// differs (or no embedder is configured any more), so the CREATE ... IF NOT
-// EXISTS that follows builds them anew.
+// the configured vocabulary and the vector indexes when an embedder of
+// another size is configured, so the CREATE ... IF NOT EXISTS that follows
+// builds them anew.
 func (s *Store) dropDriftedIndexes(ctx context.Context) ([]string, error) {
 	res, err := s.read(ctx, "schema.inspect",
 		`SHOW INDEXES YIELD name, labelsOrTypes, options
@@ -130,6 +130,12 @@ func (s *Store) dropDriftedIndexes(ctx context.Context) ([]string, error) {
 			slices.Sort(have)
 			drift = !slices.Equal(have, want)
 		default:
+			// Without an embedder the vector indexes are left alone: another
+			// replica (or a later restart) may use them, and an unused index
+			// costs nothing. Only a different size forces a rebuild.
+			if s.cfg.EmbeddingDimensions == 0 {
+				continue
+			}
 			opts, _ := get[map[string]any](rec, "options")
 			cfg, _ := opts["indexConfig"].(map[string]any)
 			dims, _ := cfg["vector.dimensions"].(int64)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/graphmem/graphmem/extract"
@@ -70,7 +71,11 @@ func (s *Service) handleExtract(ctx context.Context, job graph.Job) (map[string]
 		if err != nil {
 			return nil, fmt.Errorf("extract window %s: %w", node.ID, engineError(err))
 		}
-		kr, err := s.store.WriteKnowledge(ctx, knowledgeWrite(job.Tenant, node, in.UserName, observed, res))
+		kw := knowledgeWrite(job.Tenant, node, in.UserName, observed, res)
+		if err := s.embedWindow(ctx, job.Tenant, node, raws, &kw); err != nil {
+			return nil, err
+		}
+		kr, err := s.store.WriteKnowledge(ctx, kw)
 		if err != nil {
 			return nil, fmt.Errorf("write knowledge of window %s: %w", node.ID, err)
 		}
@@ -118,4 +123,47 @@ func knowledgeWrite(tenant string, node graph.EventNode, userName string, observ
 		})
 	}
 	return w
+}
+
+// embedWindow embeds, in one call, the window's raw turns, its summary and
+// the names of the entities it mentions; turns and summary go to the vector
+// index, names to entity resolution. Without an embedder it does nothing.
+func (s *Service) embedWindow(ctx context.Context, tenant string, node graph.EventNode, raws []graph.RawEvent, kw *graph.KnowledgeWrite) error {
+	if s.embedder == nil {
+		return nil
+	}
+	var texts []string
+	var items []graph.Embedding
+	for _, r := range raws {
+		if r.Kind == "condensation_request" || strings.TrimSpace(r.Text) == "" {
+			continue
+		}
+		texts = append(texts, r.Text)
+		items = append(items, graph.Embedding{Kind: "raw", SessionID: r.SessionID, ID: r.ID})
+	}
+	if strings.TrimSpace(node.Summary) != "" {
+		texts = append(texts, node.Summary)
+		items = append(items, graph.Embedding{Kind: "event", ID: node.ID})
+	}
+	nodes := len(texts)
+	for _, e := range kw.Entities {
+		texts = append(texts, e.Name)
+	}
+	if len(texts) == 0 {
+		return nil
+	}
+	vecs, err := s.embedder.Embed(ctx, texts)
+	if err != nil {
+		return fmt.Errorf("embed window %s: %w", node.ID, engineError(err))
+	}
+	if len(vecs) != len(texts) {
+		return Permanent(fmt.Errorf("embed window %s: %d vectors for %d texts", node.ID, len(vecs), len(texts)))
+	}
+	for i := range items {
+		items[i].Vector = vecs[i]
+	}
+	for i := range kw.Entities {
+		kw.Entities[i].Embedding = vecs[nodes+i]
+	}
+	return s.store.SetEmbeddings(ctx, tenant, items)
 }

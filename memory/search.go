@@ -173,6 +173,7 @@ func (s *Service) Search(ctx context.Context, tenant string, in SearchInput) (Se
 		if old, ok := byID[key]; ok {
 			old.Parts.FullText = max(old.Parts.FullText, c.Parts.FullText)
 			old.Parts.Graph = max(old.Parts.Graph, c.Parts.Graph)
+			old.Parts.Vector = max(old.Parts.Vector, c.Parts.Vector)
 			if len(old.Path) == 0 {
 				old.Path = c.Path
 			}
@@ -216,6 +217,13 @@ func (s *Service) Search(ctx context.Context, tenant string, in SearchInput) (Se
 		}
 	}
 
+	// Vectors: the query's nearest tiered nodes, when an embedder is set.
+	if s.embedder != nil {
+		if err := s.vectorCandidates(ctx, sc, in.Query, pool, want, rawText, add); err != nil {
+			return SearchOutput{}, err
+		}
+	}
+
 	// Graph: seed entities the query names (and the user, when the query
 	// is about them), then walk current facts hop by hop.
 	seeds := s.seedEntities(ctx, tenant, in.UserID, q, cands.Entities)
@@ -243,6 +251,35 @@ func (s *Service) Search(ctx context.Context, tenant string, in SearchInput) (Se
 		}
 	}
 	return out, nil
+}
+
+// vectorCandidates adds the vector index's nearest neighbours of the query.
+func (s *Service) vectorCandidates(ctx context.Context, sc graph.SearchScope, query string, pool int, want func(string) bool,
+	rawText map[string]float64, add func(*candidate) *candidate) error {
+	vecs, err := s.embedder.Embed(ctx, []string{query})
+	if err != nil || len(vecs) != 1 {
+		return fmt.Errorf("embed query: %w", engineError(err))
+	}
+	hits, err := s.store.VectorSearch(ctx, sc, vecs[0], pool)
+	if err != nil {
+		return err
+	}
+	for _, h := range hits {
+		var c *candidate
+		switch {
+		case h.Kind == KindRaw && want(KindRaw):
+			c = rawCandidate(h.Raw)
+		case h.Kind == KindEvent && want(KindEvent):
+			c = eventCandidate(h.Node, rawText)
+		case h.Kind == KindInsight && want(KindInsight):
+			c = insightCandidate(h.Insight)
+		default:
+			continue
+		}
+		c.Parts.Vector = h.Score
+		add(c)
+	}
+	return nil
 }
 
 // seedEntities resolves the names a query mentions to entities, as the

@@ -24,6 +24,12 @@ type Engine interface {
 	Insights(ctx context.Context, in extract.InsightInput) ([]extract.Insight, error)
 }
 
+// Embedder turns texts into vectors (an OpenAI-compatible embeddings API);
+// it is optional: without it, retrieval uses full text, graph and recency.
+type Embedder interface {
+	Embed(ctx context.Context, texts []string) ([][]float32, error)
+}
+
 // sessionStore is what sessions and condensation need from the graph.
 type sessionStore interface {
 	AppendEvents(ctx context.Context, tenant, sessionID, userID, agentID string, events []graph.NewRawEvent) (graph.AppendResult, error)
@@ -44,7 +50,14 @@ type Store interface {
 	knowledgeStore
 	idleStore
 	searchStore
+	vectorStore
 	JobStore
+}
+
+// vectorStore stores and queries embeddings.
+type vectorStore interface {
+	SetEmbeddings(ctx context.Context, tenant string, items []graph.Embedding) error
+	VectorSearch(ctx context.Context, sc graph.SearchScope, vec []float32, limit int) ([]graph.VectorHit, error)
 }
 
 // Config tunes the service; cmd/graphmem fills it from the environment.
@@ -72,12 +85,13 @@ type Config struct {
 // keeps no per-session state in memory: every request reads the graph, so
 // any replica can serve any session.
 type Service struct {
-	store   Store
-	engine  Engine
-	counter condenser.TokenCounter
-	cfg     Config
-	log     *slog.Logger
-	now     func() time.Time
+	store    Store
+	engine   Engine
+	embedder Embedder // nil when no embedder is configured
+	counter  condenser.TokenCounter
+	cfg      Config
+	log      *slog.Logger
+	now      func() time.Time
 	// kicker wakes the local workers after an enqueue (nil: none).
 	kicker func()
 	// hints maps query-word stems to the fact types they ask about.
@@ -93,7 +107,10 @@ type Deps struct {
 	Store   Store
 	Engine  Engine
 	Counter condenser.TokenCounter
-	Log     *slog.Logger
+	// Embedder is optional; with it, windows are embedded at extraction and
+	// queries at search.
+	Embedder Embedder
+	Log      *slog.Logger
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 }
@@ -128,8 +145,8 @@ func New(deps Deps, cfg Config) (*Service, error) {
 	if cfg.Search.Fusion == "" {
 		cfg.Search = DefaultSearchConfig()
 	}
-	s := &Service{store: deps.Store, engine: deps.Engine, counter: deps.Counter, cfg: cfg, log: deps.Log, now: deps.Now,
-		hints: newHintIndex()}
+	s := &Service{store: deps.Store, engine: deps.Engine, embedder: deps.Embedder, counter: deps.Counter, cfg: cfg,
+		log: deps.Log, now: deps.Now, hints: newHintIndex()}
 	if _, ok := cfg.Profiles[cfg.DefaultProfile]; !ok {
 		return nil, fmt.Errorf("memory: default condenser profile %q is not defined", cfg.DefaultProfile)
 	}

@@ -35,6 +35,34 @@ func newEngine(cfg Config, log *slog.Logger) (memory.Engine, string, error) {
 	return llm, "llm/" + cfg.LLMModel, nil
 }
 
+// newEmbedder returns the embedder when GRAPHMEM_EMBEDDING_MODEL is set: the
+// LLM engine itself when it has the model, otherwise a client of the
+// embedding server (which may be used with the offline engine).
+func newEmbedder(cfg Config, engine memory.Engine, log *slog.Logger) (memory.Embedder, error) {
+	if cfg.EmbedModel == "" {
+		return nil, nil
+	}
+	if llm, ok := engine.(*extract.LLM); ok && cfg.EmbedBaseURL == "" {
+		return llm, nil
+	}
+	ec := extract.DefaultLLMConfig()
+	ec.BaseURL = cfg.EmbedBaseURL
+	if ec.BaseURL == "" {
+		ec.BaseURL = cfg.LLMBaseURL
+	}
+	ec.APIKey = cfg.llmAPIKey()
+	ec.Model = cfg.LLMModel // required by the client; unused for embeddings
+	ec.Timeout = cfg.LLMTimeout
+	ec.EmbeddingModel = cfg.EmbedModel
+	ec.EmbeddingDimensions = cfg.EmbedDims
+	emb, err := extract.NewLLM(ec, log)
+	if err != nil {
+		return nil, fmt.Errorf("embedder: %w", err)
+	}
+	log.Info("vector search on", "embedding_model", cfg.EmbedModel, "dimensions", cfg.EmbedDims)
+	return emb, nil
+}
+
 // loadProfiles returns the built-in condenser profiles plus those of the
 // optional JSON file ({"name": {config}, ...}); a file profile may replace
 // a built-in one.

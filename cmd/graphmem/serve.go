@@ -146,6 +146,10 @@ func buildApp(ctx context.Context, cfg Config, keys *api.KeyRing, log *slog.Logg
 	if err != nil {
 		return fail(err)
 	}
+	embedder, err := newEmbedder(cfg, engine, log)
+	if err != nil {
+		return fail(err)
+	}
 	counter, err := nlp.NewTokenCounter("cl100k_base")
 	if err != nil {
 		return fail(fmt.Errorf("token counter: %w", err))
@@ -154,7 +158,7 @@ func buildApp(ctx context.Context, cfg Config, keys *api.KeyRing, log *slog.Logg
 	if err != nil {
 		return fail(err)
 	}
-	svc, err := memory.New(memory.Deps{Store: store, Engine: engine, Counter: counter, Log: log}, memory.Config{
+	svc, err := memory.New(memory.Deps{Store: store, Engine: engine, Embedder: embedder, Counter: counter, Log: log}, memory.Config{
 		Profiles: profiles, DefaultProfile: cfg.CondenserProfile, EngineName: engineName,
 		EngineIsLLM: cfg.LLMBaseURL != "", JobMaxAttempts: cfg.JobMaxAttempts,
 	})
