@@ -1,0 +1,57 @@
+package main
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestParseProcStatus(t *testing.T) {
+	m := parseProcStatus(7, "Name:\tjava\nVmPeak:\t 9000 kB\nVmHWM:\t  204800 kB\nVmRSS:\t  102400 kB\n")
+	if m != (procMem{PID: 7, PeakRSSMB: 200, RSSMB: 100}) {
+		t.Errorf("%+v", m)
+	}
+}
+
+func TestSynthDeterministic(t *testing.T) {
+	start := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+	a := newSynth(3).session("e", 10, 20, start)
+	b := newSynth(3).session("e", 10, 20, start)
+	if !reflect.DeepEqual(a, b) {
+		t.Error("same seed, different events")
+	}
+	if a[0].ID != "e10" || a[0].Role != "user" || a[1].Role != "assistant" || a[19].OccurredAt != "2024-01-01T00:00:29Z" {
+		t.Errorf("%+v / %+v", a[0], a[19])
+	}
+	for _, e := range a {
+		if strings.ContainsAny(e.Content, "{}") || e.Content == "" {
+			t.Errorf("unfilled template: %q", e.Content)
+		}
+	}
+	if q := newSynth(1).query(); strings.ContainsAny(q, "{}") {
+		t.Errorf("query %q", q)
+	}
+}
+
+func TestInterleave(t *testing.T) {
+	a := &conversation{UserID: "a", QA: []question{{Text: "a1"}, {Text: "a2"}, {Text: "a3"}}}
+	b := &conversation{UserID: "b", QA: []question{{Text: "b1"}}}
+	var got []string
+	for _, q := range interleave([]*conversation{a, b}) {
+		got = append(got, q.Text)
+	}
+	if !reflect.DeepEqual(got, []string{"a1", "b1", "a2", "a3"}) {
+		t.Errorf("%v", got)
+	}
+}
+
+// The report must render whatever subset of phases ran.
+func TestMarkdownPartial(t *testing.T) {
+	r := &results{Meta: meta{CPUs: 2}}
+	r.Targets = targets(r)
+	md := markdown(r)
+	if !strings.Contains(md, "not measured") || !strings.Contains(md, "/v1/search was not available") {
+		t.Errorf("%s", md)
+	}
+}
