@@ -141,6 +141,12 @@ func (l *LLM) Extract(ctx context.Context, in Input) (Result, error) {
 		return Result{}, fmt.Errorf("extract: %w: %w%s", ErrInvalidOutput, err, llmCutOff(res.finishReason))
 	}
 	result, dropped := llmValidateExtraction(in, out)
+	if len(out.Facts) > 0 && len(result.Facts) == 0 {
+		// Every fact failed validation: an empty result would mark the window
+		// extracted and lose its knowledge for good; failing keeps it retryable.
+		return Result{}, fmt.Errorf("extract: %w: every one of the %d facts was rejected: %s",
+			ErrInvalidOutput, len(out.Facts), strings.Join(llmFirst(dropped, 5), "; "))
+	}
 	result.Model = res.model
 	result.PromptTokens, result.CompletionTokens = res.promptTokens, res.completionTokens
 	if len(dropped) > 0 {

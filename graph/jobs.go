@@ -303,8 +303,16 @@ func mergeJob(ctx context.Context, tx neo4j.ManagedTransaction, base map[string]
 	return j, created, err
 }
 
-// ClaimJobs claims up to max runnable jobs of the given kinds (empty means
-// any kind) across all tenants for owner, leasing them for lease: pending
+// ClaimFilter narrows which jobs a worker claims; empty fields match all.
+type ClaimFilter struct {
+	Kinds []string
+	// Tenants dedicates a worker to some tenants (e.g. one whose jobs use
+	// another LLM); empty means every tenant.
+	Tenants []string
+}
+
+// ClaimJobs claims up to max runnable jobs matching the filter for owner,
+// leasing them for lease: pending
 // jobs whose run_after has come, and running jobs whose lease expired
 // (their worker died). Each claim sets status running, the owner, the
 // lease, started_at and attempts+1.
@@ -315,30 +323,33 @@ func mergeJob(ctx context.Context, tx neo4j.ManagedTransaction, base map[string]
 // concurrent claimer that picked the same candidate blocks on the lock
 // until the first commits, then sees it running with a live lease and
 // skips it, so no job is ever claimed twice.
-func (s *Store) ClaimJobs(ctx context.Context, owner string, kinds []string, max int, lease time.Duration) ([]Job, error) {
+func (s *Store) ClaimJobs(ctx context.Context, owner string, filter ClaimFilter, max int, lease time.Duration) ([]Job, error) {
 	if owner == "" || max <= 0 || lease < time.Millisecond {
 		return nil, fmt.Errorf("claim jobs: %w: need an owner, max > 0 and a lease of at least 1ms", ErrInvalid)
 	}
 	window := min(max*4+16, maxClaimWindow)
-	var kindParam any
-	if len(kinds) > 0 {
-		kindParam = kinds
+	var kindParam, tenantParam any
+	if len(filter.Kinds) > 0 {
+		kindParam = filter.Kinds
+	}
+	if len(filter.Tenants) > 0 {
+		tenantParam = filter.Tenants
 	}
 	return writeTx(ctx, s, "job.claim", func(tx neo4j.ManagedTransaction) ([]Job, error) {
 		recs, err := runTx(ctx, tx, `
 			CALL () {
 			  MATCH (j:Job) USING INDEX j:Job(status, run_after)
 			  WHERE j.status = 'pending' AND j.run_after <= datetime()
-			    AND ($kinds IS NULL OR j.kind IN $kinds)
+			    AND ($kinds IS NULL OR j.kind IN $kinds) AND ($tenants IS NULL OR j.tenant IN $tenants)
 			  RETURN j.tenant AS tenant, j.id AS id, j.run_after AS due ORDER BY due LIMIT $window
 			  UNION ALL
 			  MATCH (j:Job) USING INDEX j:Job(status, run_after)
 			  WHERE j.status = 'running' AND j.run_after IS NOT NULL AND j.lease_until < datetime()
-			    AND ($kinds IS NULL OR j.kind IN $kinds)
+			    AND ($kinds IS NULL OR j.kind IN $kinds) AND ($tenants IS NULL OR j.tenant IN $tenants)
 			  RETURN j.tenant AS tenant, j.id AS id, j.lease_until AS due ORDER BY due LIMIT $window
 			}
 			RETURN tenant, id ORDER BY due, tenant, id LIMIT $window`,
-			map[string]any{"kinds": kindParam, "window": int64(window)})
+			map[string]any{"kinds": kindParam, "tenants": tenantParam, "window": int64(window)})
 		if err != nil {
 			return nil, err
 		}

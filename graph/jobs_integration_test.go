@@ -37,7 +37,7 @@ func mustEnqueue(t *testing.T, s *graph.Store, tenant string, spec graph.JobSpec
 
 func claimOne(t *testing.T, s *graph.Store, owner, kind string, lease time.Duration) graph.Job {
 	t.Helper()
-	got, err := s.ClaimJobs(t.Context(), owner, []string{kind}, 1, lease)
+	got, err := s.ClaimJobs(t.Context(), owner, graph.ClaimFilter{Kinds: []string{kind}}, 1, lease)
 	if err != nil {
 		t.Fatalf("claim %s: %v", kind, err)
 	}
@@ -181,7 +181,7 @@ func TestJobClaimIsExclusive(t *testing.T) {
 		owner := fmt.Sprint("claimer-", w)
 		wg.Go(func() {
 			for total.Load() < jobs && time.Now().Before(ctxDue) {
-				got, err := s.ClaimJobs(ctx, owner, []string{kind}, 5, time.Hour)
+				got, err := s.ClaimJobs(ctx, owner, graph.ClaimFilter{Kinds: []string{kind}}, 5, time.Hour)
 				if err != nil {
 					t.Error(err)
 					return
@@ -231,7 +231,7 @@ func TestJobClaimOrderAndFairness(t *testing.T) {
 	mustEnqueue(t, s, quiet, graph.JobSpec{Kind: kind, Key: "q", RunAfter: old.Add(time.Minute)})
 	future := mustEnqueue(t, s, busy, graph.JobSpec{Kind: kind, Key: "later", RunAfter: time.Now().Add(time.Hour)})
 
-	got, err := s.ClaimJobs(ctx, "w1", []string{kind}, 3, time.Minute)
+	got, err := s.ClaimJobs(ctx, "w1", graph.ClaimFilter{Kinds: []string{kind}}, 3, time.Minute)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -248,7 +248,7 @@ func TestJobClaimOrderAndFairness(t *testing.T) {
 		t.Fatalf("claimed %v; want b0 first and the quiet tenant's job among 3", ids)
 	}
 	// The rest drains oldest first, and a job due later is not claimed.
-	rest, err := s.ClaimJobs(ctx, "w1", []string{kind}, 100, time.Minute)
+	rest, err := s.ClaimJobs(ctx, "w1", graph.ClaimFilter{Kinds: []string{kind}}, 100, time.Minute)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -275,7 +275,7 @@ func TestJobLeaseExpiryAllowsReclaim(t *testing.T) {
 	if first.ID != j.ID || first.Attempts != 1 || !first.LeaseUntil.After(first.StartedAt) {
 		t.Fatalf("first claim = %+v", first)
 	}
-	if got, err := s.ClaimJobs(ctx, "rescuer", []string{kind}, 1, time.Minute); err != nil || len(got) != 0 {
+	if got, err := s.ClaimJobs(ctx, "rescuer", graph.ClaimFilter{Kinds: []string{kind}}, 1, time.Minute); err != nil || len(got) != 0 {
 		t.Fatalf("claim under a live lease = %d jobs, %v", len(got), err)
 	}
 	// Renewal keeps it ours.
@@ -286,7 +286,7 @@ func TestJobLeaseExpiryAllowsReclaim(t *testing.T) {
 	var second graph.Job
 	deadline := time.Now().Add(10 * time.Second)
 	for second.ID == "" && time.Now().Before(deadline) {
-		got, err := s.ClaimJobs(ctx, "rescuer", []string{kind}, 1, time.Minute)
+		got, err := s.ClaimJobs(ctx, "rescuer", graph.ClaimFilter{Kinds: []string{kind}}, 1, time.Minute)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -330,7 +330,7 @@ func TestJobFailWithRetryThenSucceed(t *testing.T) {
 	later := mustEnqueue(t, s, tenant, graph.JobSpec{Kind: kind, Key: "later", RunAfter: time.Now().Add(-time.Minute)})
 	soon := mustEnqueue(t, s, tenant, graph.JobSpec{Kind: kind, Key: "soon"})
 
-	got, err := s.ClaimJobs(ctx, "w1", []string{kind}, 2, time.Minute)
+	got, err := s.ClaimJobs(ctx, "w1", graph.ClaimFilter{Kinds: []string{kind}}, 2, time.Minute)
 	if err != nil || len(got) != 2 {
 		t.Fatalf("claim = %d, %v", len(got), err)
 	}
@@ -378,7 +378,7 @@ func TestJobPermanentFailure(t *testing.T) {
 		len(failed.LastError) > 1100 || !strings.HasPrefix(failed.LastError, "éé") {
 		t.Fatalf("permanently failed = %+v", failed)
 	}
-	if got, _ := s.ClaimJobs(ctx, "w1", []string{kind}, 1, time.Minute); len(got) != 0 {
+	if got, _ := s.ClaimJobs(ctx, "w1", graph.ClaimFilter{Kinds: []string{kind}}, 1, time.Minute); len(got) != 0 {
 		t.Fatalf("claimed a failed job")
 	}
 	// A failed job no longer blocks its key.
@@ -469,7 +469,7 @@ func TestJobTenantIsolation(t *testing.T) {
 	}
 
 	// Claim takes both tenants' jobs; completing needs the right tenant.
-	got, err := s.ClaimJobs(ctx, "w1", []string{kind}, 10, time.Minute)
+	got, err := s.ClaimJobs(ctx, "w1", graph.ClaimFilter{Kinds: []string{kind}}, 10, time.Minute)
 	if err != nil || len(got) != 3 {
 		t.Fatalf("claimed %d, %v", len(got), err)
 	}
@@ -492,7 +492,7 @@ func TestJobClaimFiltersKinds(t *testing.T) {
 		mustEnqueue(t, s, tenant, graph.JobSpec{Kind: want, Key: fmt.Sprint(i)})
 		mustEnqueue(t, s, tenant, graph.JobSpec{Kind: other, Key: fmt.Sprint(i)})
 	}
-	got, err := s.ClaimJobs(ctx, "w1", []string{want}, 10, time.Minute)
+	got, err := s.ClaimJobs(ctx, "w1", graph.ClaimFilter{Kinds: []string{want}}, 10, time.Minute)
 	if err != nil || len(got) != 3 {
 		t.Fatalf("claimed %d, %v", len(got), err)
 	}
@@ -505,9 +505,26 @@ func TestJobClaimFiltersKinds(t *testing.T) {
 	if err != nil || len(pending) != 3 || pending[0].Kind != other {
 		t.Fatalf("pending after claim = %d, %v", len(pending), err)
 	}
-	both, err := s.ClaimJobs(ctx, "w1", []string{want, other}, 10, time.Minute)
+	both, err := s.ClaimJobs(ctx, "w1", graph.ClaimFilter{Kinds: []string{want, other}}, 10, time.Minute)
 	if err != nil || len(both) != 3 {
 		t.Fatalf("claim with two kinds = %d, %v", len(both), err)
+	}
+}
+
+func TestJobClaimFiltersTenants(t *testing.T) {
+	t.Parallel()
+	s, ctx := graphtest.Store(t), t.Context()
+	a, b := graphtest.Tenant(t), graphtest.Tenant(t)
+	kind := jobKind(a, "dedicated")
+	mustEnqueue(t, s, a, graph.JobSpec{Kind: kind, Key: "x"})
+	mustEnqueue(t, s, b, graph.JobSpec{Kind: kind, Key: "x"})
+	got, err := s.ClaimJobs(ctx, "wb", graph.ClaimFilter{Kinds: []string{kind}, Tenants: []string{b}}, 10, time.Minute)
+	if err != nil || len(got) != 1 || got[0].Tenant != b {
+		t.Fatalf("a worker dedicated to tenant b claimed %+v, %v", got, err)
+	}
+	pending, err := s.ListJobs(ctx, a, graph.JobFilter{Status: graph.JobPending})
+	if err != nil || len(pending) != 1 {
+		t.Fatalf("tenant a's job must stay pending: %d, %v", len(pending), err)
 	}
 }
 
@@ -552,7 +569,7 @@ func TestJobListFiltersAndCounts(t *testing.T) {
 			t.Errorf("enqueue %+v: %v, want ErrInvalid", bad.Kind, err)
 		}
 	}
-	if _, err := s.ClaimJobs(context.WithoutCancel(ctx), "", nil, 1, time.Minute); !errors.Is(err, graph.ErrInvalid) {
+	if _, err := s.ClaimJobs(context.WithoutCancel(ctx), "", graph.ClaimFilter{}, 1, time.Minute); !errors.Is(err, graph.ErrInvalid) {
 		t.Errorf("claim without owner: %v", err)
 	}
 }

@@ -176,10 +176,18 @@ func engineError(err error) error {
 		return Permanent(err)
 	}
 	if errors.Is(err, extract.ErrUnavailable) {
-		return fmt.Errorf("%w: %w", ErrUnavailable, err)
+		return engineUnavailable{err}
 	}
 	return err
 }
+
+// engineUnavailable is an LLM outage: it matches ErrUnavailable (retried,
+// 503) but reads as the engine's own message, so an operator looking at a
+// job's last_error is sent to the LLM, not to Neo4j.
+type engineUnavailable struct{ err error }
+
+func (e engineUnavailable) Error() string   { return e.err.Error() }
+func (e engineUnavailable) Unwrap() []error { return []error{e.err, ErrUnavailable} }
 
 func rawToExtract(r graph.RawEvent) extract.Event {
 	return extract.Event{ID: r.ID, Role: r.Role, Kind: r.Kind, Name: r.Name, Content: r.Content, OccurredAt: r.OccurredAt}

@@ -28,7 +28,7 @@ import (
 // JobStore is what the Worker needs from the durable job queue. *graph.Store
 // implements it; tests use an in-memory fake.
 type JobStore interface {
-	ClaimJobs(ctx context.Context, owner string, kinds []string, max int, lease time.Duration) ([]graph.Job, error)
+	ClaimJobs(ctx context.Context, owner string, filter graph.ClaimFilter, max int, lease time.Duration) ([]graph.Job, error)
 	RenewLease(ctx context.Context, tenant, jobID, owner string, lease time.Duration) error
 	CompleteJob(ctx context.Context, tenant, jobID, owner string, result map[string]any) error
 	FailJob(ctx context.Context, tenant, jobID, owner string, cause error, retryAt time.Time, permanent bool) error
@@ -65,6 +65,8 @@ type WorkerConfig struct {
 	// ctx is cancelled (default 15s); then they are cancelled and their
 	// jobs are left to lease expiry.
 	DrainTimeout time.Duration
+	// Tenants, when set, dedicates the worker to these tenants' jobs.
+	Tenants []string
 	// Observe, when set, is called after every handler run with the kind,
 	// duration and error (nil on success); the service feeds Prometheus.
 	Observe func(kind string, d time.Duration, err error)
@@ -257,7 +259,7 @@ func (w *Worker) claim(ctx context.Context, free int) ([]graph.Job, error) {
 	kinds := w.kinds()
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 15*time.Second)
 	defer cancel()
-	return w.store.ClaimJobs(cctx, w.cfg.Owner, kinds, free, w.cfg.Lease)
+	return w.store.ClaimJobs(cctx, w.cfg.Owner, graph.ClaimFilter{Kinds: kinds, Tenants: w.cfg.Tenants}, free, w.cfg.Lease)
 }
 
 func (w *Worker) kinds() []string {

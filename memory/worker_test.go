@@ -73,7 +73,8 @@ func (f *fakeJobs) snapshot() (claims, renews int, completed map[string]map[stri
 	return f.claims, f.renews, completed, append([]fakeFailure(nil), f.failures...)
 }
 
-func (f *fakeJobs) ClaimJobs(_ context.Context, owner string, kinds []string, max int, lease time.Duration) ([]graph.Job, error) {
+func (f *fakeJobs) ClaimJobs(_ context.Context, owner string, filter graph.ClaimFilter, max int, lease time.Duration) ([]graph.Job, error) {
+	kinds := filter.Kinds
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.claims++

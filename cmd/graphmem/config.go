@@ -64,6 +64,8 @@ type Config struct {
 	Workers          int           `env:"WORKERS" envDefault:"2" desc:"background job workers per replica"`
 	JobMaxAttempts   int           `env:"JOB_MAX_ATTEMPTS" envDefault:"5" desc:"attempts before a job is marked failed"`
 	JobLease         time.Duration `env:"JOB_LEASE" envDefault:"30s" desc:"how long a claimed job waits before another replica retries it if its worker died"`
+	JobBackoff       time.Duration `env:"JOB_BACKOFF" envDefault:"2s" desc:"delay before a failed job's first retry (doubles each attempt, at most 5m)"`
+	WorkerTenants    []string      `env:"WORKER_TENANTS" envSeparator:"," desc:"dedicate this replica's workers to these tenants (empty: all)"`
 	IdleClose        time.Duration `env:"SESSION_IDLE_CLOSE" envDefault:"30m" desc:"sessions idle this long are condensed and extracted (0 disables)"`
 }
 
@@ -196,6 +198,9 @@ func (c Config) validate() error {
 	}
 	if c.JobMaxAttempts < 1 {
 		bad("JOB_MAX_ATTEMPTS", "%d must be at least 1", c.JobMaxAttempts)
+	}
+	if c.JobBackoff < 10*time.Millisecond || c.JobBackoff > 5*time.Minute {
+		bad("JOB_BACKOFF", "%s must be within 10ms-5m", c.JobBackoff)
 	}
 	if c.JobLease < time.Second {
 		bad("JOB_LEASE", "%s is below 1s", c.JobLease)

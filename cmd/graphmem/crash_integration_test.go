@@ -39,6 +39,7 @@ func TestCrashDuringExtractionIsRecovered(t *testing.T) {
 		"GRAPHMEM_JOB_LEASE":          "3s",
 		"GRAPHMEM_API_KEYS":           sc.id("tenant") + ":" + key,
 		"GRAPHMEM_WORKERS":            "2",
+		"GRAPHMEM_WORKER_TENANTS":     sc.id("tenant"),
 		"GRAPHMEM_SESSION_IDLE_CLOSE": "0",
 		"GRAPHMEM_LOG_FORMAT":         "json",
 	})

@@ -38,6 +38,9 @@ func newE2E(t *testing.T, env ...string) *e2e {
 		"GRAPHMEM_NEO4J_URI", graphtest.URI(t),
 		"GRAPHMEM_API_KEYS", tenant + ":" + key,
 		"GRAPHMEM_WORKERS", "2",
+		// Each test's app serves only its own tenant's jobs: apps of parallel
+		// tests differ in config (LLM, embedder) and share the job table.
+		"GRAPHMEM_WORKER_TENANTS", tenant,
 		"GRAPHMEM_SESSION_IDLE_CLOSE", "0",
 	}, env...)
 	getenv, environ := envOf(kv...)

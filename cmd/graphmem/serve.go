@@ -172,7 +172,8 @@ func buildApp(ctx context.Context, cfg Config, keys *api.KeyRing, log *slog.Logg
 	bgCtx, stop := context.WithCancel(context.WithoutCancel(ctx))
 	a.stop = stop
 	if cfg.Workers > 0 {
-		worker := memory.NewWorker(store, memory.WorkerConfig{Concurrency: cfg.Workers, Lease: cfg.JobLease, Observe: metrics.ObserveJob}, log)
+		worker := memory.NewWorker(store, memory.WorkerConfig{Concurrency: cfg.Workers, Lease: cfg.JobLease, BaseBackoff: cfg.JobBackoff,
+			Tenants: cfg.WorkerTenants, Observe: metrics.ObserveJob}, log)
 		svc.RegisterJobs(worker)
 		a.wg.Add(1)
 		go func() {
