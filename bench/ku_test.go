@@ -90,10 +90,12 @@ func TestKUBaseline(t *testing.T) {
 		}{Role: "user", Content: c})
 	}
 	s.Checks = []kuCheck{{Type: "search_top", Query: "Where does the user live?", Expect: []string{"Berlin"}, Reject: []string{"Paris"}, K: 1},
+		{Type: "search_top", Query: "nurse", Expect: []string{"nurse"}, K: 3}, // no reject: not an update check
 		{Type: "history", Query: "Paris", Expect: []string{"Paris"}, K: 5}, {Type: "preference", Object: "x", Polarity: "positive"}}
 	var b kuBaseline
 	b.run([]kuScenario{s})
-	if b.ByType["history"].Passed != 1 || b.ByType["preference"] != nil || b.CurrentFirst.N != 1 || b.RejectedTop5.Passed != 1 {
+	if b.ByType["history"].Passed != 1 || b.ByType["preference"] != nil || b.CurrentFirst.N != 1 || b.RejectedTop5.Passed != 1 ||
+		b.ByType["search_top"].N != 2 {
 		t.Errorf("%+v %+v %+v", b.ByType["history"], b.CurrentFirst, b.RejectedTop5)
 	}
 }

@@ -118,6 +118,10 @@ type meta struct {
 	SearchProbe     string  `json:"search_probe,omitempty"`
 	Phases          string  `json:"phases"`
 	Scale           bool    `json:"scale"`
+	// LoadAvg is /proc/loadavg at the start and the end: other work on a
+	// shared 2-core box shows up here and in the latencies.
+	LoadAvgStart string `json:"loadavg_start"`
+	LoadAvgEnd   string `json:"loadavg_end"`
 }
 
 type latencyReport struct {
@@ -162,13 +166,15 @@ func run(cfg config) int {
 	want := func(ph string) bool { return slices.Contains(phases, ph) }
 	res := &results{Meta: meta{Started: start.UTC().Format(time.RFC3339), Addr: cfg.Addr, Commit: cfg.Commit,
 		CPUs: runtime.NumCPU(), GoVersion: runtime.Version(), LoCoMo: cfg.LoCoMo, LoCoMoSHA256: sha256File(cfg.LoCoMo),
-		KU: cfg.KU, KUSHA256: sha256File(cfg.KU), Phases: cfg.Phases, Scale: cfg.Scale}, Resources: map[string]procMem{}}
+		KU: cfg.KU, KUSHA256: sha256File(cfg.KU), Phases: cfg.Phases, Scale: cfg.Scale, LoadAvgStart: loadAvg()},
+		Resources: map[string]procMem{}}
 	fail := func(phase string, err error) {
 		res.Errors = append(res.Errors, phase+": "+err.Error())
 		p.Printf("ERROR %s: %v", phase, err)
 	}
 	finish := func() int {
 		res.Meta.Seconds = round4(time.Since(start).Seconds())
+		res.Meta.LoadAvgEnd = loadAvg()
 		readResources(cfg, res)
 		res.Targets = targets(res)
 		res.HTTP, res.HTTP5xx = c.snapshot()
@@ -287,6 +293,19 @@ func run(cfg config) int {
 		fail("run", ctx.Err())
 	}
 	return finish()
+}
+
+// loadAvg returns the 1, 5 and 15 minute load averages.
+func loadAvg() string {
+	raw, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return ""
+	}
+	f := strings.Fields(string(raw))
+	if len(f) < 3 {
+		return ""
+	}
+	return strings.Join(f[:3], " ")
 }
 
 // readResources records the memory of graphmem and Neo4j (peak so far).

@@ -116,11 +116,16 @@ func f3(v *float64) string {
 	return fmt.Sprintf("%.3f", *v)
 }
 
-func f1(v *float64) string {
+// num prints rates with 3 decimals and larger figures (ms, s, events/s)
+// with one.
+func num(v *float64) string {
 	if v == nil {
 		return "—"
 	}
-	return fmt.Sprintf("%.1f", *v)
+	if *v >= 10 || *v <= -10 {
+		return fmt.Sprintf("%.1f", *v)
+	}
+	return fmt.Sprintf("%.3f", *v)
 }
 
 func check(t target) string {
@@ -144,7 +149,8 @@ func markdown(r *results) string {
 	}
 	w("# graphmem benchmark")
 	w("")
-	w("%s · graphmem %s · %d CPUs · offline engine · harness %.0fs", r.Meta.Started, commit, r.Meta.CPUs, r.Meta.Seconds)
+	w("%s · graphmem %s · %d CPUs · offline engine · harness %.0fs · load average %s at start, %s at end",
+		r.Meta.Started, commit, r.Meta.CPUs, r.Meta.Seconds, r.Meta.LoadAvgStart, r.Meta.LoadAvgEnd)
 	if !r.Meta.SearchAvailable {
 		w("")
 		w("> /v1/search was not available (%s): graphmem retrieval figures are missing; baselines only.", r.Meta.SearchProbe)
@@ -157,9 +163,9 @@ func markdown(r *results) string {
 	for _, t := range r.Targets {
 		base := "—"
 		if t.Baseline != nil {
-			base = f3(t.Baseline) + " (" + t.BaseName + ")"
+			base = num(t.Baseline) + " (" + t.BaseName + ")"
 		}
-		w("| %s | %s | %s | %s | %s |", t.Name, t.Goal, f3(t.Value), base, check(t))
+		w("| %s | %s | %s | %s | %s |", t.Name, t.Goal, num(t.Value), base, check(t))
 	}
 
 	if rr := r.Retrieval; rr != nil {
@@ -265,9 +271,9 @@ func markdown(r *results) string {
 			}
 			w("| %s | %d/%d | %s |", t, pc.Passed, pc.N, base)
 		}
-		w("| current ranks first (search_top) | %.3f | %.3f |", k.CurrentFirst.Rate, k.Baseline.CurrentFirst.Rate)
-		w("| superseded fact unmarked in top 5 | %.3f | — |", k.SupersededTop5.Rate)
-		w("| rejected text unmarked in top 5 (any kind, stricter) | %.3f | %.3f |", k.RejectedTop5.Rate, k.Baseline.RejectedTop5.Rate)
+		w("| current ranks first (%d search_top checks with a rejected value) | %.3f | %.3f |", k.CurrentFirst.N, k.CurrentFirst.Rate, k.Baseline.CurrentFirst.Rate)
+		w("| superseded fact unmarked in top 5 (%d search_top checks) | %.3f | — |", k.SupersededTop5.N, k.SupersededTop5.Rate)
+		w("| rejected text unmarked in top 5 (any result kind; stricter) | %.3f | %.3f |", k.RejectedTop5.Rate, k.Baseline.RejectedTop5.Rate)
 		for _, list := range []struct {
 			name string
 			fs   []kuFailure
