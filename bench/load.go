@@ -26,18 +26,29 @@ type loadStats struct {
 	Mean     float64 `json:"mean_ms"`
 	Max      float64 `json:"max_ms"`
 	// ServerP95 is the p95 of the took_ms graphmem reports, when it does.
-	ServerP95  *float64 `json:"server_took_p95_ms,omitempty"`
-	FirstError string   `json:"first_error,omitempty"`
+	ServerP95 *float64 `json:"server_took_p95_ms,omitempty"`
+	// CPUms is the CPU time per request of graphmem and of Neo4j over the
+	// measured span (warm-up excluded).
+	CPUms      map[string]float64 `json:"cpu_ms_per_request,omitempty"`
+	FirstError string             `json:"first_error,omitempty"`
 }
 
 // loadOp performs request i of worker w and returns the server-reported
 // time in ms (negative when there is none).
 type loadOp func(ctx context.Context, w, i int) (float64, error)
 
-func runLoad(ctx context.Context, name string, clients int, warmup, dur time.Duration, op loadOp, p *progress) loadStats {
+func runLoad(ctx context.Context, name string, clients int, warmup, dur time.Duration, op loadOp, cpu cpuProbe, p *progress) loadStats {
 	start := time.Now()
 	measureFrom := start.Add(warmup)
 	end := measureFrom.Add(dur)
+	cpuStart := make(chan cpuMark, 1)
+	go func() {
+		select {
+		case <-time.After(time.Until(measureFrom)):
+		case <-ctx.Done():
+		}
+		cpuStart <- cpu.mark()
+	}()
 	var mu sync.Mutex
 	var lat, server []float64
 	errs := 0
@@ -93,9 +104,10 @@ func runLoad(ctx context.Context, name string, clients int, warmup, dur time.Dur
 	}
 	wg.Wait()
 	span := time.Since(measureFrom).Seconds()
+	cpuMS := cpu.perUnit(<-cpuStart, len(lat)+errs)
 	ps := percentiles(lat, 50, 95, 99, 100)
 	st := loadStats{Name: name, Clients: clients, Seconds: round4(span), Requests: len(lat) + errs, Errors: errs,
-		P50: round4(ps[0]), P95: round4(ps[1]), P99: round4(ps[2]), Max: round4(ps[3]), FirstError: firstErr}
+		P50: round4(ps[0]), P95: round4(ps[1]), P99: round4(ps[2]), Max: round4(ps[3]), FirstError: firstErr, CPUms: cpuMS}
 	if span > 0 {
 		st.QPS = round4(float64(len(lat)) / span)
 	}
@@ -110,8 +122,8 @@ func runLoad(ctx context.Context, name string, clients int, warmup, dur time.Dur
 		v := round4(percentiles(server, 95)[0])
 		st.ServerP95 = &v
 	}
-	p.Printf("%s: %d clients, %.0f req/s, p50 %.1f ms, p95 %.1f ms, p99 %.1f ms, %d errors",
-		name, clients, st.QPS, st.P50, st.P95, st.P99, st.Errors)
+	p.Printf("%s: %d clients, %.0f req/s, p50 %.1f ms, p95 %.1f ms, p99 %.1f ms, %d errors; CPU ms/request %v",
+		name, clients, st.QPS, st.P50, st.P95, st.P99, st.Errors, st.CPUms)
 	return st
 }
 
@@ -169,12 +181,14 @@ type ingestStats struct {
 	RequestMS    latencySummary `json:"request_ms"`
 	Errors       int            `json:"errors"`
 	FirstError   string         `json:"first_error,omitempty"`
+	// CPUms is the CPU time per 1,000 stored events of graphmem and Neo4j.
+	CPUms map[string]float64 `json:"cpu_ms_per_1000_events,omitempty"`
 }
 
 // ingestLoad appends total synthetic events for a fresh user, batch events
 // per request, from clients concurrent clients each on its own session.
 // Events are generated before the clock starts.
-func ingestLoad(ctx context.Context, c *client, name, userID string, total, batch, clients int, seed uint64, p *progress) ingestStats {
+func ingestLoad(ctx context.Context, c *client, name, userID string, total, batch, clients int, seed uint64, cpu cpuProbe, p *progress) ingestStats {
 	gen := newSynth(seed)
 	per := total / clients
 	type req struct {
@@ -206,6 +220,7 @@ func ingestLoad(ctx context.Context, c *client, name, userID string, total, batc
 	var mu sync.Mutex
 	var lat []float64
 	start := time.Now()
+	cpuStart := cpu.mark()
 	var wg sync.WaitGroup
 	for w := range clients {
 		wg.Add(1)
@@ -238,7 +253,15 @@ func ingestLoad(ctx context.Context, c *client, name, userID string, total, batc
 	st.Seconds = round4(time.Since(start).Seconds())
 	st.EventsPerSec = round4(float64(st.Events) / st.Seconds)
 	st.RequestMS = summarize(lat)
+	st.CPUms = perThousand(cpu.perUnit(cpuStart, st.Events))
 	p.Printf("%s: %d events in %.1fs = %.0f events/s (%d clients, %d per request, p95 %.1f ms/request, %d errors)",
 		name, st.Events, st.Seconds, st.EventsPerSec, clients, batch, st.RequestMS.P95, st.Errors)
 	return st
+}
+
+func perThousand(m map[string]float64) map[string]float64 {
+	for k, v := range m {
+		m[k] = round4(v * 1000)
+	}
+	return m
 }

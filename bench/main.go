@@ -203,6 +203,7 @@ func run(cfg config) int {
 	res.Meta.SearchAvailable, res.Meta.SearchProbe = probeSearch(ctx, c)
 	p.Printf("graphmem %s at %s; /v1/search available: %v %s", health.Version, cfg.Addr, res.Meta.SearchAvailable, res.Meta.SearchProbe)
 
+	cpu := cpuProbe{"graphmem": cfg.GraphmemPID, "neo4j": cfg.Neo4jPID}
 	codec, err := tokenizer.Get(tokenizer.Cl100kBase)
 	if err != nil {
 		fail("tokenizer", err)
@@ -250,16 +251,16 @@ func run(cfg config) int {
 		qs := interleave(convs)
 		lr := &latencyReport{BM25InProcess: bm25Latency(convs)}
 		if res.Meta.SearchAvailable {
-			lr.Search = runLoad(ctx, "search latency", cfg.Load.Clients, cfg.Load.Warmup, cfg.Load.Duration, searchOp(c, qs, cfg.Load.Clients), p)
+			lr.Search = runLoad(ctx, "search latency", cfg.Load.Clients, cfg.Load.Warmup, cfg.Load.Duration, searchOp(c, qs, cfg.Load.Clients), cpu, p)
 		}
-		lr.Health = runLoad(ctx, "healthz floor", cfg.Load.Clients, time.Second, cfg.Load.Duration/2, healthOp(c), p)
+		lr.Health = runLoad(ctx, "healthz floor", cfg.Load.Clients, time.Second, cfg.Load.Duration/2, healthOp(c), cpu, p)
 		res.Latency = lr
 	}
 	if want("ingest") && ctx.Err() == nil {
 		run := time.Now().UTC().Format("150405")
 		res.Ingest = &ingestReport{
-			Batched: ingestLoad(ctx, c, "ingest batched", "bench-batched-"+run, cfg.BatchEvents, cfg.Batch, cfg.BatchClients, 1, p),
-			Single:  ingestLoad(ctx, c, "ingest single", "bench-single-"+run, cfg.SingleEvents, 1, cfg.SingleClients, 2, p),
+			Batched: ingestLoad(ctx, c, "ingest batched", "bench-batched-"+run, cfg.BatchEvents, cfg.Batch, cfg.BatchClients, 1, cpu, p),
+			Single:  ingestLoad(ctx, c, "ingest single", "bench-single-"+run, cfg.SingleEvents, 1, cfg.SingleClients, 2, cpu, p),
 		}
 		for _, st := range []ingestStats{res.Ingest.Batched, res.Ingest.Single} {
 			if st.Errors > 0 {
@@ -276,7 +277,7 @@ func run(cfg config) int {
 		if !res.Meta.SearchAvailable {
 			fail("scale", errors.New("/v1/search is not available: the scale run measures search"))
 		} else {
-			rep, err := runScale(ctx, c, cfg.ScaleCfg, cfg.Load, qs, p)
+			rep, err := runScale(ctx, c, cfg.ScaleCfg, cfg.Load, qs, cpu, p)
 			res.Scale = rep
 			if err != nil {
 				fail("scale", err)

@@ -14,6 +14,16 @@ func TestParseProcStatus(t *testing.T) {
 	}
 }
 
+func TestParseStatCPU(t *testing.T) {
+	v, ok := parseStatCPU("42 (java (x) y) S 1 42 42 0 -1 4194560 100 0 0 0 250 130 0 0 20 0 50 0 100")
+	if !ok || v != 3.8 {
+		t.Errorf("%v %v", v, ok)
+	}
+	if _, ok := parseStatCPU("garbage"); ok {
+		t.Error("want failure")
+	}
+}
+
 func TestSynthDeterministic(t *testing.T) {
 	start := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 	a := newSynth(3).session("e", 10, 20, start)

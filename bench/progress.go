@@ -88,3 +88,70 @@ func parseProcStatus(pid int, status string) procMem {
 	}
 	return m
 }
+
+// clockTicks is USER_HZ, the unit of /proc/<pid>/stat CPU times; it is 100
+// on every Linux architecture Go supports.
+const clockTicks = 100
+
+// cpuSeconds returns the user+system CPU time a process has used.
+func cpuSeconds(pid int) (float64, bool) {
+	raw, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0, false
+	}
+	return parseStatCPU(string(raw))
+}
+
+// parseStatCPU reads utime and stime (fields 14 and 15) from a stat line;
+// the command name in parentheses may hold spaces, so fields are counted
+// after its closing parenthesis.
+func parseStatCPU(stat string) (float64, bool) {
+	i := strings.LastIndexByte(stat, ')')
+	if i < 0 {
+		return 0, false
+	}
+	f := strings.Fields(stat[i+1:])
+	if len(f) < 13 {
+		return 0, false
+	}
+	u, err1 := strconv.ParseFloat(f[11], 64)
+	s, err2 := strconv.ParseFloat(f[12], 64)
+	if err1 != nil || err2 != nil {
+		return 0, false
+	}
+	return (u + s) / clockTicks, true
+}
+
+// cpuProbe measures the CPU time graphmem and Neo4j spend over a span, so
+// a latency or throughput figure says where the time went.
+type cpuProbe map[string]int
+
+type cpuMark map[string]float64
+
+func (p cpuProbe) mark() cpuMark {
+	m := cpuMark{}
+	for name, pid := range p {
+		if pid > 0 {
+			if v, ok := cpuSeconds(pid); ok {
+				m[name] = v
+			}
+		}
+	}
+	return m
+}
+
+// perUnit returns the CPU milliseconds each process spent per unit of work
+// since start (nil when nothing was measured).
+func (p cpuProbe) perUnit(start cpuMark, units int) map[string]float64 {
+	if units <= 0 || len(start) == 0 {
+		return nil
+	}
+	end := p.mark()
+	out := map[string]float64{}
+	for name, v := range start {
+		if e, ok := end[name]; ok {
+			out[name] = round4((e - v) * 1000 / float64(units))
+		}
+	}
+	return out
+}

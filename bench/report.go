@@ -302,6 +302,7 @@ func markdown(r *results) string {
 					l.Search.Clients, l.Search.Seconds, l.Search.P50, l.Search.P95, l.Search.P99,
 					l.Health.P50, l.Health.P95, l.Health.P99, l.BM25InProcess.P95)
 				w("| search throughput (req/s) | %.0f (%d errors) | /healthz %.0f |", l.Search.QPS, l.Search.Errors, l.Health.QPS)
+				w("| CPU ms per search: graphmem / Neo4j | %s | /healthz %s |", cpuPair(l.Search.CPUms), cpuPair(l.Health.CPUms))
 			} else {
 				w("| search latency | — | /healthz p95 %.1f ms |", l.Health.P95)
 			}
@@ -312,6 +313,7 @@ func markdown(r *results) string {
 		if in := r.Ingest; in != nil {
 			w("| ingest, %d per request, %d clients | %.0f events/s | — |", in.Batched.BatchSize, in.Batched.Clients, in.Batched.EventsPerSec)
 			w("| ingest, 1 per request, %d clients | %.0f events/s (p95 %.1f ms) | — |", in.Single.Clients, in.Single.EventsPerSec, in.Single.RequestMS.P95)
+			w("| CPU ms per 1,000 events batched: graphmem / Neo4j | %s | — |", cpuPair(in.Batched.CPUms))
 		}
 		for _, name := range []string{"graphmem", "neo4j"} {
 			if m, ok := r.Resources[name]; ok {
@@ -331,6 +333,7 @@ func markdown(r *results) string {
 		if l := s.SearchLoCoMo; l != nil {
 			w("| search p50 / p95 / p99 ms, LoCoMo users | %.1f / %.1f / %.1f | |", l.P50, l.P95, l.P99)
 		}
+		w("| CPU ms per search (synthetic users): graphmem / Neo4j | %s | |", cpuPair(s.SearchSynthetic.CPUms))
 		for _, name := range []string{"graphmem_after_scale", "neo4j_after_scale"} {
 			if m, ok := r.Resources[name]; ok {
 				w("| peak RSS %s | %.0f MB | — |", strings.TrimSuffix(name, "_after_scale"), m.PeakRSSMB)
@@ -390,4 +393,12 @@ func atoi(s string) int {
 		n = n*10 + int(r-'0')
 	}
 	return n
+}
+
+// cpuPair prints graphmem / Neo4j CPU milliseconds.
+func cpuPair(m map[string]float64) string {
+	if m == nil {
+		return "—"
+	}
+	return fmt.Sprintf("%.2f / %.2f", m["graphmem"], m["neo4j"])
 }

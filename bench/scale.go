@@ -31,7 +31,7 @@ type scaleReport struct {
 	Health          loadStats  `json:"healthz_floor"`
 }
 
-func runScale(ctx context.Context, c *client, sc scaleConfig, lc loadConfig, locomoQs []searchQuery, p *progress) (*scaleReport, error) {
+func runScale(ctx context.Context, c *client, sc scaleConfig, lc loadConfig, locomoQs []searchQuery, cpu cpuProbe, p *progress) (*scaleReport, error) {
 	rep := &scaleReport{Config: sc}
 	perUser := sc.Events / sc.Users
 	sessionsPerUser := (perUser + sc.SessionSize - 1) / sc.SessionSize
@@ -65,6 +65,7 @@ func runScale(ctx context.Context, c *client, sc scaleConfig, lc loadConfig, loc
 	var done atomic.Int64
 	total := perUser * sc.Users
 	start := time.Now()
+	cpuStart := cpu.mark()
 	stop := p.every("scale ingest", func() string {
 		d := done.Load()
 		rate := float64(d) / time.Since(start).Seconds()
@@ -109,6 +110,7 @@ func runScale(ctx context.Context, c *client, sc scaleConfig, lc loadConfig, loc
 	st.Seconds = round4(time.Since(start).Seconds())
 	st.EventsPerSec = round4(float64(st.Events) / st.Seconds)
 	st.RequestMS = summarize(lat)
+	st.CPUms = perThousand(cpu.perUnit(cpuStart, st.Events))
 	rep.Ingest = st
 	p.Printf("scale ingest: %d events in %.0fs = %.0f events/s (%d errors)", st.Events, st.Seconds, st.EventsPerSec, st.Errors)
 	if ctx.Err() != nil {
@@ -136,11 +138,11 @@ func runScale(ctx context.Context, c *client, sc scaleConfig, lc loadConfig, loc
 	for i := range 2000 {
 		qs = append(qs, searchQuery{UserID: fmt.Sprintf("scale-u%04d", (i*7919)%sc.Users), Text: gen.query()})
 	}
-	rep.SearchSynthetic = runLoad(ctx, "scale search (synthetic users)", lc.Clients, lc.Warmup, lc.Duration, searchOp(c, qs, lc.Clients), p)
+	rep.SearchSynthetic = runLoad(ctx, "scale search (synthetic users)", lc.Clients, lc.Warmup, lc.Duration, searchOp(c, qs, lc.Clients), cpu, p)
 	if len(locomoQs) > 0 {
-		l := runLoad(ctx, "scale search (LoCoMo users)", lc.Clients, lc.Warmup, lc.Duration, searchOp(c, locomoQs, lc.Clients), p)
+		l := runLoad(ctx, "scale search (LoCoMo users)", lc.Clients, lc.Warmup, lc.Duration, searchOp(c, locomoQs, lc.Clients), cpu, p)
 		rep.SearchLoCoMo = &l
 	}
-	rep.Health = runLoad(ctx, "scale healthz floor", lc.Clients, time.Second, lc.Duration/4, healthOp(c), p)
+	rep.Health = runLoad(ctx, "scale healthz floor", lc.Clients, time.Second, lc.Duration/4, healthOp(c), cpu, p)
 	return rep, nil
 }
