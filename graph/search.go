@@ -349,3 +349,31 @@ func mapOf(m map[string]any, k string) map[string]any {
 	v, _ := m[k].(map[string]any)
 	return v
 }
+
+// TurnRef names a raw event by its place in a session.
+type TurnRef struct {
+	SessionID string
+	Seq       int64
+}
+
+// RawFollowing returns the raw event right after each referenced one in
+// its session (when there is one): the reply to a question, in the
+// conversation's own order.
+func (s *Store) RawFollowing(ctx context.Context, sc SearchScope, refs []TurnRef) ([]RawEvent, error) {
+	if len(refs) == 0 {
+		return nil, nil
+	}
+	rows := make([]map[string]any, len(refs))
+	for i, r := range refs {
+		rows[i] = map[string]any{"session": r.SessionID, "seq": r.Seq + 1}
+	}
+	res, err := s.read(ctx, "search.raw_following", `
+		UNWIND $refs AS ref
+		MATCH (r:Raw {tenant: $tenant, session_id: ref.session, seq: ref.seq})
+		WHERE r.user_id = $user AND r.kind <> 'condensation_request'
+		RETURN r`, map[string]any{"tenant": sc.Tenant, "user": sc.UserID, "refs": rows})
+	if err != nil {
+		return nil, fmt.Errorf("raw following: %w", err)
+	}
+	return decodeRawRecords(res.Records, "r")
+}

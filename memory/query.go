@@ -15,6 +15,9 @@ type queryAnalysis struct {
 	Names      []string        // capitalized words and phrases ("Caroline", "New York")
 	AboutUser  bool            // "the user", "I", "my", "me"
 	Predicates map[string]float64
+	// HintStems are the stems that produced predicate hints: a fact of the
+	// hinted type already answers them, so they are not asked of its words.
+	HintStems map[string]bool
 }
 
 // questionWords carry no topic: they are dropped from full-text queries on
@@ -181,7 +184,7 @@ func newHintIndex() hintIndex {
 
 // analyzeQuery reads a query once for every retrieval signal.
 func analyzeQuery(q string, hints hintIndex) queryAnalysis {
-	a := queryAnalysis{Stems: map[string]bool{}, Predicates: map[string]float64{}}
+	a := queryAnalysis{Stems: map[string]bool{}, Predicates: map[string]float64{}, HintStems: map[string]bool{}}
 	wh := map[string]float64{}
 	for _, w := range nlp.Words(q) {
 		bare := strings.TrimSuffix(w, "'s")
@@ -192,15 +195,21 @@ func analyzeQuery(q string, hints hintIndex) queryAnalysis {
 		for p, wgt := range whHints[bare] {
 			wh[p] = max(wh[p], wgt)
 		}
-		if questionWords[w] || nlp.IsStopword(bare) || bare == "" {
+		if bare == "" {
+			continue
+		}
+		// Hints come from every word: "like" is a stop word for full text
+		// but says the question is about LIKES.
+		stem := nlp.Stem(bare)
+		for p, wgt := range hints[stem] {
+			a.Predicates[p] = max(a.Predicates[p], wgt)
+			a.HintStems[stem] = true
+		}
+		if questionWords[w] || nlp.IsStopword(bare) {
 			continue
 		}
 		a.Words = append(a.Words, bare)
-		stem := nlp.Stem(bare)
 		a.Stems[stem] = true
-		for p, wgt := range hints[stem] {
-			a.Predicates[p] = max(a.Predicates[p], wgt)
-		}
 	}
 	for p, wgt := range wh {
 		a.Predicates[p] += whWeight * wgt
@@ -231,22 +240,64 @@ func capitalizedNames(q string) []string {
 			run = append(run, strings.TrimSuffix(strings.TrimSuffix(t.Text, "'s"), "’s"))
 			continue
 		}
+		// Titles keep their small words: "Lord of the Rings", "Bank of America".
+		if len(run) > 0 && titleJoiners[lower] && i+1 < len(toks) && nextCapitalized(toks[i+1:]) {
+			run = append(run, t.Text)
+			continue
+		}
 		flush()
 	}
 	flush()
 	return out
 }
 
-// overlap is the share of the query's stems that text contains.
-func (a queryAnalysis) overlap(text string) float64 {
-	if len(a.Stems) == 0 {
-		return 0
+// withoutNames returns the query's topic: its stems minus those of the
+// given entity names. "What is John's degree in?" is about "degree" once
+// John is resolved; a memory that only says "John" has not answered it.
+func (a queryAnalysis) withoutNames(names []string) map[string]bool {
+	topic := make(map[string]bool, len(a.Stems))
+	for st := range a.Stems {
+		topic[st] = true
+	}
+	for _, n := range names {
+		for _, t := range nlp.Terms(n) {
+			delete(topic, t)
+		}
+	}
+	return topic
+}
+
+// coverage is the share of the topic stems that text contains; with no
+// topic (the query is only names) every text covers it.
+func coverage(topic map[string]bool, text string) float64 {
+	if len(topic) == 0 {
+		return 1
 	}
 	seen := map[string]bool{}
 	for _, t := range nlp.Terms(text) {
-		if a.Stems[t] {
+		if topic[t] {
 			seen[t] = true
 		}
 	}
-	return float64(len(seen)) / float64(len(a.Stems))
+	return float64(len(seen)) / float64(len(topic))
+}
+
+// titleJoiners are the small words titles and names keep inside them.
+var titleJoiners = map[string]bool{"of": true, "the": true, "de": true, "la": true, "von": true, "van": true}
+
+// nextCapitalized reports whether the next word (after more joiners) is
+// capitalized, so a joiner is inside a title rather than after it.
+func nextCapitalized(toks []nlp.Token) bool {
+	for _, t := range toks {
+		if t.Kind != nlp.Word {
+			return false
+		}
+		if t.IsCapitalized() {
+			return true
+		}
+		if !titleJoiners[t.Lower()] {
+			return false
+		}
+	}
+	return false
 }

@@ -94,6 +94,8 @@ type SearchConfig struct {
 	StalePenalty float64
 	// NegativeFactWeight scales current negative facts ("no longer ...").
 	NegativeFactWeight float64
+	// SpeakerBoost scales turns spoken by a person the query names.
+	SpeakerBoost float64
 }
 
 // DefaultSearchConfig returns the ranking defaults.
@@ -102,7 +104,7 @@ func DefaultSearchConfig() SearchConfig {
 		Fusion: "weighted", WeightText: 1, WeightVector: 0.8, WeightGraph: 0.7, WeightRecency: 0.05,
 		HalfLife: 180 * 24 * time.Hour, Hops: 2, HopDecay: 0.5,
 		TierWeights:  map[string]float64{KindFact: 1.05, KindRaw: 1, KindInsight: 0.8, KindEvent: 0.55, KindEntity: 0.5},
-		StalePenalty: 0.5, NegativeFactWeight: 0.75,
+		StalePenalty: 0.5, NegativeFactWeight: 0.75, SpeakerBoost: 1.3,
 	}
 }
 
@@ -112,6 +114,8 @@ type searchStore interface {
 	Neighbors(ctx context.Context, sc graph.SearchScope, entityIDs []string, perEntity int) ([]graph.Hop, error)
 	RawByIDs(ctx context.Context, sc graph.SearchScope, ids []string) ([]graph.RawEvent, error)
 	StaleRaw(ctx context.Context, sc graph.SearchScope, ids []string) (map[string]bool, error)
+	RawFollowing(ctx context.Context, sc graph.SearchScope, refs []graph.TurnRef) ([]graph.RawEvent, error)
+	RawMentioning(ctx context.Context, sc graph.SearchScope, entityIDs []string, limit int) ([]graph.RawMention, error)
 	UserEntityID(ctx context.Context, tenant, userID string) (string, error)
 }
 
@@ -120,6 +124,8 @@ var allKinds = []string{KindRaw, KindEvent, KindInsight, KindFact, KindEntity}
 // candidate is a result being scored.
 type candidate struct {
 	SearchResult
+	seq     int64  // raw turns: position in the session
+	speaker string // raw turns: who said it
 }
 
 // Search ranks a user's memories for a query by combining full text over
@@ -227,19 +233,60 @@ func (s *Service) Search(ctx context.Context, tenant string, in SearchInput) (Se
 	// Graph: seed entities the query names (and the user, when the query
 	// is about them), then walk current facts hop by hop.
 	seeds := s.seedEntities(ctx, tenant, in.UserID, q, cands.Entities)
+	// People the query names are its anchors, not its topic: "What is
+	// John's degree in?" is about "degree". Other entities it names
+	// ("pottery workshop") are the topic and stay in it.
+	var people []string
 	for _, seed := range seeds {
 		out.Entities = append(out.Entities, seed.Name)
-		if want(KindEntity) && !seed.IsUser {
-			add(&candidate{SearchResult: SearchResult{ID: seed.ID, Kind: KindEntity, Text: seed.Name + " (" + seed.Type + ")",
-				Status: "current", Parts: ScoreParts{Graph: 1}}})
+		if seed.Type == "Person" {
+			people = append(people, seed.Name)
+		}
+	}
+	topic := q.withoutNames(people)
+	// An entity card is a result only when the query is about the entity
+	// itself ("Emma?") or entities were asked for; otherwise it would take
+	// a slot without saying anything the facts do not.
+	if explicit := slices.Contains(in.Tiers, KindEntity); explicit || len(topic) == 0 {
+		for _, seed := range seeds {
+			if !seed.IsUser {
+				add(&candidate{SearchResult: SearchResult{ID: seed.ID, Kind: KindEntity, Text: seed.Name + " (" + seed.Type + ")",
+					Status: "current", Parts: ScoreParts{Graph: 1}}})
+			}
 		}
 	}
 	if want(KindFact) && len(seeds) > 0 {
-		if err := s.expandGraph(ctx, sc, q, seeds, cfg, add); err != nil {
+		if err := s.expandGraph(ctx, sc, q, topic, seeds, cfg, add); err != nil {
 			return SearchOutput{}, err
 		}
 	}
 
+	if want(KindRaw) {
+		if err := s.conversationContext(ctx, sc, seeds, byID, add); err != nil {
+			return SearchOutput{}, err
+		}
+	}
+
+	// Full text rewards a memory by what it says about the topic, not by
+	// the names it shares with the query (BM25 normalized per index makes
+	// the best name-only fact look like a perfect match otherwise).
+	if len(topic) > 0 {
+		for _, c := range byID {
+			if c.Parts.FullText > 0 {
+				c.Parts.FullText *= 0.2 + 0.8*coverage(topic, c.Text)
+			}
+		}
+	}
+	// A turn spoken by a person the query asks about answers it more often
+	// than one addressed to them.
+	for _, c := range byID {
+		if c.Kind == KindRaw && c.speaker != "" && slices.ContainsFunc(people, func(p string) bool {
+			return strings.EqualFold(p, c.speaker)
+		}) {
+			c.Parts.FullText *= cfg.SpeakerBoost
+			c.Parts.Graph *= cfg.SpeakerBoost
+		}
+	}
 	ranked, err := s.rank(ctx, sc, in, cfg, byID)
 	if err != nil {
 		return SearchOutput{}, err
@@ -251,6 +298,83 @@ func (s *Service) Search(ctx context.Context, tenant string, in SearchInput) (Se
 		}
 	}
 	return out, nil
+}
+
+// conversationContext adds what the conversation itself links to the best
+// raw hits: the reply to a turn that asks a question (the answer rarely
+// repeats the question's words), and the turns that mention a rare entity
+// the query names. Both are graph hops: along the session's order, and
+// along MENTIONS.
+func (s *Service) conversationContext(ctx context.Context, sc graph.SearchScope, seeds []graph.EntityHit,
+	byID map[string]*candidate, add func(*candidate) *candidate) error {
+	var raws []*candidate
+	for _, c := range byID {
+		if c.Kind == KindRaw && c.Parts.FullText > 0 {
+			raws = append(raws, c)
+		}
+	}
+	sort.Slice(raws, func(i, j int) bool { return raws[i].Parts.FullText > raws[j].Parts.FullText })
+	var refs []graph.TurnRef
+	asked := map[string]*candidate{}
+	for _, c := range raws[:min(len(raws), 15)] {
+		if strings.Contains(c.Text, "?") {
+			refs = append(refs, graph.TurnRef{SessionID: c.SessionID, Seq: c.seq})
+			asked[fmt.Sprintf("%s#%d", c.SessionID, c.seq+1)] = c
+		}
+	}
+	replies, err := s.store.RawFollowing(ctx, sc, refs)
+	if err != nil {
+		return err
+	}
+	for _, r := range replies {
+		q := asked[fmt.Sprintf("%s#%d", r.SessionID, r.Seq)]
+		if q == nil || r.Name == q.speaker {
+			continue
+		}
+		c := rawCandidate(r)
+		c.Parts.Graph = 0.8 * q.Parts.FullText
+		c.Path = []string{"answers " + q.ID}
+		add(c)
+	}
+	var rare []string
+	rareNames := map[string]string{}
+	for _, sd := range seeds {
+		if !sd.IsUser && specificity(sd.MentionCount) >= 0.5 {
+			rare = append(rare, sd.ID)
+			rareNames[sd.ID] = sd.Name
+		}
+	}
+	mentions, err := s.store.RawMentioning(ctx, sc, rare, 20)
+	if err != nil {
+		return err
+	}
+	for _, m := range mentions {
+		c := rawCandidate(m.Event)
+		best := 0.0
+		for _, id := range m.Entities {
+			best = max(best, specificity(mentionsOf(seeds, id)))
+			c.Path = append(c.Path, "mentions "+rareNames[id])
+		}
+		c.Parts.Graph = 0.5 * best
+		add(c)
+	}
+	return nil
+}
+
+// specificity says how much naming an entity narrows a search: 1 for an
+// entity mentioned once, falling slowly for ones mentioned everywhere (the
+// two people of a conversation).
+func specificity(mentions int64) float64 {
+	return 1 / (1 + math.Log1p(float64(max(mentions-1, 0))/4))
+}
+
+func mentionsOf(seeds []graph.EntityHit, id string) int64 {
+	for _, s := range seeds {
+		if s.ID == id {
+			return s.MentionCount
+		}
+	}
+	return 0
 }
 
 // vectorCandidates adds the vector index's nearest neighbours of the query.
@@ -319,13 +443,23 @@ func (s *Service) seedEntities(ctx context.Context, tenant, userID string, q que
 // A fact's graph score is its relevance to the query (the predicate it was
 // asked about, the query words its sentence shares) decayed per hop; the
 // next hop continues only from the best-scoring entities reached.
-func (s *Service) expandGraph(ctx context.Context, sc graph.SearchScope, q queryAnalysis, seeds []graph.EntityHit,
+func (s *Service) expandGraph(ctx context.Context, sc graph.SearchScope, q queryAnalysis, topic map[string]bool, seeds []graph.EntityHit,
 	cfg SearchConfig, add func(*candidate) *candidate) error {
 	frontier := make([]string, 0, len(seeds))
 	names := map[string]string{}
+	spec := map[string]float64{} // seed id → specificity
 	for _, sd := range seeds {
 		frontier = append(frontier, sd.ID)
 		names[sd.ID] = sd.Name
+		if !sd.IsUser {
+			spec[sd.ID] = specificity(sd.MentionCount)
+		}
+	}
+	rest := map[string]bool{}
+	for st := range topic {
+		if !q.HintStems[st] {
+			rest[st] = true
+		}
 	}
 	visited := map[string]bool{}
 	decay := 1.0
@@ -340,9 +474,23 @@ func (s *Service) expandGraph(ctx context.Context, sc graph.SearchScope, q query
 		next := map[string]float64{}
 		for _, h := range hops {
 			f := h.Fact
-			rel := q.Predicates[f.Predicate]
-			words := q.overlap(f.Fact + " " + f.Object + " " + f.Qualifier + " " + f.RawPredicate)
-			score := decay * (0.6*rel + 0.6*words)
+			// A hinted type counts fully only when the fact also covers the
+			// rest of the topic: "John is reading a book" is a READ fact but
+			// says nothing of "favorite series".
+			text := f.Fact + " " + f.Object + " " + f.Qualifier + " " + f.RawPredicate
+			rel := q.Predicates[f.Predicate] * (0.3 + 0.7*coverage(rest, text))
+			words := 0.0
+			if len(topic) > 0 {
+				words = coverage(topic, text)
+			}
+			// A fact joining two entities the query names ("Caroline went to
+			// the pride parade") is about the question whatever its words;
+			// the rarer the other entity, the more it says.
+			joins := 0.0
+			if other := h.ToID; other != h.From {
+				joins = spec[other]
+			}
+			score := decay * (0.6*rel + 0.6*words + 0.8*joins)
 			if score <= 0 {
 				continue
 			}
@@ -454,15 +602,35 @@ func rrfScores(list []*candidate) map[*candidate]float64 {
 	return out
 }
 
+// maxMergedFacts bounds how many facts read from the same turns share one
+// result.
+const maxMergedFacts = 3
+
 // dedupeByEvents keeps results in order and drops a raw turn or a summary
 // whose source events are all covered by results already kept: a fact and
-// the turn it was read from are one memory, not two. Facts are never
-// dropped this way: two facts read from one turn ("sold the Corolla",
-// "bought a Tesla") are different memories.
+// the turn it was read from are one memory, not two. Facts read from the
+// same turns ("sold the Corolla", "bought a Tesla") are different memories
+// but one piece of evidence: they merge into one result whose text joins
+// their sentences.
 func dedupeByEvents(results []SearchResult, limit int) []SearchResult {
 	covered := map[string]bool{}
+	factAt := map[string]int{} // source set → index of the fact result in out
+	merged := map[int]int{}
 	out := make([]SearchResult, 0, limit)
 	for _, r := range results {
+		if r.Kind == KindFact && len(r.SourceEventIDs) > 0 {
+			key := strings.Join(slices.Sorted(slices.Values(r.SourceEventIDs)), "\x00")
+			if i, ok := factAt[key]; ok {
+				if merged[i] < maxMergedFacts-1 && !strings.Contains(out[i].Text, r.Text) {
+					out[i].Text += "; " + r.Text
+					merged[i]++
+				}
+				continue
+			}
+			if len(out) < limit {
+				factAt[key] = len(out)
+			}
+		}
 		if len(out) == limit {
 			break
 		}
@@ -495,7 +663,7 @@ func rawCandidate(r graph.RawEvent) *candidate {
 		text += " [image: " + c + "]"
 	}
 	return &candidate{SearchResult: SearchResult{ID: r.ID, Kind: KindRaw, Text: text, Status: "current",
-		OccurredAt: r.OccurredAt, SourceEventIDs: []string{r.ID}, SessionID: r.SessionID}}
+		OccurredAt: r.OccurredAt, SourceEventIDs: []string{r.ID}, SessionID: r.SessionID}, seq: r.Seq, speaker: r.Name}
 }
 
 func factCandidate(f graph.Fact) *candidate {

@@ -20,6 +20,7 @@ func TestAnalyzeQuery(t *testing.T) {
 		{"Who is Caroline married to?", []string{"caroline", "married"}, []string{"Caroline"}, false, "MARRIED_TO"},
 		{"What are my favourite foods?", []string{"favourite", "foods"}, nil, true, "HAS_FAVORITE"},
 		{"When did Jon and Gina meet in New York?", []string{"jon", "gina", "meet", "new", "york"}, []string{"Jon", "Gina", "New York"}, false, "SCHEDULED_ON"},
+		{"Why does John like Aragorn from Lord of the Rings?", []string{"john", "aragorn", "lord", "rings"}, []string{"John", "Aragorn", "Lord of the Rings"}, false, "LIKES"},
 	}
 	for _, tc := range cases {
 		a := analyzeQuery(tc.q, hints)
@@ -44,7 +45,7 @@ func TestAnalyzeQuery(t *testing.T) {
 	}
 }
 
-func TestDedupeKeepsDistinctFactsAndDropsCoveredTurns(t *testing.T) {
+func TestDedupeMergesFactsOfOneTurnAndDropsCoveredTurns(t *testing.T) {
 	in := []SearchResult{
 		{ID: "f1", Kind: KindFact, Text: "The user sold the Corolla", SourceEventIDs: []string{"e1"}},
 		{ID: "f2", Kind: KindFact, Text: "The user drives a Tesla", SourceEventIDs: []string{"e1"}},
@@ -57,8 +58,11 @@ func TestDedupeKeepsDistinctFactsAndDropsCoveredTurns(t *testing.T) {
 	for _, r := range got {
 		ids = append(ids, r.ID)
 	}
-	if !slices.Equal(ids, []string{"f1", "f2", "s1", "e3"}) {
+	if !slices.Equal(ids, []string{"f1", "s1", "e3"}) {
 		t.Fatalf("dedupe kept %v", ids)
+	}
+	if got[0].Text != "The user sold the Corolla; The user drives a Tesla" {
+		t.Fatalf("facts of one turn were not merged: %q", got[0].Text)
 	}
 	if got := dedupeByEvents(in, 2); len(got) != 2 {
 		t.Fatalf("limit not applied: %d", len(got))
