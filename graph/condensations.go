@@ -342,11 +342,16 @@ func decodeRawRecords(recs []*neo4j.Record, key string) ([]RawEvent, error) {
 	out := make([]RawEvent, 0, len(recs))
 	for _, rec := range recs {
 		raw, _ := rec.Get(key)
-		node, ok := raw.(dbtype.Node)
-		if !ok {
+		var props map[string]any
+		switch v := raw.(type) {
+		case dbtype.Node:
+			props = v.Props
+		case map[string]any: // a projection of the properties a caller needs
+			props = v
+		default:
 			continue
 		}
-		ev, err := decodeRaw(node.Props)
+		ev, err := decodeRaw(props)
 		if err != nil {
 			return nil, err
 		}

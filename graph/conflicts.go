@@ -211,6 +211,10 @@ func (s *Store) ResolveConflict(ctx context.Context, tenant, conflictID string, 
 				SET r += row.set`, params); err != nil {
 				return Conflict{}, err
 			}
+			sources := append(strs(oldF, "source_event_ids"), strs(newF, "source_event_ids")...)
+			if err := refreshStale(ctx, tx, tenant, c.UserID, sources); err != nil {
+				return Conflict{}, err
+			}
 		}
 		params["winner"], params["note"] = r.Winner, nilIfEmpty(r.Note)
 		if c.Status == ConflictResolved && c.Winner == r.Winner {

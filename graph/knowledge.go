@@ -145,6 +145,9 @@ type knowledgeWrite struct {
 	byKey    map[string]*entityIn
 	facts    []*factIn
 	mentions map[string][]string // raw event id -> keys (deduplicated, including facts' sources)
+	// touched collects the source turns of every fact this write created
+	// or changed, whose stale flag must be recomputed.
+	touched map[string]bool
 }
 
 type entityIn struct {
@@ -204,6 +207,9 @@ func (s *Store) WriteKnowledge(ctx context.Context, w KnowledgeWrite) (Knowledge
 		}
 		if err := bumpMentionCounts(ctx, tx, kw, evidence, &res); err != nil {
 			return KnowledgeResult{}, fmt.Errorf("count mentions: %w", err)
+		}
+		if err := refreshStale(ctx, tx, kw.Tenant, kw.UserID, sortedKeys(kw.touched)); err != nil {
+			return KnowledgeResult{}, fmt.Errorf("refresh stale turns: %w", err)
 		}
 		return res, nil
 	})

@@ -47,6 +47,8 @@ type RawEvent struct {
 	UserID     string
 	AgentID    string
 	RecordedAt time.Time
+	// Stale is set when every fact read from the event was superseded.
+	Stale bool
 }
 
 // Appended is the outcome for one event of a batch.
@@ -268,6 +270,7 @@ func decodeRaw(p map[string]any) (RawEvent, error) {
 		Seq: i64(p, "seq"), SessionID: str(p, "session_id"), UserID: str(p, "user_id"),
 		AgentID: str(p, "agent_id"), RecordedAt: tm(p, "recorded_at"),
 	}
+	ev.Stale, _ = p["stale"].(bool)
 	if m := str(p, "metadata"); m != "" {
 		if err := json.Unmarshal([]byte(m), &ev.Metadata); err != nil {
 			return ev, fmt.Errorf("metadata of event %q: %w", ev.ID, err)

@@ -7,7 +7,7 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/neo4j/neo4j-go-driver/v5/neo4j/dbtype"
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 )
 
 // SearchScope bounds every retrieval query: one tenant, one user, and
@@ -24,13 +24,16 @@ type SearchScope struct {
 // TextLimits says how many full-text candidates to fetch per index; 0
 // skips an index.
 type TextLimits struct {
-	Raw, Facts, Events, Insights, Entities int
+	Raw, Facts, Events, Insights int
 }
 
 // RawHit is a raw event found by full text.
 type RawHit struct {
 	Event RawEvent
 	Score float64
+	// Next is the turn right after a hit that asks a question (the reply,
+	// which rarely repeats the question's words); nil otherwise.
+	Next *RawEvent
 }
 
 // FactHit is a fact found by full text.
@@ -51,23 +54,25 @@ type InsightHit struct {
 	Score   float64
 }
 
-// EntityHit is an entity found by name.
+// EntityHit is an entity a query names.
 type EntityHit struct {
 	ID           string
 	Name         string
+	NormName     string
 	Type         string
 	IsUser       bool
 	MentionCount int64
-	Score        float64
 }
 
-// Candidates are the full-text hits of one query, per index, best first.
+// Candidates are the full-text hits of one query, per index, best first,
+// and the entities the query names.
 type Candidates struct {
 	Raw      []RawHit
 	Facts    []FactHit
 	Events   []EventHit
 	Insights []InsightHit
 	Entities []EntityHit
+	User     *EntityHit // the user's entity, when asked for and known
 }
 
 // luceneQuery builds a Lucene query from plain terms: every term becomes a
@@ -96,17 +101,28 @@ func luceneQuery(scope string, fields []string, terms []string) string {
 	return "+scope:" + scope + " +(" + strings.Join(clauses, " ") + ")"
 }
 
-// SearchText runs the full-text indexes for terms in one round trip.
-func (s *Store) SearchText(ctx context.Context, sc SearchScope, terms []string, lim TextLimits) (Candidates, error) {
+// Search reads only the properties results show: never embeddings, nor an
+// event node's stored condensation record and config, which are large.
+const (
+	rawSearchFields   = `.id, .session_id, .user_id, .seq, .kind, .role, .name, .content, .metadata, .occurred_at, .recorded_at, .stale`
+	eventSearchFields = `.id, .session_id, .user_id, .kind, .seq, .text, .covered_ids, .occurred_from, .occurred_to, .created_at`
+	factSearchFields  = `.id, .fact, .predicate, .qualifier, .polarity, .confidence, .strength, .preference, .status, .valid_from, .valid_to, .observed_at, .recorded_at, .source_event_ids, .superseded_by`
+)
+
+// SearchText runs the full-text indexes for terms in one round trip, and in
+// the same trip resolves the entities the query names: grams are the
+// query's normalized word n-grams, matched exactly against entity names
+// through the (tenant, user_id, norm_name) index, as the extractor
+// resolves names; aboutUser adds the user's own entity.
+func (s *Store) SearchText(ctx context.Context, sc SearchScope, terms, grams []string, aboutUser bool, lim TextLimits) (Candidates, error) {
 	scope := scopeToken(sc.Tenant, sc.UserID)
 	params := map[string]any{
 		"tenant": sc.Tenant, "user": sc.UserID, "session": nilIfEmpty(sc.SessionID),
 		"rawq": luceneQuery(scope, []string{"text"}, terms), "rawn": int64(lim.Raw),
-		"factq": luceneQuery(scope, []string{"fact"}, terms), "factn": int64(lim.Facts * 3),
+		"factq": luceneQuery(scope, []string{"fact"}, terms), "factn": int64(lim.Facts * 2),
 		"eventq": luceneQuery(scope, []string{"text"}, terms), "eventn": int64(lim.Events),
 		"insightq": luceneQuery(scope, []string{"text"}, terms), "insightn": int64(lim.Insights * 2),
-		"entityq": luceneQuery(scope, []string{"name", "aliases_text"}, terms), "entityn": int64(lim.Entities),
-		"history": sc.IncludeHistory,
+		"grams": grams, "about_user": aboutUser, "history": sc.IncludeHistory,
 	}
 	if params["rawq"] == "" {
 		return Candidates{}, nil
@@ -121,19 +137,21 @@ func (s *Store) SearchText(ctx context.Context, sc SearchScope, terms []string, 
 		  CALL db.index.fulltext.queryNodes('raw_text', $rawq, {limit: $rawn}) YIELD node, score
 		  WHERE $rawn > 0 AND node.tenant = $tenant AND node.user_id = $user
 		    AND ($session IS NULL OR node.session_id = $session)`+rawTime+`
-		  RETURN collect({p: node {.*}, score: score}) AS raws
+		  OPTIONAL MATCH (next:Raw {tenant: $tenant, session_id: node.session_id, seq: node.seq + 1})
+		    WHERE node.content CONTAINS '?' AND next.user_id = $user AND next.kind <> 'condensation_request'
+		  RETURN collect({p: node {`+rawSearchFields+`}, score: score, next: next {`+rawSearchFields+`}}) AS raws
 		}
 		CALL () {
 		  CALL db.index.fulltext.queryRelationships('fact_text', $factq, {limit: $factn}) YIELD relationship AS r, score
 		  WHERE $factn > 0 AND r.tenant = $tenant AND r.user_id = $user`+factFilter+`
-		  RETURN collect({p: r {.*}, type: type(r), sid: startNode(r).id, sname: startNode(r).name,
+		  RETURN collect({p: r {`+factSearchFields+`}, type: type(r), sid: startNode(r).id, sname: startNode(r).name,
 		                  oid: endNode(r).id, oname: endNode(r).name, score: score}) AS facts
 		}
 		CALL () {
 		  CALL db.index.fulltext.queryNodes('event_text', $eventq, {limit: $eventn}) YIELD node, score
 		  WHERE $eventn > 0 AND node.tenant = $tenant AND node.user_id = $user
 		    AND ($session IS NULL OR node.session_id = $session)
-		  RETURN collect({p: node {.*}, score: score}) AS events
+		  RETURN collect({p: node {`+eventSearchFields+`}, score: score}) AS events
 		}
 		CALL () {
 		  CALL db.index.fulltext.queryNodes('insight_text', $insightq, {limit: $insightn}) YIELD node, score
@@ -142,12 +160,16 @@ func (s *Store) SearchText(ctx context.Context, sc SearchScope, terms []string, 
 		  RETURN collect({p: node {.*}, score: score}) AS insights
 		}
 		CALL () {
-		  CALL db.index.fulltext.queryNodes('entity_text', $entityq, {limit: $entityn}) YIELD node, score
-		  WHERE $entityn > 0 AND node.tenant = $tenant AND node.user_id = $user
-		  RETURN collect({id: node.id, name: node.name, type: node.type, is_user: coalesce(node.is_user, false),
-		                  mentions: coalesce(node.mention_count, 0), score: score}) AS entities
+		  UNWIND $grams AS g
+		  MATCH (e:Entity {tenant: $tenant, user_id: $user, norm_name: g})
+		  RETURN collect(DISTINCT {id: e.id, name: e.name, type: e.type, is_user: coalesce(e.is_user, false),
+		                           mentions: coalesce(e.mention_count, 0), norm: e.norm_name}) AS entities
 		}
-		RETURN raws, facts, events, insights, entities`, params)
+		CALL () {
+		  OPTIONAL MATCH (u:User {tenant: $tenant, user_id: $user}) WHERE $about_user AND u.is_user = true
+		  RETURN u {.id, .name, .mention_count} AS user
+		}
+		RETURN raws, facts, events, insights, entities, user`, params)
 	if err != nil {
 		return Candidates{}, fmt.Errorf("search text: %w", err)
 	}
@@ -161,7 +183,15 @@ func (s *Store) SearchText(ctx context.Context, sc SearchScope, terms []string, 
 		if err != nil {
 			return out, err
 		}
-		out.Raw = append(out.Raw, RawHit{Event: ev, Score: f64(row, "score")})
+		hit := RawHit{Event: ev, Score: f64(row, "score")}
+		if next := mapOf(row, "next"); next != nil {
+			reply, err := decodeRaw(next)
+			if err != nil {
+				return out, err
+			}
+			hit.Next = &reply
+		}
+		out.Raw = append(out.Raw, hit)
 	}
 	for _, row := range rows(rec, "facts") {
 		if len(out.Facts) == lim.Facts {
@@ -190,7 +220,10 @@ func (s *Store) SearchText(ctx context.Context, sc SearchScope, terms []string, 
 	for _, row := range rows(rec, "entities") {
 		isUser, _ := row["is_user"].(bool)
 		out.Entities = append(out.Entities, EntityHit{ID: str(row, "id"), Name: str(row, "name"), Type: str(row, "type"),
-			IsUser: isUser, MentionCount: i64(row, "mentions"), Score: f64(row, "score")})
+			IsUser: isUser, MentionCount: i64(row, "mentions"), NormName: str(row, "norm")})
+	}
+	if u, _ := get[map[string]any](rec, "user"); u != nil {
+		out.User = &EntityHit{ID: str(u, "id"), Name: str(u, "name"), Type: "Person", IsUser: true, MentionCount: i64(u, "mention_count")}
 	}
 	return out, nil
 }
@@ -205,28 +238,135 @@ type Hop struct {
 	ToName string
 }
 
-// Neighbors returns the facts touching the given entities (in either
-// direction), at most perEntity per entity, most mentioned first; the
-// scope's time selection applies.
-func (s *Store) Neighbors(ctx context.Context, sc SearchScope, entityIDs []string, perEntity int) ([]Hop, error) {
+// Neighbors returns the facts of the given types (every fact type when
+// types is empty) touching the given entities in either direction, at most
+// perEntity per entity, most mentioned first; the scope's time selection
+// applies. Naming the types lets Neo4j expand only those relationships,
+// instead of reading everything a much-mentioned person ever did.
+func (s *Store) Neighbors(ctx context.Context, sc SearchScope, entityIDs []string, types []string, perEntity int) ([]Hop, error) {
 	if len(entityIDs) == 0 {
 		return nil, nil
 	}
+	rel := ""
+	if len(types) > 0 {
+		union, err := s.relTypes(types...)
+		if err != nil {
+			return nil, fmt.Errorf("search neighbors: %w", err)
+		}
+		rel = ":" + union
+	}
 	params := map[string]any{"tenant": sc.Tenant, "user": sc.UserID, "ids": entityIDs, "per": int64(perEntity)}
 	filter := timeFilter(sc.AsOf, sc.IncludeHistory, params)
-	res, err := s.read(ctx, "search.neighbors", `
+	return s.readHops(ctx, "search.neighbors", `
 		UNWIND $ids AS eid
 		MATCH (e:Entity {tenant: $tenant, id: eid})
 		WHERE e.user_id = $user
 		CALL (e) {
-		  MATCH (e)-[r]-(o:Entity)
+		  MATCH (e)-[r`+rel+`]-(o:Entity)
 		  WHERE r.fact IS NOT NULL AND r.tenant = $tenant AND r.user_id = $user`+filter+`
 		  RETURN r, o ORDER BY coalesce(r.mention_count, 1) DESC, r.recorded_at DESC LIMIT $per
 		}
-		RETURN e.id AS from, r {.*} AS p, type(r) AS type, startNode(r).id AS sid, startNode(r).name AS sname,
+		RETURN e.id AS from, r {`+factSearchFields+`} AS p, type(r) AS type, startNode(r).id AS sid, startNode(r).name AS sname,
 		       endNode(r).id AS oid, endNode(r).name AS oname, o.id AS to, o.name AS toname`, params)
+}
+
+// Expansion is what one graph step around the query's entities finds.
+type Expansion struct {
+	Between  []Hop        // facts joining two of the entities
+	Hops     []Hop        // facts of the asked-about types touching them
+	Mentions []RawMention // turns that mention the rare ones
+}
+
+// Expand reads, in one round trip, the facts joining two of the seeds
+// (both ends bound, so Neo4j expands into each pair from its smaller
+// side), up to perEntity facts of the given types around each seed (none
+// when types is empty), and up to mentionLimit turns mentioning the rare
+// seeds.
+func (s *Store) Expand(ctx context.Context, sc SearchScope, seeds, types []string, perEntity int, rare []string, mentionLimit int) (Expansion, error) {
+	if len(seeds) == 0 {
+		return Expansion{}, nil
+	}
+	typed := len(types) > 0
+	union, err := s.allFactTypes()
+	if typed {
+		union, err = s.relTypes(types...)
+	}
 	if err != nil {
-		return nil, fmt.Errorf("search neighbors: %w", err)
+		return Expansion{}, fmt.Errorf("search expand: %w", err)
+	}
+	params := map[string]any{"tenant": sc.Tenant, "user": sc.UserID, "ids": seeds, "typed": typed, "per": int64(perEntity),
+		"rare": rare, "mlimit": int64(mentionLimit), "session": nilIfEmpty(sc.SessionID)}
+	filter := timeFilter(sc.AsOf, sc.IncludeHistory, params)
+	hop := `{from: e.id, p: r {` + factSearchFields + `}, type: type(r), sid: startNode(r).id, sname: startNode(r).name,
+	         oid: endNode(r).id, oname: endNode(r).name, to: o.id, toname: o.name}`
+	res, err := s.read(ctx, "search.expand", `
+		CALL () {
+		  MATCH (e:Entity {tenant: $tenant}) WHERE e.id IN $ids AND e.user_id = $user
+		  MATCH (o:Entity {tenant: $tenant}) WHERE o.id IN $ids AND o.user_id = $user AND o.id > e.id
+		  MATCH (e)-[r]-(o)
+		  WHERE r.fact IS NOT NULL AND r.tenant = $tenant AND r.user_id = $user`+filter+`
+		  RETURN collect(`+hop+`) AS between
+		}
+		CALL () {
+		  UNWIND CASE WHEN $typed THEN $ids ELSE [] END AS eid
+		  MATCH (e:Entity {tenant: $tenant, id: eid}) WHERE e.user_id = $user
+		  CALL (e) {
+		    MATCH (e)-[r:`+union+`]-(o:Entity)
+		    WHERE r.fact IS NOT NULL AND r.tenant = $tenant AND r.user_id = $user`+filter+`
+		    RETURN r, o ORDER BY coalesce(r.mention_count, 1) DESC, r.recorded_at DESC LIMIT $per
+		  }
+		  RETURN collect(`+hop+`) AS hops
+		}
+		CALL () {
+		  MATCH (e:Entity {tenant: $tenant}) WHERE e.id IN $rare AND e.user_id = $user
+		  MATCH (r:Raw {tenant: $tenant})-[:MENTIONS]->(e)
+		  WHERE r.user_id = $user AND ($session IS NULL OR r.session_id = $session)
+		  WITH r, collect(DISTINCT e.id) AS ents
+		  ORDER BY size(ents) DESC, r.occurred_at DESC LIMIT $mlimit
+		  RETURN collect({r: r {`+rawSearchFields+`}, ents: ents}) AS mentions
+		}
+		RETURN between, hops, mentions`, params)
+	if err != nil {
+		return Expansion{}, fmt.Errorf("search expand: %w", err)
+	}
+	var out Expansion
+	if len(res.Records) == 0 {
+		return out, nil
+	}
+	rec := res.Records[0]
+	out.Between = decodeHops(rows(rec, "between"))
+	out.Hops = decodeHops(rows(rec, "hops"))
+	for _, row := range rows(rec, "mentions") {
+		ev, err := decodeRaw(mapOf(row, "r"))
+		if err != nil {
+			return out, err
+		}
+		m := RawMention{Event: ev}
+		for _, e := range row["ents"].([]any) {
+			if id, ok := e.(string); ok {
+				m.Entities = append(m.Entities, id)
+			}
+		}
+		out.Mentions = append(out.Mentions, m)
+	}
+	return out, nil
+}
+
+func decodeHops(list []map[string]any) []Hop {
+	out := make([]Hop, 0, len(list))
+	for _, row := range list {
+		f := decodeFact(mapOf(row, "p"))
+		f.Predicate, f.SubjectID, f.Subject = str(row, "type"), str(row, "sid"), str(row, "sname")
+		f.ObjectID, f.Object = str(row, "oid"), str(row, "oname")
+		out = append(out, Hop{From: str(row, "from"), Fact: f, ToID: str(row, "to"), ToName: str(row, "toname")})
+	}
+	return out
+}
+
+func (s *Store) readHops(ctx context.Context, op, cypher string, params map[string]any) ([]Hop, error) {
+	res, err := s.read(ctx, op, cypher, params)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", op, err)
 	}
 	out := make([]Hop, 0, len(res.Records))
 	for _, rec := range res.Records {
@@ -254,7 +394,7 @@ func (s *Store) RawByIDs(ctx context.Context, sc SearchScope, ids []string) ([]R
 	}
 	res, err := s.read(ctx, "search.raw_by_id", `
 		MATCH (r:Raw {tenant: $tenant, user_id: $user}) WHERE r.id IN $ids
-		RETURN r`, map[string]any{"tenant": sc.Tenant, "user": sc.UserID, "ids": ids})
+		RETURN r {`+rawSearchFields+`} AS r`, map[string]any{"tenant": sc.Tenant, "user": sc.UserID, "ids": ids})
 	if err != nil {
 		return nil, fmt.Errorf("raw by id: %w", err)
 	}
@@ -267,69 +407,26 @@ type RawMention struct {
 	Entities []string
 }
 
-// RawMentioning returns raw events that mention the given entities, those
-// mentioning the most of them first, at most limit.
-func (s *Store) RawMentioning(ctx context.Context, sc SearchScope, entityIDs []string, limit int) ([]RawMention, error) {
-	if len(entityIDs) == 0 || limit <= 0 {
-		return nil, nil
+// refreshStale recomputes the stale flag of raw turns: a turn is stale
+// when it was the source of facts and every one of them is now superseded
+// ("I live in Paris" after a move). Writes that create or close facts call
+// it for the turns those facts rest on, so search reads a property instead
+// of re-deriving it on every query. A fact read from a turn joins two
+// entities that turn mentions, so both ends are bound first and Neo4j
+// expands into the pair from its smaller side.
+func refreshStale(ctx context.Context, tx neo4j.ManagedTransaction, tenant, userID string, rawIDs []string) error {
+	if len(rawIDs) == 0 {
+		return nil
 	}
-	res, err := s.read(ctx, "search.raw_mentioning", `
-		MATCH (e:Entity {tenant: $tenant}) WHERE e.id IN $ids AND e.user_id = $user
-		MATCH (r:Raw {tenant: $tenant})-[:MENTIONS]->(e)
-		WHERE r.user_id = $user AND ($session IS NULL OR r.session_id = $session)
-		WITH r, collect(DISTINCT e.id) AS ents
-		RETURN r, ents ORDER BY size(ents) DESC, r.occurred_at DESC LIMIT $limit`,
-		map[string]any{"tenant": sc.Tenant, "user": sc.UserID, "ids": entityIDs, "limit": int64(limit),
-			"session": nilIfEmpty(sc.SessionID)})
-	if err != nil {
-		return nil, fmt.Errorf("raw mentioning: %w", err)
-	}
-	out := make([]RawMention, 0, len(res.Records))
-	for _, rec := range res.Records {
-		raw, _ := rec.Get("r")
-		node, ok := raw.(dbtype.Node)
-		if !ok {
-			continue
-		}
-		ev, err := decodeRaw(node.Props)
-		if err != nil {
-			return nil, err
-		}
-		ents, _ := get[[]any](rec, "ents")
-		m := RawMention{Event: ev}
-		for _, e := range ents {
-			if id, ok := e.(string); ok {
-				m.Entities = append(m.Entities, id)
-			}
-		}
-		out = append(out, m)
-	}
-	return out, nil
-}
-
-// StaleRaw returns, among the given raw events, those whose every extracted
-// fact is superseded: what they say is out of date. Search marks them so
-// an agent does not take "I live in Paris" as current after a move.
-func (s *Store) StaleRaw(ctx context.Context, sc SearchScope, ids []string) (map[string]bool, error) {
-	out := map[string]bool{}
-	if len(ids) == 0 {
-		return out, nil
-	}
-	res, err := s.read(ctx, "search.stale_raw", `
-		MATCH (r:Raw {tenant: $tenant, user_id: $user}) WHERE r.id IN $ids
-		MATCH (r)-[:MENTIONS]->(:Entity)-[f]-(:Entity)
+	_, err := runTx(ctx, tx, `
+		UNWIND $ids AS rid
+		MATCH (r:Raw {tenant: $tenant, user_id: $user, id: rid})
+		OPTIONAL MATCH (r)-[:MENTIONS]->(a:Entity), (r)-[:MENTIONS]->(b:Entity), (a)-[f]->(b)
 		WHERE f.tenant = $tenant AND f.fact IS NOT NULL AND r.id IN f.source_event_ids
-		WITH r.id AS id, collect(DISTINCT f.status) AS statuses
-		WHERE NOT 'current' IN statuses
-		RETURN id`, map[string]any{"tenant": sc.Tenant, "user": sc.UserID, "ids": ids})
-	if err != nil {
-		return nil, fmt.Errorf("stale raw: %w", err)
-	}
-	for _, rec := range res.Records {
-		id, _ := get[string](rec, "id")
-		out[id] = true
-	}
-	return out, nil
+		WITH r, collect(DISTINCT f.status) AS statuses
+		SET r.stale = size(statuses) > 0 AND NOT 'current' IN statuses`,
+		map[string]any{"tenant": tenant, "user": userID, "ids": rawIDs})
+	return err
 }
 
 // rows reads a list of maps from a record field.
@@ -348,32 +445,4 @@ func rows(rec interface{ Get(string) (any, bool) }, key string) []map[string]any
 func mapOf(m map[string]any, k string) map[string]any {
 	v, _ := m[k].(map[string]any)
 	return v
-}
-
-// TurnRef names a raw event by its place in a session.
-type TurnRef struct {
-	SessionID string
-	Seq       int64
-}
-
-// RawFollowing returns the raw event right after each referenced one in
-// its session (when there is one): the reply to a question, in the
-// conversation's own order.
-func (s *Store) RawFollowing(ctx context.Context, sc SearchScope, refs []TurnRef) ([]RawEvent, error) {
-	if len(refs) == 0 {
-		return nil, nil
-	}
-	rows := make([]map[string]any, len(refs))
-	for i, r := range refs {
-		rows[i] = map[string]any{"session": r.SessionID, "seq": r.Seq + 1}
-	}
-	res, err := s.read(ctx, "search.raw_following", `
-		UNWIND $refs AS ref
-		MATCH (r:Raw {tenant: $tenant, session_id: ref.session, seq: ref.seq})
-		WHERE r.user_id = $user AND r.kind <> 'condensation_request'
-		RETURN r`, map[string]any{"tenant": sc.Tenant, "user": sc.UserID, "refs": rows})
-	if err != nil {
-		return nil, fmt.Errorf("raw following: %w", err)
-	}
-	return decodeRawRecords(res.Records, "r")
 }

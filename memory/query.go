@@ -151,6 +151,26 @@ var predicateLexicon = map[string]map[string]float64{
 	"instrument":   {"PRACTICES": 1},
 }
 
+// nameGrams returns the normalized 1- to 4-word sequences of a query,
+// which are matched exactly against entity names (as the extractor
+// normalizes them) to find the entities the query names.
+func nameGrams(q string) []string {
+	words := nlp.Words(q)
+	seen := map[string]bool{}
+	var out []string
+	for i := range words {
+		for n := 1; n <= 4 && i+n <= len(words); n++ {
+			g := nlp.NormalizeName(strings.Join(words[i:i+n], " "))
+			if g == "" || seen[g] || (n == 1 && (questionWords[g] || nlp.IsStopword(g))) {
+				continue
+			}
+			seen[g] = true
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
 // whHints say which fact types a question word asks for: "where" wants a
 // place or an organization, "who" a person, "when" a time. They add to the
 // topic's hints, so "where does she work" prefers WORKS_AT to WORKS_AS.
@@ -267,20 +287,57 @@ func (a queryAnalysis) withoutNames(names []string) map[string]bool {
 	return topic
 }
 
+// termCache memoizes the lower-cased texts of one search: the same fact
+// or turn is scored against several topics.
+type termCache map[string]string
+
 // coverage is the share of the topic stems that text contains; with no
-// topic (the query is only names) every text covers it.
-func coverage(topic map[string]bool, text string) float64 {
+// topic (the query is only names) every text covers it. A stem matches a
+// word that starts with it ("paint" in "painting"); stems of three letters
+// or fewer must be the whole word, so "go" does not match "good". This
+// scan is much cheaper than tokenizing every candidate, and it is all
+// ranking needs.
+func (tc termCache) coverage(topic map[string]bool, text string) float64 {
 	if len(topic) == 0 {
 		return 1
 	}
-	seen := map[string]bool{}
-	for _, t := range nlp.Terms(text) {
-		if topic[t] {
-			seen[t] = true
+	lower, ok := tc[text]
+	if !ok {
+		lower = nlp.Fold(text)
+		tc[text] = lower
+	}
+	n := 0
+	for st := range topic {
+		if containsWordPrefix(lower, st) {
+			n++
 		}
 	}
-	return float64(len(seen)) / float64(len(topic))
+	return float64(n) / float64(len(topic))
 }
+
+// containsWordPrefix reports whether a word of text starts with stem (or,
+// for short stems, is stem, optionally plural).
+func containsWordPrefix(text, stem string) bool {
+	for from := 0; ; {
+		i := strings.Index(text[from:], stem)
+		if i < 0 {
+			return false
+		}
+		i += from
+		end := i + len(stem)
+		if i == 0 || !isLetter(text[i-1]) {
+			if len(stem) > 3 || wordEndsAt(text, end) || (text[end] == 's' && wordEndsAt(text, end+1)) ||
+				(strings.HasPrefix(text[end:], "es") && wordEndsAt(text, end+2)) {
+				return true
+			}
+		}
+		from = i + 1
+	}
+}
+
+func wordEndsAt(text string, i int) bool { return i >= len(text) || !isLetter(text[i]) }
+
+func isLetter(b byte) bool { return b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b >= 0x80 }
 
 // titleJoiners are the small words titles and names keep inside them.
 var titleJoiners = map[string]bool{"of": true, "the": true, "de": true, "la": true, "von": true, "van": true}

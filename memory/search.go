@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/graphmem/graphmem/graph"
-	"github.com/graphmem/graphmem/nlp"
 )
 
 // Result kinds.
@@ -96,6 +95,11 @@ type SearchConfig struct {
 	NegativeFactWeight float64
 	// SpeakerBoost scales turns spoken by a person the query names.
 	SpeakerBoost float64
+	// WindowBoost raises a turn by the score of the summary covering it.
+	WindowBoost float64
+	// Pool is how many full-text candidates each of the raw and fact
+	// indexes contributes (at least 3 × limit).
+	Pool int
 }
 
 // DefaultSearchConfig returns the ranking defaults.
@@ -104,19 +108,16 @@ func DefaultSearchConfig() SearchConfig {
 		Fusion: "weighted", WeightText: 1, WeightVector: 0.8, WeightGraph: 0.7, WeightRecency: 0.05,
 		HalfLife: 180 * 24 * time.Hour, Hops: 2, HopDecay: 0.5,
 		TierWeights:  map[string]float64{KindFact: 1.05, KindRaw: 1, KindInsight: 0.8, KindEvent: 0.55, KindEntity: 0.5},
-		StalePenalty: 0.5, NegativeFactWeight: 0.75, SpeakerBoost: 1.3,
+		StalePenalty: 0.5, NegativeFactWeight: 0.75, SpeakerBoost: 1.3, Pool: 30, WindowBoost: 0.5,
 	}
 }
 
 // searchStore is what retrieval needs from the graph.
 type searchStore interface {
-	SearchText(ctx context.Context, sc graph.SearchScope, terms []string, lim graph.TextLimits) (graph.Candidates, error)
-	Neighbors(ctx context.Context, sc graph.SearchScope, entityIDs []string, perEntity int) ([]graph.Hop, error)
+	SearchText(ctx context.Context, sc graph.SearchScope, terms, grams []string, aboutUser bool, lim graph.TextLimits) (graph.Candidates, error)
+	Expand(ctx context.Context, sc graph.SearchScope, seeds, types []string, perEntity int, rare []string, mentionLimit int) (graph.Expansion, error)
+	Neighbors(ctx context.Context, sc graph.SearchScope, entityIDs []string, types []string, perEntity int) ([]graph.Hop, error)
 	RawByIDs(ctx context.Context, sc graph.SearchScope, ids []string) ([]graph.RawEvent, error)
-	StaleRaw(ctx context.Context, sc graph.SearchScope, ids []string) (map[string]bool, error)
-	RawFollowing(ctx context.Context, sc graph.SearchScope, refs []graph.TurnRef) ([]graph.RawEvent, error)
-	RawMentioning(ctx context.Context, sc graph.SearchScope, entityIDs []string, limit int) ([]graph.RawMention, error)
-	UserEntityID(ctx context.Context, tenant, userID string) (string, error)
 }
 
 var allKinds = []string{KindRaw, KindEvent, KindInsight, KindFact, KindEntity}
@@ -126,6 +127,7 @@ type candidate struct {
 	SearchResult
 	seq     int64  // raw turns: position in the session
 	speaker string // raw turns: who said it
+	stale   bool   // raw turns: every fact read from it was superseded
 }
 
 // Search ranks a user's memories for a query by combining full text over
@@ -149,6 +151,7 @@ func (s *Service) Search(ctx context.Context, tenant string, in SearchInput) (Se
 	want := func(k string) bool { return slices.Contains(kinds, k) }
 	sc := graph.SearchScope{Tenant: tenant, UserID: in.UserID, SessionID: in.SessionID, AsOf: in.AsOf, IncludeHistory: in.IncludeHistory}
 	q := analyzeQuery(in.Query, s.hints)
+	tc := termCache{}
 	out := SearchOutput{Terms: q.Words}
 	for p := range q.Predicates {
 		out.Hints = append(out.Hints, p)
@@ -157,18 +160,20 @@ func (s *Service) Search(ctx context.Context, tenant string, in SearchInput) (Se
 
 	// Full text: generous candidate pools, always fetched for raw events
 	// (event summaries point at them) and entities (graph seeds).
-	pool := max(limit*5, 50)
-	lim := graph.TextLimits{Raw: pool, Entities: 10}
+	pool := max(limit*3, cfg.Pool)
+	lim := graph.TextLimits{Raw: pool}
+	// Facts, summaries and insights rarely reach the top in numbers, and
+	// summaries are long: smaller pools keep each search cheap.
 	if want(KindFact) {
-		lim.Facts = pool
+		lim.Facts = max(limit*2, cfg.Pool*5/6)
 	}
 	if want(KindEvent) {
-		lim.Events = 10
+		lim.Events = 5
 	}
 	if want(KindInsight) {
-		lim.Insights = 10
+		lim.Insights = 5
 	}
-	cands, err := s.store.SearchText(ctx, sc, q.Words, lim)
+	cands, err := s.store.SearchText(ctx, sc, q.Words, nameGrams(in.Query), q.AboutUser, lim)
 	if err != nil {
 		return SearchOutput{}, err
 	}
@@ -188,11 +193,15 @@ func (s *Service) Search(ctx context.Context, tenant string, in SearchInput) (Se
 		byID[key] = c
 		return c
 	}
-	rawText := map[string]float64{} // raw id → normalized text score, for event provenance
+	rawText := map[string]float64{}        // raw id → normalized text score, for event provenance
+	replies := map[string]graph.RawEvent{} // question turn id → the turn after it
 	if top := topScore(len(cands.Raw), func(i int) float64 { return cands.Raw[i].Score }); top > 0 {
 		for _, h := range cands.Raw {
 			n := h.Score / top
 			rawText[h.Event.ID] = n
+			if h.Next != nil {
+				replies[h.Event.ID] = *h.Next
+			}
 			if want(KindRaw) && h.Event.Kind != "condensation_request" {
 				c := rawCandidate(h.Event)
 				c.Parts.FullText = n
@@ -208,11 +217,23 @@ func (s *Service) Search(ctx context.Context, tenant string, in SearchInput) (Se
 			add(c)
 		}
 	}
+	windowScore := map[string]float64{} // raw id → normalized score of the summary covering it
 	if top := topScore(len(cands.Events), func(i int) float64 { return cands.Events[i].Score }); top > 0 {
 		for _, h := range cands.Events {
 			c := eventCandidate(h.Node, rawText)
 			c.Parts.FullText = h.Score / top
 			add(c)
+			for _, id := range h.Node.CoveredIDs {
+				windowScore[id] = max(windowScore[id], h.Score/top)
+			}
+		}
+	}
+	// A turn whose window's summary matches the query sits in the part of
+	// the conversation the query is about: matching whole sessions finds
+	// the right one more reliably than matching single turns does.
+	for id, w := range windowScore {
+		if c := byID[KindRaw+":"+id]; c != nil {
+			c.Parts.FullText *= 1 + cfg.WindowBoost*w
 		}
 	}
 	if top := topScore(len(cands.Insights), func(i int) float64 { return cands.Insights[i].Score }); top > 0 {
@@ -232,7 +253,7 @@ func (s *Service) Search(ctx context.Context, tenant string, in SearchInput) (Se
 
 	// Graph: seed entities the query names (and the user, when the query
 	// is about them), then walk current facts hop by hop.
-	seeds := s.seedEntities(ctx, tenant, in.UserID, q, cands.Entities)
+	seeds := seedEntities(cands)
 	// People the query names are its anchors, not its topic: "What is
 	// John's degree in?" is about "degree". Other entities it names
 	// ("pottery workshop") are the topic and stay in it.
@@ -255,16 +276,14 @@ func (s *Service) Search(ctx context.Context, tenant string, in SearchInput) (Se
 			}
 		}
 	}
-	if want(KindFact) && len(seeds) > 0 {
-		if err := s.expandGraph(ctx, sc, q, topic, seeds, cfg, add); err != nil {
+	if len(seeds) > 0 {
+		if err := s.expandGraph(ctx, sc, q, tc, topic, seeds, cfg, want, add); err != nil {
 			return SearchOutput{}, err
 		}
 	}
 
 	if want(KindRaw) {
-		if err := s.conversationContext(ctx, sc, seeds, byID, add); err != nil {
-			return SearchOutput{}, err
-		}
+		conversationContext(byID, replies, add)
 	}
 
 	// Full text rewards a memory by what it says about the topic, not by
@@ -273,7 +292,7 @@ func (s *Service) Search(ctx context.Context, tenant string, in SearchInput) (Se
 	if len(topic) > 0 {
 		for _, c := range byID {
 			if c.Parts.FullText > 0 {
-				c.Parts.FullText *= 0.2 + 0.8*coverage(topic, c.Text)
+				c.Parts.FullText *= 0.2 + 0.8*tc.coverage(topic, c.Text)
 			}
 		}
 	}
@@ -300,35 +319,26 @@ func (s *Service) Search(ctx context.Context, tenant string, in SearchInput) (Se
 	return out, nil
 }
 
-// conversationContext adds what the conversation itself links to the best
-// raw hits: the reply to a turn that asks a question (the answer rarely
-// repeats the question's words), and the turns that mention a rare entity
-// the query names. Both are graph hops: along the session's order, and
-// along MENTIONS.
-func (s *Service) conversationContext(ctx context.Context, sc graph.SearchScope, seeds []graph.EntityHit,
-	byID map[string]*candidate, add func(*candidate) *candidate) error {
+// conversationContext adds the reply to each of the best raw hits that
+// asks a question: the answer rarely repeats the question's words. It is a
+// hop along the conversation's own order (turns that mention a rare entity
+// the query names come with the graph expansion).
+func conversationContext(byID map[string]*candidate, replies map[string]graph.RawEvent, add func(*candidate) *candidate) {
 	var raws []*candidate
 	for _, c := range byID {
 		if c.Kind == KindRaw && c.Parts.FullText > 0 {
 			raws = append(raws, c)
 		}
 	}
-	sort.Slice(raws, func(i, j int) bool { return raws[i].Parts.FullText > raws[j].Parts.FullText })
-	var refs []graph.TurnRef
-	asked := map[string]*candidate{}
-	for _, c := range raws[:min(len(raws), 15)] {
-		if strings.Contains(c.Text, "?") {
-			refs = append(refs, graph.TurnRef{SessionID: c.SessionID, Seq: c.seq})
-			asked[fmt.Sprintf("%s#%d", c.SessionID, c.seq+1)] = c
+	sort.Slice(raws, func(i, j int) bool {
+		if raws[i].Parts.FullText != raws[j].Parts.FullText {
+			return raws[i].Parts.FullText > raws[j].Parts.FullText
 		}
-	}
-	replies, err := s.store.RawFollowing(ctx, sc, refs)
-	if err != nil {
-		return err
-	}
-	for _, r := range replies {
-		q := asked[fmt.Sprintf("%s#%d", r.SessionID, r.Seq)]
-		if q == nil || r.Name == q.speaker {
+		return raws[i].ID < raws[j].ID
+	})
+	for _, q := range raws[:min(len(raws), 15)] {
+		r, ok := replies[q.ID]
+		if !ok || r.Name == q.speaker {
 			continue
 		}
 		c := rawCandidate(r)
@@ -336,29 +346,6 @@ func (s *Service) conversationContext(ctx context.Context, sc graph.SearchScope,
 		c.Path = []string{"answers " + q.ID}
 		add(c)
 	}
-	var rare []string
-	rareNames := map[string]string{}
-	for _, sd := range seeds {
-		if !sd.IsUser && specificity(sd.MentionCount) >= 0.5 {
-			rare = append(rare, sd.ID)
-			rareNames[sd.ID] = sd.Name
-		}
-	}
-	mentions, err := s.store.RawMentioning(ctx, sc, rare, 20)
-	if err != nil {
-		return err
-	}
-	for _, m := range mentions {
-		c := rawCandidate(m.Event)
-		best := 0.0
-		for _, id := range m.Entities {
-			best = max(best, specificity(mentionsOf(seeds, id)))
-			c.Path = append(c.Path, "mentions "+rareNames[id])
-		}
-		c.Parts.Graph = 0.5 * best
-		add(c)
-	}
-	return nil
 }
 
 // specificity says how much naming an entity narrows a search: 1 for an
@@ -366,15 +353,6 @@ func (s *Service) conversationContext(ctx context.Context, sc graph.SearchScope,
 // two people of a conversation).
 func specificity(mentions int64) float64 {
 	return 1 / (1 + math.Log1p(float64(max(mentions-1, 0))/4))
-}
-
-func mentionsOf(seeds []graph.EntityHit, id string) int64 {
-	for _, s := range seeds {
-		if s.ID == id {
-			return s.MentionCount
-		}
-	}
-	return 0
 }
 
 // vectorCandidates adds the vector index's nearest neighbours of the query.
@@ -406,35 +384,32 @@ func (s *Service) vectorCandidates(ctx context.Context, sc graph.SearchScope, qu
 	return nil
 }
 
-// seedEntities resolves the names a query mentions to entities, as the
-// extractor would: an entity hit whose whole normalized name appears in the
-// query (or matches a capitalized name in it); plus the user entity when
+// maxSeeds bounds how many entities graph search starts from.
+const maxSeeds = 4
+
+// seedEntities picks the entities graph search starts from: those whose
+// normalized name the query contains (the most specific first, longer
+// names before the shorter ones they contain), and the user's entity when
 // the query is about the user.
-func (s *Service) seedEntities(ctx context.Context, tenant, userID string, q queryAnalysis, hits []graph.EntityHit) []graph.EntityHit {
-	query := " " + strings.Join(q.Words, " ") + " "
-	names := map[string]bool{}
-	for _, n := range q.Names {
-		names[nlp.NormalizeName(n)] = true
-	}
+func seedEntities(c graph.Candidates) []graph.EntityHit {
+	hits := slices.Clone(c.Entities)
+	sort.SliceStable(hits, func(i, j int) bool {
+		if len(hits[i].NormName) != len(hits[j].NormName) {
+			return len(hits[i].NormName) > len(hits[j].NormName)
+		}
+		return hits[i].MentionCount < hits[j].MentionCount
+	})
 	var seeds []graph.EntityHit
 	seen := map[string]bool{}
+	if c.User != nil {
+		seeds = append(seeds, *c.User)
+		seen[c.User.ID] = true
+	}
 	for _, h := range hits {
-		norm := nlp.NormalizeName(h.Name)
-		if norm == "" || seen[h.ID] {
-			continue
-		}
-		if names[norm] || strings.Contains(query, " "+norm+" ") {
+		if !seen[h.ID] && len(seeds) < maxSeeds {
 			seeds = append(seeds, h)
 			seen[h.ID] = true
 		}
-	}
-	if q.AboutUser {
-		if id, err := s.store.UserEntityID(ctx, tenant, userID); err == nil && !seen[id] {
-			seeds = append(seeds, graph.EntityHit{ID: id, Name: "the user", Type: "Person", IsUser: true})
-		}
-	}
-	if len(seeds) > 4 {
-		seeds = seeds[:4]
 	}
 	return seeds
 }
@@ -443,12 +418,14 @@ func (s *Service) seedEntities(ctx context.Context, tenant, userID string, q que
 // A fact's graph score is its relevance to the query (the predicate it was
 // asked about, the query words its sentence shares) decayed per hop; the
 // next hop continues only from the best-scoring entities reached.
-func (s *Service) expandGraph(ctx context.Context, sc graph.SearchScope, q queryAnalysis, topic map[string]bool, seeds []graph.EntityHit,
-	cfg SearchConfig, add func(*candidate) *candidate) error {
+func (s *Service) expandGraph(ctx context.Context, sc graph.SearchScope, q queryAnalysis, tc termCache, topic map[string]bool, seeds []graph.EntityHit,
+	cfg SearchConfig, want func(string) bool, add func(*candidate) *candidate) error {
 	frontier := make([]string, 0, len(seeds))
 	names := map[string]string{}
 	spec := map[string]float64{} // seed id → specificity
+	isSeed := map[string]bool{}
 	for _, sd := range seeds {
+		isSeed[sd.ID] = true
 		frontier = append(frontier, sd.ID)
 		names[sd.ID] = sd.Name
 		if !sd.IsUser {
@@ -461,52 +438,107 @@ func (s *Service) expandGraph(ctx context.Context, sc graph.SearchScope, q query
 			rest[st] = true
 		}
 	}
+	// Typed hops follow the fact types the question asks about; facts of
+	// other types that matter carry the query's words and come from the
+	// fact full-text index already.
+	var types []string
+	for p, w := range q.Predicates {
+		if w >= 0.4 {
+			types = append(types, p)
+		}
+	}
+	sort.Strings(types)
+	score := func(f graph.Fact, decay float64) float64 {
+		// A hinted type counts fully only when the fact also covers the rest
+		// of the topic: "John is reading a book" is a READ fact but says
+		// nothing of "favorite series".
+		text := f.Fact + " " + f.Object + " " + f.Qualifier + " " + f.RawPredicate
+		rel := q.Predicates[f.Predicate] * (0.3 + 0.7*tc.coverage(rest, text))
+		words := 0.0
+		if len(topic) > 0 {
+			words = tc.coverage(topic, text)
+		}
+		// A fact joining two entities the query names ("Caroline went to the
+		// pride parade") is about the question whatever its words; the rarer
+		// the entities, the more it says.
+		joins := 0.0
+		if isSeed[f.SubjectID] && isSeed[f.ObjectID] {
+			joins = max(spec[f.SubjectID], spec[f.ObjectID])
+		}
+		return min(decay*(0.6*rel+0.6*words+0.8*joins), 1)
+	}
+	consider := func(h graph.Hop, hop int, decay float64) float64 {
+		got := score(h.Fact, decay)
+		if got <= 0 {
+			return 0
+		}
+		f := h.Fact
+		c := factCandidate(f)
+		c.Parts.Graph = got
+		c.Path = []string{fmt.Sprintf("%s -[%s]-> %s", f.Subject, f.Predicate, f.Object)}
+		if from := names[h.From]; from != "" && hop > 1 {
+			c.Path = append([]string{"via " + from}, c.Path...)
+		}
+		add(c)
+		return got
+	}
+	// One round trip: facts joining the seeds, the first typed hop, and
+	// the turns that mention the rare seeds.
+	var rare []string
+	for _, sd := range seeds {
+		if spec[sd.ID] >= 0.5 {
+			rare = append(rare, sd.ID)
+		}
+	}
+	exp, err := s.store.Expand(ctx, sc, frontier, types, 100, rare, 20)
+	if err != nil {
+		return err
+	}
+	for _, m := range exp.Mentions {
+		if !want(KindRaw) {
+			break
+		}
+		c := rawCandidate(m.Event)
+		best := 0.0
+		for _, id := range m.Entities {
+			best = max(best, spec[id])
+			c.Path = append(c.Path, "mentions "+names[id])
+		}
+		c.Parts.Graph = 0.5 * best
+		add(c)
+	}
+	if !want(KindFact) {
+		return nil
+	}
+	for _, h := range exp.Between {
+		consider(h, 1, 1)
+	}
+	if len(types) == 0 {
+		return nil
+	}
 	visited := map[string]bool{}
 	decay := 1.0
 	for hop := 1; hop <= cfg.Hops && len(frontier) > 0; hop++ {
 		for _, id := range frontier {
 			visited[id] = true
 		}
-		hops, err := s.store.Neighbors(ctx, sc, frontier, 150)
-		if err != nil {
-			return err
+		// The first hop came with the expansion; further hops only follow
+		// the few entities the query made relevant, so depth costs little.
+		hops := exp.Hops
+		if hop > 1 {
+			if hops, err = s.store.Neighbors(ctx, sc, frontier, types, 30); err != nil {
+				return err
+			}
 		}
 		next := map[string]float64{}
 		for _, h := range hops {
-			f := h.Fact
-			// A hinted type counts fully only when the fact also covers the
-			// rest of the topic: "John is reading a book" is a READ fact but
-			// says nothing of "favorite series".
-			text := f.Fact + " " + f.Object + " " + f.Qualifier + " " + f.RawPredicate
-			rel := q.Predicates[f.Predicate] * (0.3 + 0.7*coverage(rest, text))
-			words := 0.0
-			if len(topic) > 0 {
-				words = coverage(topic, text)
-			}
-			// A fact joining two entities the query names ("Caroline went to
-			// the pride parade") is about the question whatever its words;
-			// the rarer the other entity, the more it says.
-			joins := 0.0
-			if other := h.ToID; other != h.From {
-				joins = spec[other]
-			}
-			score := decay * (0.6*rel + 0.6*words + 0.8*joins)
-			if score <= 0 {
-				continue
-			}
-			c := factCandidate(f)
-			c.Parts.Graph = min(score, 1)
-			c.Path = []string{fmt.Sprintf("%s -[%s]-> %s", f.Subject, f.Predicate, f.Object)}
-			if from := names[h.From]; from != "" && hop > 1 {
-				c.Path = append([]string{"via " + from}, c.Path...)
-			}
-			add(c)
-			if !visited[h.ToID] {
-				next[h.ToID] = max(next[h.ToID], score)
+			got := consider(h, hop, decay)
+			if got >= 0.2 && !visited[h.ToID] {
+				next[h.ToID] = max(next[h.ToID], got)
 				names[h.ToID] = h.ToName
 			}
 		}
-		frontier = topKeys(next, 8)
+		frontier = topKeys(next, 4)
 		decay *= cfg.HopDecay
 	}
 	return nil
@@ -515,16 +547,6 @@ func (s *Service) expandGraph(ctx context.Context, sc graph.SearchScope, q query
 // rank computes final scores: the fused relevance, the tier weight,
 // recency, and the status of each result.
 func (s *Service) rank(ctx context.Context, sc graph.SearchScope, in SearchInput, cfg SearchConfig, byID map[string]*candidate) ([]SearchResult, error) {
-	var rawIDs []string
-	for _, c := range byID {
-		if c.Kind == KindRaw {
-			rawIDs = append(rawIDs, c.ID)
-		}
-	}
-	stale, err := s.store.StaleRaw(ctx, sc, rawIDs)
-	if err != nil {
-		return nil, err
-	}
 	asOf := s.now()
 	if in.AsOf != nil {
 		asOf = *in.AsOf
@@ -552,17 +574,17 @@ func (s *Service) rank(ctx context.Context, sc graph.SearchScope, in SearchInput
 			age := max(asOf.Sub(when), 0)
 			c.Parts.Recency = math.Pow(0.5, float64(age)/float64(cfg.HalfLife))
 		}
-		relevance := cfg.WeightText*c.Parts.FullText + cfg.WeightVector*c.Parts.Vector + cfg.WeightGraph*c.Parts.Graph
+		rel := relevance(c, cfg)
 		if rrf {
-			relevance = ranks[c]
+			rel = ranks[c]
 		}
-		c.Score = c.Parts.Tier*relevance + cfg.WeightRecency*c.Parts.Recency
+		c.Score = c.Parts.Tier*rel + cfg.WeightRecency*c.Parts.Recency
 		if c.Kind == KindFact && c.Polarity == "negative" {
 			// A denial answers "does the user still...", not "what does the
 			// user...": it ranks below the statements it sits beside.
 			c.Score *= cfg.NegativeFactWeight
 		}
-		if c.Kind == KindRaw && stale[c.ID] {
+		if c.Kind == KindRaw && c.stale {
 			c.Status = "superseded"
 			if !in.IncludeHistory {
 				c.Score *= cfg.StalePenalty
@@ -580,6 +602,11 @@ func (s *Service) rank(ctx context.Context, sc graph.SearchScope, in SearchInput
 		return out[i].ID < out[j].ID
 	})
 	return out, nil
+}
+
+// relevance is a candidate's weighted signals, before tier and recency.
+func relevance(c *candidate, cfg SearchConfig) float64 {
+	return cfg.WeightText*c.Parts.FullText + cfg.WeightVector*c.Parts.Vector + cfg.WeightGraph*c.Parts.Graph
 }
 
 // rrfScores ranks candidates per signal and sums 1/(60+rank).
@@ -663,7 +690,7 @@ func rawCandidate(r graph.RawEvent) *candidate {
 		text += " [image: " + c + "]"
 	}
 	return &candidate{SearchResult: SearchResult{ID: r.ID, Kind: KindRaw, Text: text, Status: "current",
-		OccurredAt: r.OccurredAt, SourceEventIDs: []string{r.ID}, SessionID: r.SessionID}, seq: r.Seq, speaker: r.Name}
+		OccurredAt: r.OccurredAt, SourceEventIDs: []string{r.ID}, SessionID: r.SessionID}, seq: r.Seq, speaker: r.Name, stale: r.Stale}
 }
 
 func factCandidate(f graph.Fact) *candidate {

@@ -83,3 +83,23 @@ func TestTopKeysIsDeterministic(t *testing.T) {
 		t.Fatalf("topKeys = %v", got)
 	}
 }
+
+func TestCoverageMatchesWordStarts(t *testing.T) {
+	tc := termCache{}
+	topic := map[string]bool{"paint": true, "go": true}
+	cases := map[string]float64{
+		"Melanie is painting a sunset":      0.5, // paint- yes, go no
+		"We go painting":                    1,
+		"A good repaint":                    0, // "go" is not "good"; "paint" inside "repaint" is no word start
+		"Goes to paint":                     1, // short stems accept a plural
+		"She said: GO! Then painted things": 1,
+	}
+	for text, want := range cases {
+		if got := tc.coverage(topic, text); got != want {
+			t.Errorf("coverage(%q) = %v, want %v", text, got, want)
+		}
+	}
+	if tc.coverage(nil, "anything") != 1 {
+		t.Error("an empty topic is covered by any text")
+	}
+}

@@ -7,6 +7,8 @@ import (
 	"net"
 	"net/url"
 	"reflect"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -14,6 +16,7 @@ import (
 	"github.com/joho/godotenv"
 
 	"github.com/graphmem/graphmem/api"
+	"github.com/graphmem/graphmem/memory"
 )
 
 // Config is every setting of the service, read from GRAPHMEM_* variables
@@ -33,6 +36,7 @@ type Config struct {
 	MaxBodyBytes   int64         `env:"MAX_BODY_BYTES" envDefault:"8388608" desc:"largest accepted request body (413 above)"`
 	RequestTimeout time.Duration `env:"REQUEST_TIMEOUT" envDefault:"60s" desc:"deadline of one API request"`
 	TrustedProxies []string      `env:"TRUSTED_PROXIES" envSeparator:"," desc:"CIDRs of reverse proxies whose X-Forwarded-For is trusted"`
+	PprofAddr      string        `env:"PPROF_ADDR" desc:"loopback address for Go's pprof profiler (empty: off)"`
 
 	Neo4jURI       string        `env:"NEO4J_URI" desc:"Bolt URI of an existing Neo4j; empty starts the local one"`
 	Neo4jUser      string        `env:"NEO4J_USERNAME" desc:"Neo4j user (empty: no auth, as the local server)"`
@@ -62,6 +66,11 @@ type Config struct {
 	CondenserProfile string        `env:"CONDENSER_PROFILE" envDefault:"default" desc:"condenser profile used when a request names none"`
 	ProfilesFile     string        `env:"CONDENSER_PROFILES_FILE" desc:"JSON file of extra named condenser profiles"`
 	Workers          int           `env:"WORKERS" envDefault:"2" desc:"background job workers per replica"`
+	SearchFusion     string        `env:"SEARCH_FUSION" envDefault:"weighted" desc:"how search combines signals: weighted (sum of normalized signals) or rrf (reciprocal rank fusion)"`
+	SearchWeights    string        `env:"SEARCH_WEIGHTS" envDefault:"text=1,vector=0.8,graph=0.7,recency=0.05" desc:"weights of the search signals (weighted fusion)"`
+	SearchTiers      string        `env:"SEARCH_TIER_WEIGHTS" envDefault:"fact=1.05,raw=1,insight=0.8,event=0.55,entity=0.5" desc:"score multiplier per result kind"`
+	SearchHalfLife   time.Duration `env:"SEARCH_HALF_LIFE" envDefault:"4320h" desc:"recency half-life of search (default 180 days)"`
+	SearchHops       int           `env:"SEARCH_HOPS" envDefault:"2" desc:"graph traversal depth of search (1-3)"`
 	JobMaxAttempts   int           `env:"JOB_MAX_ATTEMPTS" envDefault:"5" desc:"attempts before a job is marked failed"`
 	JobLease         time.Duration `env:"JOB_LEASE" envDefault:"30s" desc:"how long a claimed job waits before another replica retries it if its worker died"`
 	JobBackoff       time.Duration `env:"JOB_BACKOFF" envDefault:"2s" desc:"delay before a failed job's first retry (doubles each attempt, at most 5m)"`
@@ -128,6 +137,9 @@ func (c Config) validate() error {
 	if _, _, err := net.SplitHostPort(c.ListenAddr); err != nil {
 		bad("LISTEN_ADDR", "%q is not host:port", c.ListenAddr)
 	}
+	if c.PprofAddr != "" && !isLoopback(c.PprofAddr) {
+		bad("PPROF_ADDR", "%q must be a loopback host:port (profiles reveal internals)", c.PprofAddr)
+	}
 	switch c.LogLevel {
 	case "debug", "info", "warn", "error":
 	default:
@@ -193,6 +205,21 @@ func (c Config) validate() error {
 			bad("EMBEDDING_MODEL", "needs EMBEDDING_BASE_URL or LLM_BASE_URL")
 		}
 	}
+	if c.SearchFusion != "weighted" && c.SearchFusion != "rrf" {
+		bad("SEARCH_FUSION", "%q must be weighted or rrf", c.SearchFusion)
+	}
+	if _, err := parseWeights(c.SearchWeights, []string{"text", "vector", "graph", "recency"}); err != nil {
+		bad("SEARCH_WEIGHTS", "%v", err)
+	}
+	if _, err := parseWeights(c.SearchTiers, []string{"fact", "raw", "insight", "event", "entity"}); err != nil {
+		bad("SEARCH_TIER_WEIGHTS", "%v", err)
+	}
+	if c.SearchHalfLife < time.Hour {
+		bad("SEARCH_HALF_LIFE", "%s is below 1h", c.SearchHalfLife)
+	}
+	if c.SearchHops < 1 || c.SearchHops > 3 {
+		bad("SEARCH_HOPS", "%d must be within 1-3", c.SearchHops)
+	}
 	if c.Workers < 0 || c.Workers > 64 {
 		bad("WORKERS", "%d must be within 0-64", c.Workers)
 	}
@@ -212,6 +239,57 @@ func (c Config) validate() error {
 		return fmt.Errorf("invalid configuration (%d problems):\n  %w", len(errs), joinLines(errs))
 	}
 	return nil
+}
+
+// parseWeights reads "name=value,..." where every name is allowed and
+// every value a non-negative number.
+func parseWeights(spec string, allowed []string) (map[string]float64, error) {
+	out := map[string]float64{}
+	for _, part := range strings.Split(spec, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		name, val, ok := strings.Cut(part, "=")
+		if !ok || !slices.Contains(allowed, strings.TrimSpace(name)) {
+			return nil, fmt.Errorf("%q: want name=number with a name among %s", part, strings.Join(allowed, ", "))
+		}
+		f, err := strconv.ParseFloat(strings.TrimSpace(val), 64)
+		if err != nil || f < 0 {
+			return nil, fmt.Errorf("%q: the weight must be a non-negative number", part)
+		}
+		out[strings.TrimSpace(name)] = f
+	}
+	return out, nil
+}
+
+// searchConfig turns the SEARCH_* settings into the ranking configuration,
+// starting from the defaults for anything not set.
+func (c Config) searchConfig() memory.SearchConfig {
+	sc := memory.DefaultSearchConfig()
+	sc.Fusion = c.SearchFusion
+	sc.HalfLife = c.SearchHalfLife
+	sc.Hops = c.SearchHops
+	if w, err := parseWeights(c.SearchWeights, []string{"text", "vector", "graph", "recency"}); err == nil {
+		for name, v := range w {
+			switch name {
+			case "text":
+				sc.WeightText = v
+			case "vector":
+				sc.WeightVector = v
+			case "graph":
+				sc.WeightGraph = v
+			case "recency":
+				sc.WeightRecency = v
+			}
+		}
+	}
+	if w, err := parseWeights(c.SearchTiers, []string{"fact", "raw", "insight", "event", "entity"}); err == nil {
+		for name, v := range w {
+			sc.TierWeights[name] = v
+		}
+	}
+	return sc
 }
 
 func validBoltScheme(s string) bool {

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"os"
 	"strings"
 	"sync"
@@ -77,6 +78,9 @@ func serve(ctx context.Context, cfg Config, stdout, stderr io.Writer) error {
 		log.Info("Neo4j Browser", "url", srv.Options().HTTPURL()+"/browser/", "connect_url", cfg.Neo4jURI)
 	}
 
+	if cfg.PprofAddr != "" {
+		go servePprof(cfg.PprofAddr, log)
+	}
 	app, err := buildApp(ctx, cfg, keys, log)
 	if err != nil {
 		return err
@@ -160,7 +164,7 @@ func buildApp(ctx context.Context, cfg Config, keys *api.KeyRing, log *slog.Logg
 	}
 	svc, err := memory.New(memory.Deps{Store: store, Engine: engine, Embedder: embedder, Counter: counter, Log: log}, memory.Config{
 		Profiles: profiles, DefaultProfile: cfg.CondenserProfile, EngineName: engineName,
-		EngineIsLLM: cfg.LLMBaseURL != "", JobMaxAttempts: cfg.JobMaxAttempts,
+		EngineIsLLM: cfg.LLMBaseURL != "", JobMaxAttempts: cfg.JobMaxAttempts, Search: cfg.searchConfig(),
 	})
 	if err != nil {
 		return fail(err)
@@ -214,6 +218,20 @@ func (a *app) close(ctx context.Context) {
 	a.wg.Wait()
 	if err := a.store.Close(ctx); err != nil {
 		a.log.Warn("close Neo4j driver", "error", err)
+	}
+}
+
+// servePprof exposes Go's profiler on a loopback address for operators
+// chasing CPU or memory; it is off unless GRAPHMEM_PPROF_ADDR is set.
+func servePprof(addr string, log *slog.Logger) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	srv := &http.Server{Addr: addr, Handler: mux, ReadHeaderTimeout: readHeaderTimeout}
+	log.Info("pprof listening", "addr", addr)
+	if err := srv.ListenAndServe(); err != nil {
+		log.Warn("pprof stopped", "error", err)
 	}
 }
 
