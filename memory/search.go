@@ -95,6 +95,9 @@ type SearchConfig struct {
 	NegativeFactWeight float64
 	// SpeakerBoost scales turns spoken by a person the query names.
 	SpeakerBoost float64
+	// QuestionWeight scales a question asked by someone other than the
+	// person the query is about.
+	QuestionWeight float64
 	// WindowBoost raises a turn by the score of the summary covering it.
 	WindowBoost float64
 	// Pool is how many full-text candidates each of the raw and fact
@@ -108,7 +111,7 @@ func DefaultSearchConfig() SearchConfig {
 		Fusion: "weighted", WeightText: 1, WeightVector: 0.8, WeightGraph: 0.7, WeightRecency: 0.05,
 		HalfLife: 180 * 24 * time.Hour, Hops: 2, HopDecay: 0.5,
 		TierWeights:  map[string]float64{KindFact: 1.05, KindRaw: 1, KindInsight: 0.8, KindEvent: 0.55, KindEntity: 0.5},
-		StalePenalty: 0.5, NegativeFactWeight: 0.75, SpeakerBoost: 1.3, Pool: 30, WindowBoost: 0.5,
+		StalePenalty: 0.5, NegativeFactWeight: 0.75, SpeakerBoost: 1.3, Pool: 30, WindowBoost: 0.5, QuestionWeight: 0.75,
 	}
 }
 
@@ -297,13 +300,17 @@ func (s *Service) Search(ctx context.Context, tenant string, in SearchInput) (Se
 		}
 	}
 	// A turn spoken by a person the query asks about answers it more often
-	// than one addressed to them.
+	// than one addressed to them; a question someone else asks them echoes
+	// the query's words but is not the evidence (its reply is added above).
 	for _, c := range byID {
-		if c.Kind == KindRaw && c.speaker != "" && slices.ContainsFunc(people, func(p string) bool {
-			return strings.EqualFold(p, c.speaker)
-		}) {
+		if c.Kind != KindRaw || c.speaker == "" || len(people) == 0 {
+			continue
+		}
+		if slices.ContainsFunc(people, func(p string) bool { return strings.EqualFold(p, c.speaker) }) {
 			c.Parts.FullText *= cfg.SpeakerBoost
 			c.Parts.Graph *= cfg.SpeakerBoost
+		} else if strings.Contains(c.Text, "?") {
+			c.Parts.FullText *= cfg.QuestionWeight
 		}
 	}
 	ranked, err := s.rank(ctx, sc, in, cfg, byID)
