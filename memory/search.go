@@ -130,6 +130,7 @@ type candidate struct {
 	SearchResult
 	seq     int64  // raw turns: position in the session
 	speaker string // raw turns: who said it
+	role    string // raw turns: user, assistant, ...
 	stale   bool   // raw turns: every fact read from it was superseded
 }
 
@@ -303,7 +304,18 @@ func (s *Service) Search(ctx context.Context, tenant string, in SearchInput) (Se
 	// than one addressed to them; a question someone else asks them echoes
 	// the query's words but is not the evidence (its reply is added above).
 	for _, c := range byID {
-		if c.Kind != KindRaw || c.speaker == "" || len(people) == 0 {
+		if c.Kind != KindRaw {
+			continue
+		}
+		// About the user: the assistant's remarks ("Sushi is great.") are
+		// not evidence of what the user thinks.
+		if q.AboutUser && c.speaker == "" {
+			if c.role == "assistant" {
+				c.Parts.FullText *= cfg.QuestionWeight
+			}
+			continue
+		}
+		if c.speaker == "" || len(people) == 0 {
 			continue
 		}
 		if slices.ContainsFunc(people, func(p string) bool { return strings.EqualFold(p, c.speaker) }) {
@@ -697,7 +709,7 @@ func rawCandidate(r graph.RawEvent) *candidate {
 		text += " [image: " + c + "]"
 	}
 	return &candidate{SearchResult: SearchResult{ID: r.ID, Kind: KindRaw, Text: text, Status: "current",
-		OccurredAt: r.OccurredAt, SourceEventIDs: []string{r.ID}, SessionID: r.SessionID}, seq: r.Seq, speaker: r.Name, stale: r.Stale}
+		OccurredAt: r.OccurredAt, SourceEventIDs: []string{r.ID}, SessionID: r.SessionID}, seq: r.Seq, speaker: r.Name, role: r.Role, stale: r.Stale}
 }
 
 func factCandidate(f graph.Fact) *candidate {

@@ -146,6 +146,12 @@ func buildApp(ctx context.Context, cfg Config, keys *api.KeyRing, log *slog.Logg
 	if _, err := store.ApplySchema(ctx); err != nil {
 		return fail(fmt.Errorf("apply schema: %w", err))
 	}
+	warm := time.Now()
+	if err := store.WarmUp(ctx); err != nil {
+		log.Warn("planning the search queries failed; the first searches will be slower", "error", err)
+	} else {
+		log.Info("search queries planned", "took", time.Since(warm).Round(time.Millisecond))
+	}
 	engine, engineName, err := newEngine(cfg, log)
 	if err != nil {
 		return fail(err)
