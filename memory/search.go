@@ -128,10 +128,11 @@ var allKinds = []string{KindRaw, KindEvent, KindInsight, KindFact, KindEntity}
 // candidate is a result being scored.
 type candidate struct {
 	SearchResult
-	seq     int64  // raw turns: position in the session
-	speaker string // raw turns: who said it
-	role    string // raw turns: user, assistant, ...
-	stale   bool   // raw turns: every fact read from it was superseded
+	seq     int64     // raw turns: position in the session
+	speaker string    // raw turns: who said it
+	role    string    // raw turns: user, assistant, ...
+	ends    [2]string // facts: subject and object entity ids
+	stale   bool      // raw turns: every fact read from it was superseded
 }
 
 // Search ranks a user's memories for a query by combining full text over
@@ -286,6 +287,8 @@ func (s *Service) Search(ctx context.Context, tenant string, in SearchInput) (Se
 		}
 	}
 
+	citeEntityCards(byID)
+
 	if want(KindRaw) {
 		conversationContext(byID, replies, add)
 	}
@@ -336,6 +339,40 @@ func (s *Service) Search(ctx context.Context, tenant string, in SearchInput) (Se
 		}
 	}
 	return out, nil
+}
+
+// citeEntityCards gives each entity card the sources of the best facts
+// about it found by this search, so every result rests on events.
+func citeEntityCards(byID map[string]*candidate) {
+	var facts []*candidate
+	for _, c := range byID {
+		if c.Kind == KindFact {
+			facts = append(facts, c)
+		}
+	}
+	sort.Slice(facts, func(i, j int) bool {
+		if ri, rj := facts[i].Parts.FullText+facts[i].Parts.Graph, facts[j].Parts.FullText+facts[j].Parts.Graph; ri != rj {
+			return ri > rj
+		}
+		return facts[i].ID < facts[j].ID
+	})
+	for _, c := range byID {
+		if c.Kind != KindEntity {
+			continue
+		}
+		seen := map[string]bool{}
+		for _, f := range facts {
+			if f.ends[0] != c.ID && f.ends[1] != c.ID {
+				continue
+			}
+			for _, id := range f.SourceEventIDs {
+				if !seen[id] && len(c.SourceEventIDs) < 3 {
+					seen[id] = true
+					c.SourceEventIDs = append(c.SourceEventIDs, id)
+				}
+			}
+		}
+	}
 }
 
 // conversationContext adds the reply to each of the best raw hits that
@@ -669,6 +706,11 @@ func dedupeByEvents(results []SearchResult, limit int) []SearchResult {
 			if i, ok := factAt[key]; ok {
 				if merged[i] < maxMergedFacts-1 && !strings.Contains(out[i].Text, r.Text) {
 					out[i].Text += "; " + r.Text
+					for _, step := range r.Path {
+						if !slices.Contains(out[i].Path, step) {
+							out[i].Path = append(out[i].Path, step)
+						}
+					}
 					merged[i]++
 				}
 				continue
@@ -714,7 +756,8 @@ func rawCandidate(r graph.RawEvent) *candidate {
 
 func factCandidate(f graph.Fact) *candidate {
 	return &candidate{SearchResult: SearchResult{ID: f.ID, Kind: KindFact, Text: f.Fact, Status: f.Status, Polarity: f.Polarity,
-		ValidFrom: f.ValidFrom, ValidTo: f.ValidTo, OccurredAt: f.ObservedAt, SourceEventIDs: f.SourceEventIDs}}
+		ValidFrom: f.ValidFrom, ValidTo: f.ValidTo, OccurredAt: f.ObservedAt, SourceEventIDs: f.SourceEventIDs},
+		ends: [2]string{f.SubjectID, f.ObjectID}}
 }
 
 // eventCandidate is a summary; its sources are the covered events that

@@ -47,8 +47,8 @@ func TestAnalyzeQuery(t *testing.T) {
 
 func TestDedupeMergesFactsOfOneTurnAndDropsCoveredTurns(t *testing.T) {
 	in := []SearchResult{
-		{ID: "f1", Kind: KindFact, Text: "The user sold the Corolla", SourceEventIDs: []string{"e1"}},
-		{ID: "f2", Kind: KindFact, Text: "The user drives a Tesla", SourceEventIDs: []string{"e1"}},
+		{ID: "f1", Kind: KindFact, Text: "The user sold the Corolla", SourceEventIDs: []string{"e1"}, Path: []string{"u -[OWNS]-> Corolla"}},
+		{ID: "f2", Kind: KindFact, Text: "The user drives a Tesla", SourceEventIDs: []string{"e1"}, Path: []string{"u -[DRIVES]-> Tesla"}},
 		{ID: "e1", Kind: KindRaw, Text: "I sold the Corolla and bought a Tesla", SourceEventIDs: []string{"e1"}},
 		{ID: "s1", Kind: KindEvent, Text: "summary", SourceEventIDs: []string{"e1", "e2"}},
 		{ID: "e3", Kind: KindRaw, Text: "other", SourceEventIDs: []string{"e3"}},
@@ -61,8 +61,8 @@ func TestDedupeMergesFactsOfOneTurnAndDropsCoveredTurns(t *testing.T) {
 	if !slices.Equal(ids, []string{"f1", "s1", "e3"}) {
 		t.Fatalf("dedupe kept %v", ids)
 	}
-	if got[0].Text != "The user sold the Corolla; The user drives a Tesla" {
-		t.Fatalf("facts of one turn were not merged: %q", got[0].Text)
+	if got[0].Text != "The user sold the Corolla; The user drives a Tesla" || len(got[0].Path) != 2 {
+		t.Fatalf("facts of one turn were not merged with their paths: %q %v", got[0].Text, got[0].Path)
 	}
 	if got := dedupeByEvents(in, 2); len(got) != 2 {
 		t.Fatalf("limit not applied: %d", len(got))

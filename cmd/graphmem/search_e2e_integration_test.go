@@ -4,6 +4,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -22,6 +23,7 @@ type searchResp struct {
 		ScoreParts     struct {
 			FullText float64 `json:"fulltext"`
 			Graph    float64 `json:"graph"`
+			Vector   float64 `json:"vector"`
 		} `json:"score_parts"`
 	} `json:"results"`
 	Query struct {
@@ -97,5 +99,133 @@ func TestKnowledgeUpdateSearch(t *testing.T) {
 	// The retrieval issue's target: at least 95% of these checks pass.
 	if n, p := total["search_top"]+total["history"], passed["search_top"]+passed["history"]; n == 0 || float64(p) < 0.95*float64(n) {
 		t.Fatalf("%d/%d search checks passed, want at least 95%%", p, n)
+	}
+}
+
+func (e *e2e) say(t *testing.T, user, session, at string, texts ...string) {
+	t.Helper()
+	var events []map[string]any
+	for i, txt := range texts {
+		events = append(events, map[string]any{"id": fmt.Sprintf("%s-%d", session, i+1), "kind": "message", "role": "user",
+			"content": txt, "occurred_at": at})
+	}
+	e.must(t, http.StatusCreated, http.MethodPost, "/v1/sessions/"+session+"/events", map[string]any{"user_id": user, "events": events})
+	e.closeAndWait(t, session)
+}
+
+// TestSearchBehaviour checks, on real Neo4j through the API, what search
+// promises: current facts by default and history on request, as-of,
+// multi-hop paths with explanations, provenance on every result, and
+// scoping to one user of one tenant.
+func TestSearchBehaviour(t *testing.T) {
+	t.Parallel()
+	e, other := newE2E(t), newE2E(t)
+	e.say(t, "ana", "a1", "2023-03-01T10:00:00Z", "I live in Paris.", "My sister Emma lives in Rome.")
+	e.say(t, "ana", "a2", "2024-05-01T10:00:00Z", "I moved to Berlin last month.")
+	e.say(t, "bo", "b1", "2024-05-01T10:00:00Z", "I live in Madrid.")
+	other.say(t, "ana", "o1", "2024-05-01T10:00:00Z", "I live in Tokyo.")
+
+	// Current by default: Berlin first, Paris not as a current statement.
+	res := e.search(t, map[string]any{"user_id": "ana", "query": "Where do I live?", "explain": true})
+	if len(res.Results) == 0 || !strings.Contains(res.Results[0].Text, "Berlin") {
+		t.Fatalf("current home not first: %+v", res.Results)
+	}
+	for _, r := range res.Results {
+		if len(r.SourceEventIDs) == 0 {
+			t.Errorf("result without source events: %+v", r)
+		}
+		if r.Explanation == "" || r.ScoreParts.FullText+r.ScoreParts.Graph <= 0 {
+			t.Errorf("result without explanation or score parts: %+v", r)
+		}
+		if strings.Contains(r.Text, "Paris") && r.Kind == "fact" {
+			t.Errorf("a superseded fact appears without include_history: %+v", r)
+		}
+		// A summary is a dated record of what was said; raw turns and facts
+		// that only say something superseded must be marked.
+		if strings.Contains(r.Text, "Paris") && r.Kind == "raw" && r.Status != "superseded" {
+			t.Errorf("the turn about Paris is not marked superseded: %+v", r)
+		}
+		for _, leak := range []string{"Madrid", "Tokyo"} {
+			if strings.Contains(r.Text, leak) {
+				t.Errorf("another user's or tenant's memory leaked: %+v", r)
+			}
+		}
+	}
+	// History on request, marked.
+	hist := e.search(t, map[string]any{"user_id": "ana", "query": "Where did I live before?", "include_history": true})
+	found := false
+	for _, r := range hist.Results {
+		if r.Kind == "fact" && strings.Contains(r.Text, "Paris") {
+			found = true
+			if r.Status != "superseded" {
+				t.Errorf("historical fact not marked superseded: %+v", r)
+			}
+		}
+	}
+	if !found {
+		t.Fatalf("include_history did not return the old home: %+v", hist.Results)
+	}
+	// As of a date before the move, Paris is what held.
+	then := e.search(t, map[string]any{"user_id": "ana", "query": "Where do I live?", "as_of": "2023-06-01", "tiers": []string{"fact"}})
+	if len(then.Results) == 0 || !strings.Contains(then.Results[0].Text, "Paris") {
+		t.Fatalf("as_of 2023-06-01 should answer Paris first: %+v", then.Results)
+	}
+	// Two hops: the user -> sister -> her city, with the path that found it.
+	hop := e.search(t, map[string]any{"user_id": "ana", "query": "Which city does my sister live in?", "tiers": []string{"fact"}, "explain": true})
+	var path []string
+	for _, r := range hop.Results {
+		if strings.Contains(r.Text, "Rome") {
+			path = r.Path
+			break
+		}
+	}
+	if len(path) == 0 || !strings.Contains(strings.Join(path, " "), "LIVES_IN") {
+		t.Fatalf("the sister's city was not reached through the graph: %+v", hop.Results)
+	}
+	// A session filter keeps raw turns to that session.
+	sess := e.search(t, map[string]any{"user_id": "ana", "query": "live", "session_id": "a2", "tiers": []string{"raw"}})
+	for _, r := range sess.Results {
+		if !strings.HasPrefix(r.ID, "a2-") {
+			t.Errorf("session filter let %s through", r.ID)
+		}
+	}
+	// Validation names the field.
+	rec := e.Do(http.MethodPost, "/v1/search", map[string]any{"user_id": "ana", "query": "x", "tiers": []string{"memes"}})
+	if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), "tiers[0]") {
+		t.Fatalf("bad tier: %d %s", rec.Code, rec.Body)
+	}
+}
+
+// TestContextPacksWithinBudget: /v1/context returns one prompt-ready block
+// with the session's view and long-term memories, within max_tokens.
+func TestContextPacksWithinBudget(t *testing.T) {
+	t.Parallel()
+	e := newE2E(t)
+	e.say(t, "cy", "c1", "2024-01-10T10:00:00Z", "I love sushi.", "I work at Acme as a designer.", "My dog Rex loves the beach.")
+	e.must(t, http.StatusCreated, http.MethodPost, "/v1/sessions/c2/events", map[string]any{"user_id": "cy", "events": []map[string]any{
+		{"kind": "message", "role": "user", "content": "Can you suggest a restaurant for tonight?"}}})
+	for _, budget := range []int{120, 400, 2000} {
+		var out struct {
+			Text   string `json:"text"`
+			Tokens int    `json:"tokens"`
+			Parts  struct {
+				ShortTerm   []any `json:"short_term"`
+				Facts       []any `json:"facts"`
+				Preferences []any `json:"preferences"`
+			} `json:"parts"`
+		}
+		if err := json.Unmarshal(e.must(t, http.StatusOK, http.MethodPost, "/v1/context", map[string]any{
+			"user_id": "cy", "session_id": "c2", "query": "restaurant sushi food", "max_tokens": budget}), &out); err != nil {
+			t.Fatal(err)
+		}
+		if out.Tokens > budget {
+			t.Fatalf("budget %d: context has %d tokens", budget, out.Tokens)
+		}
+		if len(out.Parts.ShortTerm) == 0 || !strings.Contains(out.Text, "restaurant") {
+			t.Fatalf("budget %d: the session's view is missing: %s", budget, out.Text)
+		}
+		if budget >= 400 && (!strings.Contains(out.Text, "sushi") || len(out.Parts.Preferences) == 0) {
+			t.Fatalf("budget %d: long-term memory about sushi is missing: %s", budget, out.Text)
+		}
 	}
 }

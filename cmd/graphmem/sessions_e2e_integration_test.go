@@ -247,3 +247,109 @@ func checkView(t *testing.T, budget any, v viewResp, wantSummary bool) {
 		}
 	}
 }
+
+// TestLargeOutputsAreOffloadedAndReloadable: a huge tool result appears in
+// the view as a preview with a reference, and the whole event is still
+// readable from the raw tier.
+func TestLargeOutputsAreOffloadedAndReloadable(t *testing.T) {
+	t.Parallel()
+	e := newE2E(t)
+	big := strings.Repeat("log line with details\n", 600) // ~13k characters
+	e.must(t, http.StatusCreated, http.MethodPost, "/v1/sessions/tool/events", batch("alice",
+		ev("t1", "message", "user", "Run the build and show me the log."),
+		ev("t2", "tool_call", "assistant", `{"cmd": "make"}`, "tool_call_id", "c1", "name", "shell"),
+		ev("t3", "tool_result", "tool", big, "tool_call_id", "c1", "name", "shell"),
+	))
+	var v viewResp
+	if err := json.Unmarshal(e.must(t, http.StatusOK, http.MethodPost, "/v1/sessions/tool/context", map[string]any{}), &v); err != nil {
+		t.Fatal(err)
+	}
+	var shown string
+	for _, x := range v.Events {
+		if x.ID == "t3" {
+			shown = x.Content
+		}
+	}
+	if len(shown) >= len(big) || !strings.Contains(shown, "CONTEXT_OFFLOAD") {
+		t.Fatalf("the large output was not offloaded in the view (%d chars)", len(shown))
+	}
+	var list struct {
+		Events []struct {
+			ID      string `json:"id"`
+			Content string `json:"content"`
+		} `json:"events"`
+	}
+	if err := json.Unmarshal(e.must(t, http.StatusOK, http.MethodGet, "/v1/sessions/tool/events?include_forgotten=true", nil), &list); err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range list.Events {
+		if x.ID == "t3" && x.Content != big {
+			t.Fatal("the stored event is not the whole output")
+		}
+	}
+}
+
+// TestCondenserProfilesThroughAPI: the SDK and Mem1 profiles condense a
+// long session; Mem1 keeps one cumulative <think> memory; an unknown
+// profile is a 422 naming the field.
+func TestCondenserProfilesThroughAPI(t *testing.T) {
+	t.Parallel()
+	e := newE2E(t)
+	events := agentSession(120)
+	for _, session := range []string{"p-sdk", "p-mem1"} {
+		e.must(t, http.StatusCreated, http.MethodPost, "/v1/sessions/"+session+"/events", batch("alice", events...))
+	}
+	var sdk viewResp
+	if err := json.Unmarshal(e.must(t, http.StatusOK, http.MethodPost, "/v1/sessions/p-sdk/context", map[string]any{"profile": "sdk", "max_events": 50}), &sdk); err != nil {
+		t.Fatal(err)
+	}
+	if len(sdk.Events) > 50 || len(sdk.NewCondensations) == 0 {
+		t.Fatalf("sdk profile: %d events, %d condensations", len(sdk.Events), len(sdk.NewCondensations))
+	}
+	checkView(t, "sdk", sdk, true)
+	var mem1 viewResp
+	if err := json.Unmarshal(e.must(t, http.StatusOK, http.MethodPost, "/v1/sessions/p-mem1/context", map[string]any{"profile": "mem1"}), &mem1); err != nil {
+		t.Fatal(err)
+	}
+	summaries := 0
+	for _, x := range mem1.Events {
+		if x.Kind == "summary" {
+			summaries++
+			if !strings.HasPrefix(x.Content, "<think>") || !strings.HasSuffix(strings.TrimSpace(x.Content), "</think>") {
+				t.Fatalf("mem1 memory is not one <think> block: %.80q", x.Content)
+			}
+		}
+	}
+	if summaries != 1 || len(mem1.Events) > 20 {
+		t.Fatalf("mem1 view: %d summaries, %d events", summaries, len(mem1.Events))
+	}
+	rec := e.Do(http.MethodPost, "/v1/sessions/p-sdk/context", map[string]any{"profile": "nope"})
+	if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), `"field":"profile"`) {
+		t.Fatalf("unknown profile: %d %s", rec.Code, rec.Body)
+	}
+}
+
+// TestIdleSessionsAreClosedAndExtracted: a session the agent never closes
+// is closed by the sweeper, so its events still reach the graph.
+func TestIdleSessionsAreClosedAndExtracted(t *testing.T) {
+	t.Parallel()
+	e := newE2E(t, "GRAPHMEM_SESSION_IDLE_CLOSE", "1s")
+	e.must(t, http.StatusCreated, http.MethodPost, "/v1/sessions/idle/events", map[string]any{"user_id": "dee",
+		"events": []map[string]any{{"id": "i1", "kind": "message", "role": "user", "content": "I live in Oslo."}}})
+	deadline := time.Now().Add(45 * time.Second)
+	for {
+		var sess struct {
+			Status string `json:"status"`
+		}
+		if err := json.Unmarshal(e.must(t, http.StatusOK, http.MethodGet, "/v1/sessions/idle", nil), &sess); err != nil {
+			t.Fatal(err)
+		}
+		if f := e.facts(t, "dee", nil); sess.Status == "closed" && hasFact(f, "LIVES_IN", "Oslo", "current") {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the idle session was not closed and extracted within 45s (status %s)", sess.Status)
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+}
