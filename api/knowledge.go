@@ -188,14 +188,8 @@ type insightOut struct {
 // --- handlers -----------------------------------------------------------
 
 func (s *server) listFacts(c *gin.Context) {
-	userID, err := pathIdent(c, "user_id")
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	var q factsQuery
-	if err := s.bindQuery(c, &q); err != nil {
-		s.fail(c, err)
+	userID, q, ok := pathAndQuery[factsQuery](s, c, "user_id")
+	if !ok {
 		return
 	}
 	asOf, err := q.asOf()
@@ -217,14 +211,8 @@ func (s *server) listFacts(c *gin.Context) {
 }
 
 func (s *server) listPreferences(c *gin.Context) {
-	userID, err := pathIdent(c, "user_id")
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	var q historyQuery
-	if err := s.bindQuery(c, &q); err != nil {
-		s.fail(c, err)
+	userID, q, ok := pathAndQuery[historyQuery](s, c, "user_id")
+	if !ok {
 		return
 	}
 	asOf, err := q.asOf()
@@ -246,14 +234,8 @@ func (s *server) listPreferences(c *gin.Context) {
 }
 
 func (s *server) listConflicts(c *gin.Context) {
-	userID, err := pathIdent(c, "user_id")
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	var q conflictsQuery
-	if err := s.bindQuery(c, &q); err != nil {
-		s.fail(c, err)
+	userID, q, ok := pathAndQuery[conflictsQuery](s, c, "user_id")
+	if !ok {
 		return
 	}
 	list, err := s.deps.Knowledge.Conflicts(c.Request.Context(), tenantOf(c), userID, q.Status, q.Limit)
@@ -269,14 +251,8 @@ func (s *server) listConflicts(c *gin.Context) {
 }
 
 func (s *server) resolveConflict(c *gin.Context) {
-	id, err := pathIdent(c, "conflict_id")
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	var req resolveRequest
-	if err := s.bindJSON(c, &req); err != nil {
-		s.fail(c, err)
+	id, req, ok := pathAndBody[resolveRequest](s, c, "conflict_id")
+	if !ok {
 		return
 	}
 	cf, err := s.deps.Knowledge.ResolveConflict(c.Request.Context(), tenantOf(c), id, memory.ConflictResolution{Winner: req.Winner, Note: req.Note})
@@ -288,14 +264,8 @@ func (s *server) resolveConflict(c *gin.Context) {
 }
 
 func (s *server) getEntity(c *gin.Context) {
-	id, err := pathIdent(c, "entity_id")
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	var q entityQuery
-	if err := s.bindQuery(c, &q); err != nil {
-		s.fail(c, err)
+	id, q, ok := pathAndQuery[entityQuery](s, c, "entity_id")
+	if !ok {
 		return
 	}
 	e, err := s.deps.Knowledge.Entity(c.Request.Context(), tenantOf(c), id, memory.EntityQuery{IncludeHistory: q.IncludeHistory, Limit: q.Limit})
@@ -317,14 +287,8 @@ func (s *server) getEntity(c *gin.Context) {
 }
 
 func (s *server) listInsights(c *gin.Context) {
-	userID, err := pathIdent(c, "user_id")
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	var q insightsQuery
-	if err := s.bindQuery(c, &q); err != nil {
-		s.fail(c, err)
+	userID, q, ok := pathAndQuery[insightsQuery](s, c, "user_id")
+	if !ok {
 		return
 	}
 	list, err := s.deps.Knowledge.Insights(c.Request.Context(), tenantOf(c), userID, memory.InsightQuery{IncludeSuperseded: q.IncludeSuperseded, Limit: q.Limit})

@@ -175,14 +175,8 @@ type closeResponse struct {
 // --- handlers -----------------------------------------------------------
 
 func (s *server) appendEvents(c *gin.Context) {
-	sessionID, err := pathIdent(c, "session_id")
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	var req appendRequest
-	if err := s.bindJSON(c, &req); err != nil {
-		s.fail(c, err)
+	sessionID, req, ok := pathAndBody[appendRequest](s, c, "session_id")
+	if !ok {
 		return
 	}
 	in := memory.AppendInput{UserID: req.UserID, AgentID: req.AgentID, Events: make([]memory.NewEvent, len(req.Events))}
@@ -226,14 +220,8 @@ func (s *server) getSession(c *gin.Context) {
 }
 
 func (s *server) listEvents(c *gin.Context) {
-	sessionID, err := pathIdent(c, "session_id")
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	var q listEventsQuery
-	if err := s.bindQuery(c, &q); err != nil {
-		s.fail(c, err)
+	sessionID, q, ok := pathAndQuery[listEventsQuery](s, c, "session_id")
+	if !ok {
 		return
 	}
 	if q.Limit == 0 {
@@ -256,14 +244,8 @@ func (s *server) listEvents(c *gin.Context) {
 }
 
 func (s *server) sessionContext(c *gin.Context) {
-	sessionID, err := pathIdent(c, "session_id")
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	var req viewRequest
-	if err := s.bindJSON(c, &req); err != nil {
-		s.fail(c, err)
+	sessionID, req, ok := pathAndBody[viewRequest](s, c, "session_id")
+	if !ok {
 		return
 	}
 	out, err := s.deps.Sessions.View(c.Request.Context(), tenantOf(c), sessionID, memory.ViewInput{
@@ -276,14 +258,8 @@ func (s *server) sessionContext(c *gin.Context) {
 }
 
 func (s *server) condense(c *gin.Context) {
-	sessionID, err := pathIdent(c, "session_id")
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	var req condenseRequest
-	if err := s.bindJSON(c, &req); err != nil {
-		s.fail(c, err)
+	sessionID, req, ok := pathAndBody[condenseRequest](s, c, "session_id")
+	if !ok {
 		return
 	}
 	out, err := s.deps.Sessions.Condense(c.Request.Context(), tenantOf(c), sessionID, req.Profile)
@@ -331,14 +307,8 @@ func (s *server) requestCondensation(c *gin.Context) {
 }
 
 func (s *server) closeSession(c *gin.Context) {
-	sessionID, err := pathIdent(c, "session_id")
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	var q closeQuery
-	if err := s.bindQuery(c, &q); err != nil {
-		s.fail(c, err)
+	sessionID, q, ok := pathAndQuery[closeQuery](s, c, "session_id")
+	if !ok {
 		return
 	}
 	out, err := s.deps.Sessions.Close(c.Request.Context(), tenantOf(c), sessionID, q.Wait)

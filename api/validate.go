@@ -129,3 +129,33 @@ func (s *server) bindQuery(c *gin.Context, dst any) error {
 	}
 	return s.validate.Struct(dst)
 }
+
+// pathAndQuery reads an identifier path parameter and binds the query
+// string; on a problem it answers the request and reports false, so every
+// handler starts the same way in one line.
+func pathAndQuery[Q any](s *server, c *gin.Context, param string) (string, Q, bool) {
+	var q Q
+	id, err := pathIdent(c, param)
+	if err == nil {
+		err = s.bindQuery(c, &q)
+	}
+	if err != nil {
+		s.fail(c, err)
+		return "", q, false
+	}
+	return id, q, true
+}
+
+// pathAndBody reads an identifier path parameter and binds the JSON body.
+func pathAndBody[B any](s *server, c *gin.Context, param string) (string, B, bool) {
+	var b B
+	id, err := pathIdent(c, param)
+	if err == nil {
+		err = s.bindJSON(c, &b)
+	}
+	if err != nil {
+		s.fail(c, err)
+		return "", b, false
+	}
+	return id, b, true
+}
