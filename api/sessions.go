@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"time"
 
@@ -25,6 +26,9 @@ type SessionService interface {
 
 // --- DTOs ---------------------------------------------------------------
 
+// eventIn is one event to append. OccurredAt is a string parsed by the
+// handler (parseInstant), not a *time.Time: encoding/json would turn
+// "yesterday" into a *time.ParseError that names no field (a 500).
 type eventIn struct {
 	ID         string         `json:"id" binding:"omitempty,ident"`
 	Kind       string         `json:"kind" binding:"required,oneof=message tool_call tool_result observation condensation_request"`
@@ -34,7 +38,7 @@ type eventIn struct {
 	ToolCallID string         `json:"tool_call_id" binding:"max=200"`
 	BatchID    string         `json:"batch_id" binding:"max=200"`
 	URL        string         `json:"url" binding:"omitempty,url,max=2000"`
-	OccurredAt *time.Time     `json:"occurred_at"`
+	OccurredAt string         `json:"occurred_at"`
 	Metadata   map[string]any `json:"metadata"`
 	Tokens     int            `json:"tokens" binding:"gte=0"`
 }
@@ -183,8 +187,13 @@ func (s *server) appendEvents(c *gin.Context) {
 	for i, e := range req.Events {
 		ne := memory.NewEvent{ID: e.ID, Kind: e.Kind, Role: e.Role, Name: e.Name, Content: e.Content,
 			ToolCallID: e.ToolCallID, BatchID: e.BatchID, URL: e.URL, Metadata: e.Metadata, Tokens: e.Tokens}
-		if e.OccurredAt != nil {
-			ne.OccurredAt = *e.OccurredAt
+		at, err := parseInstant(fmt.Sprintf("events[%d].occurred_at", i), e.OccurredAt)
+		if err != nil {
+			s.fail(c, err)
+			return
+		}
+		if at != nil {
+			ne.OccurredAt = *at
 		}
 		in.Events[i] = ne
 	}

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/graphmem/graphmem/api/apitest"
 )
@@ -41,6 +42,7 @@ func TestValidationNamesFieldAndRule(t *testing.T) {
 		{"negative tokens", `{"user_id":"u1","events":[{"kind":"message","role":"user","content":"x","tokens":-1}]}`, "events[0].tokens", "gte"},
 		{"unknown field", `{"user_id":"u1","evnts":[]}`, "evnts", "unknown"},
 		{"wrong type", `{"user_id":"u1","events":"nope"}`, "events", "type"},
+		{"bad occurred_at", `{"user_id":"u1","events":[{"kind":"message","content":"x","occurred_at":"2024-05-01"},{"kind":"message","content":"y","occurred_at":"yesterday"}]}`, "events[1].occurred_at", "datetime"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -49,6 +51,24 @@ func TestValidationNamesFieldAndRule(t *testing.T) {
 				t.Fatalf("want 422 naming %s/%s, got %+v", tc.field, tc.rule, p)
 			}
 		})
+	}
+}
+
+func TestOccurredAtAcceptsTimesAndDates(t *testing.T) {
+	deps := fullDeps(t)
+	fake := deps.Sessions.(*fakeMemory)
+	c := newClient(t, deps, Options{})
+	rec := c.do(http.MethodPost, "/v1/sessions/s1/events", `{"user_id":"u1","events":[
+		{"kind":"message","content":"a","occurred_at":"2024-05-01T12:30:00+02:00"},
+		{"kind":"message","content":"b","occurred_at":"2024-05-01"},
+		{"kind":"message","content":"c"}]}`)
+	if rec.Code != http.StatusCreated {
+		t.Fatalf("status %d: %s", rec.Code, rec.Body)
+	}
+	got := fake.appended[0].Events
+	if !got[0].OccurredAt.Equal(time.Date(2024, 5, 1, 10, 30, 0, 0, time.UTC)) ||
+		!got[1].OccurredAt.Equal(time.Date(2024, 5, 1, 0, 0, 0, 0, time.UTC)) || !got[2].OccurredAt.IsZero() {
+		t.Fatalf("occurred_at = %v, %v, %v", got[0].OccurredAt, got[1].OccurredAt, got[2].OccurredAt)
 	}
 }
 
