@@ -40,6 +40,8 @@ func TestConfigIsLoopbackOnlyWithChosenPorts(t *testing.T) {
 		"server.http.listen_address=127.0.0.1:17002",
 		"server.memory.pagecache.size=64m",
 		"dbms.usage_report.enabled=false",
+		// Auth is off: only the server's own Browser origin may call it from a web page.
+		"dbms.security.http_access_control_allow_origin=http://127.0.0.1:17002",
 	} {
 		if !strings.Contains(conf, want+"\n") {
 			t.Errorf("neo4j.conf lacks %q", want)

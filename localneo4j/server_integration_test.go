@@ -71,6 +71,22 @@ func TestServerLifecycle(t *testing.T) {
 	if err := runCypher(ctx, s.Options().HTTPURL(), "CREATE (:Probe {at: timestamp()})"); err != nil {
 		t.Fatal(err)
 	}
+	// Auth is off, so browsers must not let other origins call the HTTP API:
+	// the CORS header names the server's own origin, never "*".
+	req, err := http.NewRequestWithContext(ctx, http.MethodOptions, s.Options().HTTPURL()+"/db/neo4j/tx/commit", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Origin", "http://evil.example")
+	req.Header.Set("Access-Control-Request-Method", "POST")
+	resp, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if got := resp.Header.Get("Access-Control-Allow-Origin"); got != s.Options().HTTPURL() {
+		t.Fatalf("Access-Control-Allow-Origin = %q, want %q", got, s.Options().HTTPURL())
+	}
 
 	start := time.Now()
 	if err := s.Stop(ctx); err != nil {
