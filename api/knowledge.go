@@ -46,9 +46,7 @@ func parseInstant(field, v string) (*time.Time, error) {
 			return &t, nil
 		}
 	}
-	return nil, &httpError{status: http.StatusUnprocessableEntity, slug: "validation", title: "Validation failed",
-		detail: field + ": must be an RFC 3339 time or a date",
-		issues: []FieldIssue{{Field: field, Rule: "datetime", Message: "must be an RFC 3339 time (2024-05-01T12:00:00Z) or a date (2024-05-01)"}}}
+	return nil, invalidField(field, "datetime", "must be an RFC 3339 time (2024-05-01T12:00:00Z) or a date (2024-05-01)")
 }
 
 type factsQuery struct {
@@ -333,9 +331,12 @@ func (s *server) listJobs(c *gin.Context) {
 
 func (s *server) retryJob(c *gin.Context) {
 	id := c.Param("job_id")
-	if id == "" || len(id) > 300 {
-		s.fail(c, &httpError{status: http.StatusUnprocessableEntity, slug: "validation", title: "Validation failed",
-			detail: "job_id: is required", issues: []FieldIssue{{Field: "job_id", Rule: "required", Message: "is required"}}})
+	switch {
+	case id == "":
+		s.fail(c, invalidField("job_id", "required", "is required"))
+		return
+	case len(id) > 300:
+		s.fail(c, invalidField("job_id", "max", "must have at most 300 characters"))
 		return
 	}
 	j, err := s.deps.Knowledge.RetryJob(c.Request.Context(), tenantOf(c), id)

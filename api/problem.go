@@ -62,6 +62,15 @@ type httpError struct {
 
 func (e *httpError) Error() string { return e.detail }
 
+// invalidField is the 422 problem of one field a handler or binder checked
+// itself; its detail reads like the validator's ("field: message"). The
+// validator's and the memory layer's own errors are mapped by type in
+// toProblem instead.
+func invalidField(field, rule, message string) *httpError {
+	return &httpError{status: http.StatusUnprocessableEntity, slug: "validation", title: "Validation failed",
+		detail: field + ": " + message, issues: []FieldIssue{{Field: field, Rule: rule, Message: message}}}
+}
+
 // toProblem is the single mapping from errors to HTTP. 5xx problems carry a
 // generic detail: internals are logged with the request id, never sent.
 func toProblem(err error) Problem {

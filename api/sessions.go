@@ -405,9 +405,7 @@ func nonNil[T any](s []T) []T {
 func pathIdent(c *gin.Context, name string) (string, error) {
 	v := c.Param(name)
 	if !identPattern.MatchString(v) {
-		return "", &httpError{status: http.StatusUnprocessableEntity, slug: "validation", title: "Validation failed",
-			detail: name + ": must be an identifier",
-			issues: []FieldIssue{{Field: name, Rule: "ident", Message: "must start with a letter or digit and contain only letters, digits and _.:@- (at most 128 characters)"}}}
+		return "", invalidField(name, "ident", identMessage)
 	}
 	return v, nil
 }

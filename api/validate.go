@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"reflect"
 	"regexp"
 	"strings"
@@ -17,6 +18,9 @@ import (
 // identPattern is what ids (sessions, users, agents, events) may look like:
 // printable, no spaces, bounded. It keeps ids safe in URLs and logs.
 var identPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,127}$`)
+
+// identMessage explains identPattern, in body fields and path parameters alike.
+const identMessage = "must start with a letter or digit and contain only letters, digits and _.:@- (at most 128 characters)"
 
 // newValidator returns a validator/v10 instance that reports JSON (or
 // query) field names and knows graphmem's own rules. Each server has its
@@ -51,7 +55,7 @@ func ruleMessage(fe validator.FieldError) string {
 	case "required":
 		return "is required"
 	case "ident":
-		return "must start with a letter or digit and contain only letters, digits and _.:@- (at most 128 characters)"
+		return identMessage
 	case "oneof":
 		return "must be one of: " + strings.ReplaceAll(fe.Param(), " ", ", ")
 	case "min":
@@ -99,7 +103,7 @@ func fieldIssues(verrs validator.ValidationErrors) []FieldIssue {
 // accept no body.
 func (s *server) bindJSON(c *gin.Context, dst any) error {
 	if ct := c.ContentType(); ct != "" && ct != "application/json" {
-		return &httpError{status: 415, slug: "unsupported-media-type", title: "Unsupported media type",
+		return &httpError{status: http.StatusUnsupportedMediaType, slug: "unsupported-media-type", title: "Unsupported media type",
 			detail: fmt.Sprintf("send the body as application/json, not %s", ct)}
 	}
 	if c.Request.Body != nil && c.Request.ContentLength != 0 {
@@ -109,9 +113,7 @@ func (s *server) bindJSON(c *gin.Context, dst any) error {
 			// encoding/json has no typed error for unknown fields.
 			if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
 				name = strings.Trim(name, `"`)
-				return &httpError{status: 422, slug: "validation", title: "Validation failed",
-					detail: fmt.Sprintf("%s: is not a known field", name),
-					issues: []FieldIssue{{Field: name, Rule: "unknown", Message: "is not a known field; check the spelling against /openapi.yaml"}}}
+				return invalidField(name, "unknown", "is not a known field; check the spelling against /openapi.yaml")
 			}
 			return err
 		}

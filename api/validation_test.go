@@ -87,11 +87,15 @@ func TestMalformedAndOversizedBodies(t *testing.T) {
 	if p := problemOf(t, c, http.MethodGet, "/v1/sessions/s1/events?limit=5000", nil); p.Status != 422 || !hasIssue(p, "limit", "lte") {
 		t.Fatalf("limit too large: %+v", p)
 	}
-	if p := problemOf(t, c, http.MethodGet, "/v1/users/u1/facts?as_of=yesterday", nil); p.Status != 422 || !hasIssue(p, "as_of", "datetime") {
+	if p := problemOf(t, c, http.MethodGet, "/v1/users/u1/facts?as_of=yesterday", nil); p.Status != 422 || !hasIssue(p, "as_of", "datetime") ||
+		!strings.HasPrefix(p.Detail, "as_of: must be an RFC 3339 time") {
 		t.Fatalf("bad as_of: %+v", p)
 	}
 	if p := problemOf(t, c, http.MethodGet, "/v1/sessions/bad%20id/events", nil); p.Status != 422 || !hasIssue(p, "session_id", "ident") {
 		t.Fatalf("bad session id: %+v", p)
+	}
+	if p := problemOf(t, c, http.MethodPost, "/v1/jobs/"+strings.Repeat("j", 301)+"/retry", nil); p.Status != 422 || !hasIssue(p, "job_id", "max") {
+		t.Fatalf("job id too long: %+v", p)
 	}
 }
 
