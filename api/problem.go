@@ -8,7 +8,6 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"strconv"
 	"strings"
 
 	"github.com/gin-gonic/gin"
@@ -81,7 +80,6 @@ func toProblem(err error) Problem {
 		maxBytes *http.MaxBytesError
 		syntax   *json.SyntaxError
 		typeErr  *json.UnmarshalTypeError
-		numErr   *strconv.NumError
 	)
 	switch {
 	case errors.As(err, &herr):
@@ -100,8 +98,6 @@ func toProblem(err error) Problem {
 	case errors.As(err, &typeErr):
 		return validationProblem([]FieldIssue{{Field: typeErr.Field, Rule: "type",
 			Message: fmt.Sprintf("must be a JSON %s, not %s", jsonKind(typeErr.Type.Kind().String()), typeErr.Value)}})
-	case errors.As(err, &numErr):
-		return validationProblem([]FieldIssue{{Field: "query", Rule: "type", Message: fmt.Sprintf("%q is not a number", numErr.Num)}})
 	case errors.As(err, &syntax), errors.Is(err, errBadJSON), errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
 		return Problem{Type: problemType("malformed-body"), Title: "Malformed request body", Status: http.StatusBadRequest,
 			Detail: "the body is not valid JSON: " + strings.TrimPrefix(err.Error(), "json: ")}

@@ -5,9 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
+	"net/url"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/gin-gonic/gin"
@@ -126,10 +129,53 @@ func (s *server) bindJSON(c *gin.Context, dst any) error {
 
 // bindQuery decodes and validates query parameters.
 func (s *server) bindQuery(c *gin.Context, dst any) error {
-	if err := binding.MapFormWithTag(dst, c.Request.URL.Query(), "form"); err != nil {
-		return err
+	values := c.Request.URL.Query()
+	if err := binding.MapFormWithTag(dst, values, "form"); err != nil {
+		return queryParamError(reflect.TypeOf(dst).Elem(), values)
 	}
 	return s.validate.Struct(dst)
+}
+
+// queryParamError names the parameter gin could not map. gin fails with
+// strconv's error, which carries the value but not the parameter, so each
+// parameter is mapped again on its own until one fails; gin stays the only
+// parser of query values.
+func queryParamError(t reflect.Type, values url.Values) error {
+	for _, name := range slices.Sorted(maps.Keys(values)) {
+		probe := reflect.New(t).Interface()
+		if binding.MapFormWithTag(probe, url.Values{name: values[name]}, "form") == nil {
+			continue
+		}
+		msg := "has the wrong type"
+		switch formFieldKind(t, name) {
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+			reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+			msg = "must be an integer"
+		case reflect.Bool:
+			msg = "must be true or false"
+		case reflect.Float32, reflect.Float64:
+			msg = "must be a number"
+		}
+		return invalidField(name, "type", msg)
+	}
+	return invalidField("query", "type", "a query parameter has the wrong type")
+}
+
+// formFieldKind is the kind of the field whose form tag is name, looking
+// into embedded structs as gin's mapping does; Invalid when none is.
+func formFieldKind(t reflect.Type, name string) reflect.Kind {
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if tag, _, _ := strings.Cut(f.Tag.Get("form"), ","); tag == name {
+			return f.Type.Kind()
+		}
+		if f.Anonymous && f.Type.Kind() == reflect.Struct {
+			if k := formFieldKind(f.Type, name); k != reflect.Invalid {
+				return k
+			}
+		}
+	}
+	return reflect.Invalid
 }
 
 // pathAndQuery reads an identifier path parameter and binds the query

@@ -87,6 +87,18 @@ func TestMalformedAndOversizedBodies(t *testing.T) {
 	if p := problemOf(t, c, http.MethodGet, "/v1/sessions/s1/events?limit=5000", nil); p.Status != 422 || !hasIssue(p, "limit", "lte") {
 		t.Fatalf("limit too large: %+v", p)
 	}
+	// Values gin cannot map name their parameter and say what it must be.
+	for _, tc := range []struct{ method, path, field, message string }{
+		{http.MethodGet, "/v1/sessions/s1/events?limit=abc", "limit", "must be an integer"},
+		{http.MethodGet, "/v1/sessions/s1/events?limit=5&after_seq=-x", "after_seq", "must be an integer"},
+		{http.MethodGet, "/v1/users/u1/facts?include_history=maybe", "include_history", "must be true or false"},
+		{http.MethodPost, "/v1/sessions/s1/close?wait=soon", "wait", "must be true or false"},
+	} {
+		p := problemOf(t, c, tc.method, tc.path, nil)
+		if p.Status != 422 || !hasIssue(p, tc.field, "type") || p.Errors[0].Message != tc.message {
+			t.Fatalf("%s: want 422 naming %s (%s), got %+v", tc.path, tc.field, tc.message, p)
+		}
+	}
 	if p := problemOf(t, c, http.MethodGet, "/v1/users/u1/facts?as_of=yesterday", nil); p.Status != 422 || !hasIssue(p, "as_of", "datetime") ||
 		!strings.HasPrefix(p.Detail, "as_of: must be an RFC 3339 time") {
 		t.Fatalf("bad as_of: %+v", p)
