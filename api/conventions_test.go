@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/graphmem/graphmem/api/apitest"
 )
@@ -142,5 +143,39 @@ func TestParseKeys(t *testing.T) {
 	}
 	if ring, err := ParseKeys(" \n"); err != nil || ring != nil {
 		t.Fatalf("empty source must turn auth off: %v %v", ring, err)
+	}
+}
+
+// TestLongRequestsNeverGetLessTime checks the deadline wiring: requests
+// that wait for background work get LongRequestTimeout, 10 minutes when
+// unset, and never less than ordinary requests.
+func TestLongRequestsNeverGetLessTime(t *testing.T) {
+	for _, tc := range []struct {
+		name                 string
+		opts                 Options
+		wantSearch, wantLong time.Duration
+	}{
+		{"defaults", Options{}, time.Minute, 10 * time.Minute},
+		{"long set", Options{RequestTimeout: 30 * time.Second, LongRequestTimeout: 5 * time.Minute}, 30 * time.Second, 5 * time.Minute},
+		{"request above long", Options{RequestTimeout: 20 * time.Minute, LongRequestTimeout: 10 * time.Minute}, 20 * time.Minute, 20 * time.Minute},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			deps := fullDeps(t)
+			fake := deps.Sessions.(*fakeMemory)
+			c := newClient(t, deps, tc.opts)
+			if rec := c.do(http.MethodPost, "/v1/search", `{"user_id":"u1","query":"x"}`); rec.Code != http.StatusOK {
+				t.Fatalf("search: %d %s", rec.Code, rec.Body)
+			}
+			if rec := c.do(http.MethodPost, "/v1/sessions/s1/close", nil); rec.Code != http.StatusOK {
+				t.Fatalf("close: %d %s", rec.Code, rec.Body)
+			}
+			near := func(got, want time.Duration) bool { return got <= want && got > want-5*time.Second }
+			if got := fake.deadlines["Search"]; !near(got, tc.wantSearch) {
+				t.Errorf("search deadline %s, want %s", got, tc.wantSearch)
+			}
+			if got := fake.deadlines["Close"]; !near(got, tc.wantLong) {
+				t.Errorf("close deadline %s, want %s", got, tc.wantLong)
+			}
+		})
 	}
 }

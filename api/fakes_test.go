@@ -16,6 +16,17 @@ type fakeMemory struct {
 	appended []memory.AppendInput
 	tenants  []string
 	failWith error
+	// deadlines records the time left on each call's context, by method.
+	deadlines map[string]time.Duration
+}
+
+func (f *fakeMemory) noteDeadline(ctx context.Context, method string) {
+	if d, ok := ctx.Deadline(); ok {
+		if f.deadlines == nil {
+			f.deadlines = map[string]time.Duration{}
+		}
+		f.deadlines[method] = time.Until(d)
+	}
 }
 
 func fullDeps(t testing.TB) Deps {
@@ -68,7 +79,8 @@ func (f *fakeMemory) Condense(context.Context, string, string, string) (memory.V
 	return memory.ViewOutput{Profile: "default"}, nil
 }
 
-func (f *fakeMemory) Close(context.Context, string, string, bool) (memory.CloseOutput, error) {
+func (f *fakeMemory) Close(ctx context.Context, _, _ string, _ bool) (memory.CloseOutput, error) {
+	f.noteDeadline(ctx, "Close")
 	return memory.CloseOutput{Status: "closed", Done: true}, nil
 }
 
@@ -108,7 +120,8 @@ func (f *fakeMemory) RetryJob(context.Context, string, string) (memory.Job, erro
 	return memory.Job{}, memory.ErrNotFound
 }
 
-func (f *fakeMemory) Search(_ context.Context, _ string, in memory.SearchInput) (memory.SearchOutput, error) {
+func (f *fakeMemory) Search(ctx context.Context, _ string, in memory.SearchInput) (memory.SearchOutput, error) {
+	f.noteDeadline(ctx, "Search")
 	return memory.SearchOutput{Results: []memory.SearchResult{{ID: "m1", Kind: memory.KindRaw, Text: "Alice: hi",
 		Score: 1, Status: "current", OccurredAt: fakeTime, SourceEventIDs: []string{"m1"}}}}, nil
 }

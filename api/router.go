@@ -20,7 +20,8 @@ type Options struct {
 	MaxBodyBytes   int64
 	RequestTimeout time.Duration
 	// LongRequestTimeout bounds requests that wait for background work
-	// (close?wait=true, explicit condensation) instead of RequestTimeout.
+	// (close?wait=true, explicit condensation) instead of RequestTimeout;
+	// it is never shorter than RequestTimeout.
 	LongRequestTimeout time.Duration
 	TrustedProxies     []string
 	// Spec is openapi.yaml, served at /openapi.yaml and rendered at /docs.
@@ -69,9 +70,11 @@ func New(deps Deps, opts Options) (*gin.Engine, error) {
 	if opts.RequestTimeout <= 0 {
 		opts.RequestTimeout = 60 * time.Second
 	}
-	if opts.LongRequestTimeout < opts.RequestTimeout {
+	if opts.LongRequestTimeout <= 0 {
 		opts.LongRequestTimeout = 10 * time.Minute
 	}
+	// A long request may never get less time than an ordinary one.
+	opts.LongRequestTimeout = max(opts.LongRequestTimeout, opts.RequestTimeout)
 	if deps.Ready == nil || deps.Sessions == nil || deps.Knowledge == nil || deps.Retrieval == nil {
 		return nil, errors.New("api: every dependency is required")
 	}

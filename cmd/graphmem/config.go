@@ -34,7 +34,7 @@ type Config struct {
 	APIKeys        string        `env:"API_KEYS" secret:"true" desc:"comma-separated tenant:key pairs; empty disables auth (loopback only)"`
 	APIKeysFile    string        `env:"API_KEYS_FILE,file" secret:"true" desc:"file with one tenant:key (or tenant:sha256:<hex>) per line"`
 	MaxBodyBytes   int64         `env:"MAX_BODY_BYTES" envDefault:"8388608" desc:"largest accepted request body (413 above)"`
-	RequestTimeout time.Duration `env:"REQUEST_TIMEOUT" envDefault:"60s" desc:"deadline of one API request"`
+	RequestTimeout time.Duration `env:"REQUEST_TIMEOUT" envDefault:"60s" desc:"deadline of one API request (at most 10m, the deadline of requests that wait for background work)"`
 	TrustedProxies []string      `env:"TRUSTED_PROXIES" envSeparator:"," desc:"CIDRs of reverse proxies whose X-Forwarded-For is trusted"`
 	PprofAddr      string        `env:"PPROF_ADDR" desc:"loopback address for Go's pprof profiler (empty: off)"`
 
@@ -155,6 +155,11 @@ func (c Config) validate() error {
 	}
 	if c.RequestTimeout < time.Second {
 		bad("REQUEST_TIMEOUT", "%s is below 1s", c.RequestTimeout)
+	}
+	if c.RequestTimeout > longRequest {
+		// The HTTP server's write timeout follows the long-request deadline;
+		// an ordinary request allowed longer would be cut off mid-response.
+		bad("REQUEST_TIMEOUT", "%s exceeds %s, the deadline of requests that wait for background work", c.RequestTimeout, longRequest)
 	}
 	for _, cidr := range c.TrustedProxies {
 		if _, _, err := net.ParseCIDR(strings.TrimSpace(cidr)); err != nil && net.ParseIP(strings.TrimSpace(cidr)) == nil {

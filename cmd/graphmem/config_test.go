@@ -52,6 +52,18 @@ func TestEveryProblemIsListedAtOnce(t *testing.T) {
 	}
 }
 
+func TestRequestTimeoutIsCappedAtTheLongRequestDeadline(t *testing.T) {
+	getenv, environ := envOf("GRAPHMEM_REQUEST_TIMEOUT", "11m")
+	_, err := loadConfig(getenv, environ)
+	if err == nil || !strings.Contains(err.Error(), "GRAPHMEM_REQUEST_TIMEOUT: 11m0s exceeds 10m0s") {
+		t.Fatalf("error = %v", err)
+	}
+	getenv, environ = envOf("GRAPHMEM_REQUEST_TIMEOUT", "10m")
+	if _, err := loadConfig(getenv, environ); err != nil {
+		t.Fatalf("10m refused: %v", err)
+	}
+}
+
 func TestTypedParseErrorsNameTheVariable(t *testing.T) {
 	getenv, environ := envOf("GRAPHMEM_WORKERS", "many")
 	_, err := loadConfig(getenv, environ)
