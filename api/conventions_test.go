@@ -176,6 +176,14 @@ func TestLongRequestsNeverGetLessTime(t *testing.T) {
 			if got := fake.deadlines["Close"]; !near(got, tc.wantLong) {
 				t.Errorf("close deadline %s, want %s", got, tc.wantLong)
 			}
+			// /v1/context may condense the session with the LLM, like the
+			// session's own context route.
+			if rec := c.do(http.MethodPost, "/v1/context", `{"user_id":"u1","session_id":"s1"}`); rec.Code != http.StatusOK {
+				t.Fatalf("context: %d %s", rec.Code, rec.Body)
+			}
+			if got := fake.deadlines["Context"]; !near(got, tc.wantLong) {
+				t.Errorf("context deadline %s, want %s", got, tc.wantLong)
+			}
 		})
 	}
 }

@@ -126,6 +126,7 @@ func (f *fakeMemory) Search(ctx context.Context, _ string, in memory.SearchInput
 		Score: 1, Status: "current", OccurredAt: fakeTime, SourceEventIDs: []string{"m1"}}}}, nil
 }
 
-func (f *fakeMemory) Context(context.Context, string, memory.ContextInput) (memory.ContextOutput, error) {
+func (f *fakeMemory) Context(ctx context.Context, _ string, _ memory.ContextInput) (memory.ContextOutput, error) {
+	f.noteDeadline(ctx, "Context")
 	return memory.ContextOutput{Text: "## Long-term memory\n", Tokens: 5, MaxTokens: 2000}, nil
 }

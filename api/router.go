@@ -133,7 +133,7 @@ func (s *server) register(v1 *gin.RouterGroup) {
 	v1.POST("/conflicts/:conflict_id/resolve", s.timed(), s.resolveConflict)
 	v1.GET("/entities/:entity_id", s.timed(), s.getEntity)
 	v1.POST("/search", s.timed(), s.search)
-	v1.POST("/context", s.timed(), s.context)
+	v1.POST("/context", s.long(), s.context) // may condense the session with the LLM first
 	v1.GET("/jobs", s.timed(), s.listJobs)
 	v1.POST("/jobs/:job_id/retry", s.timed(), s.retryJob)
 }
