@@ -18,6 +18,10 @@ const DefaultTenant = "default"
 
 var tenantPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`)
 
+// ValidTenant reports whether s can name a tenant, so settings that name
+// tenants (GRAPHMEM_WORKER_TENANTS) are checked by the same rule as keys.
+func ValidTenant(s string) bool { return tenantPattern.MatchString(s) }
+
 // KeyRing maps API keys to tenants. Keys are kept only as SHA-256 hashes and
 // compared in constant time against every entry, so neither memory dumps
 // nor response timing reveal a key.

@@ -47,6 +47,10 @@ type Options struct {
 
 var sizePattern = regexp.MustCompile(`^[0-9]+[kmgKMG]?$`)
 
+// ValidSize reports whether s is a memory size the server accepts (512m,
+// 1g), so callers can check their settings before anything starts.
+func ValidSize(s string) bool { return sizePattern.MatchString(s) }
+
 // withDefaults fills unset fields and validates the rest, listing every
 // problem at once.
 func (o Options) withDefaults() (Options, error) {
@@ -99,7 +103,7 @@ func (o Options) withDefaults() (Options, error) {
 		errs = append(errs, fmt.Errorf("bolt and http ports must differ (both %d)", o.BoltPort))
 	}
 	for name, v := range map[string]string{"heap": o.Heap, "page cache": o.PageCache} {
-		if !sizePattern.MatchString(v) {
+		if !ValidSize(v) {
 			errs = append(errs, fmt.Errorf("%s %q must look like 512m or 1g", name, v))
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net"
 	"net/url"
 	"reflect"
@@ -16,7 +17,9 @@ import (
 	"github.com/joho/godotenv"
 
 	"github.com/graphmem/graphmem/api"
+	"github.com/graphmem/graphmem/localneo4j"
 	"github.com/graphmem/graphmem/memory"
+	"github.com/graphmem/graphmem/ontology"
 )
 
 // Config is every setting of the service, read from GRAPHMEM_* variables
@@ -188,6 +191,11 @@ func (c Config) validate() error {
 			bad(name, "%d is outside 1-65535", port)
 		}
 	}
+	for name, size := range map[string]string{"NEO4J_HEAP": c.Neo4jHeap, "NEO4J_PAGECACHE": c.Neo4jPageCache} {
+		if !localneo4j.ValidSize(size) {
+			bad(name, "%q must be a size like 512m or 1g", size)
+		}
+	}
 	if c.LLMBaseURL != "" {
 		if u, err := url.Parse(c.LLMBaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			bad("LLM_BASE_URL", "%q must be an http(s) URL", c.LLMBaseURL)
@@ -224,6 +232,22 @@ func (c Config) validate() error {
 	}
 	if c.SearchHops < 1 || c.SearchHops > 3 {
 		bad("SEARCH_HOPS", "%d must be within 1-3", c.SearchHops)
+	}
+	for _, t := range c.ExtraFactTypes {
+		if !ontology.ValidRelType(t) {
+			bad("EXTRA_FACT_TYPES", "%q must be UPPER_SNAKE (a letter first, at most 64 characters)", t)
+		}
+	}
+	if profiles, err := loadProfiles(c.ProfilesFile); err != nil {
+		bad("CONDENSER_PROFILES_FILE", "%v", err)
+	} else if _, ok := profiles[c.CondenserProfile]; !ok && c.CondenserProfile != "" {
+		bad("CONDENSER_PROFILE", "%q is not a profile; choose one of %s", c.CondenserProfile,
+			strings.Join(slices.Sorted(maps.Keys(profiles)), ", "))
+	}
+	for _, t := range c.WorkerTenants {
+		if !api.ValidTenant(t) {
+			bad("WORKER_TENANTS", "%q is not a tenant name: it must start with a letter or digit and contain only letters, digits and _.- (at most 64 characters)", t)
+		}
 	}
 	if c.Workers < 0 || c.Workers > 64 {
 		bad("WORKERS", "%d must be within 0-64", c.Workers)

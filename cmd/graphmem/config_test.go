@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"log/slog"
+	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -149,4 +151,62 @@ func asUsage(err error, u *usageError) bool {
 		*u = v
 	}
 	return ok
+}
+
+// TestLateSettingsAreCheckedUpFront covers settings that used to fail only
+// after the local Neo4j had started: they are listed with the rest.
+func TestLateSettingsAreCheckedUpFront(t *testing.T) {
+	dir := t.TempDir()
+	profiles := filepath.Join(dir, "profiles.json")
+	if err := os.WriteFile(profiles, []byte(`{"tiny": {"type": "noop"}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	getenv, environ := envOf(
+		"GRAPHMEM_CONDENSER_PROFILE", "huge",
+		"GRAPHMEM_CONDENSER_PROFILES_FILE", profiles,
+		"GRAPHMEM_EXTRA_FACT_TYPES", "OWNS_BOAT,owns car",
+		"GRAPHMEM_NEO4J_HEAP", "lots",
+		"GRAPHMEM_NEO4J_PAGECACHE", "1 g",
+		"GRAPHMEM_WORKER_TENANTS", "acme,-bad",
+	)
+	_, err := loadConfig(getenv, environ)
+	if err == nil {
+		t.Fatal("invalid config accepted")
+	}
+	for _, want := range []string{`GRAPHMEM_CONDENSER_PROFILE: "huge" is not a profile`, "tiny", `GRAPHMEM_EXTRA_FACT_TYPES: "owns car"`,
+		`GRAPHMEM_NEO4J_HEAP: "lots"`, `GRAPHMEM_NEO4J_PAGECACHE: "1 g"`, `GRAPHMEM_WORKER_TENANTS: "-bad"`, "5 problems"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error does not mention %s:\n%v", want, err)
+		}
+	}
+
+	// A profile the file defines is accepted; a broken file is reported.
+	getenv, environ = envOf("GRAPHMEM_CONDENSER_PROFILE", "tiny", "GRAPHMEM_CONDENSER_PROFILES_FILE", profiles)
+	if _, err := loadConfig(getenv, environ); err != nil {
+		t.Fatalf("profile from the file refused: %v", err)
+	}
+	getenv, environ = envOf("GRAPHMEM_CONDENSER_PROFILES_FILE", filepath.Join(dir, "missing.json"))
+	if _, err := loadConfig(getenv, environ); err == nil || !strings.Contains(err.Error(), "GRAPHMEM_CONDENSER_PROFILES_FILE:") {
+		t.Fatalf("missing profiles file: %v", err)
+	}
+}
+
+// TestServeBindsBeforeStartingNeo4j: a busy listen address fails at once,
+// before the local Neo4j is started (the test points its Bolt port at the
+// same busy port, so a start attempt would fail differently).
+func TestServeBindsBeforeStartingNeo4j(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	port := strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
+	dir := t.TempDir()
+	getenv, environ := envOf("GRAPHMEM_LISTEN_ADDR", l.Addr().String(), "GRAPHMEM_NEO4J_BOLT_PORT", port,
+		"GRAPHMEM_NEO4J_HOME", filepath.Join(dir, "home"), "GRAPHMEM_NEO4J_LIB", filepath.Join(dir, "lib"))
+	var out bytes.Buffer
+	err = run(t.Context(), []string{"serve"}, getenv, environ, &out, &out)
+	if err == nil || !strings.Contains(err.Error(), "listen on "+l.Addr().String()) {
+		t.Fatalf("run = %v", err)
+	}
 }

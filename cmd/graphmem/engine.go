@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"maps"
 	"os"
+	"slices"
 
 	"github.com/graphmem/graphmem/condenser"
 	"github.com/graphmem/graphmem/extract"
@@ -73,17 +75,17 @@ func loadProfiles(path string) (map[string]condenser.Config, error) {
 	}
 	raw, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("GRAPHMEM_CONDENSER_PROFILES_FILE: %w", err)
+		return nil, err
 	}
 	var extra map[string]condenser.Config
 	if err := json.Unmarshal(raw, &extra); err != nil {
-		return nil, fmt.Errorf("GRAPHMEM_CONDENSER_PROFILES_FILE %s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	for name, p := range extra {
-		if err := p.Validate(); err != nil {
-			return nil, fmt.Errorf("GRAPHMEM_CONDENSER_PROFILES_FILE: profile %q: %w", name, err)
+	for _, name := range slices.Sorted(maps.Keys(extra)) {
+		if err := extra[name].Validate(); err != nil {
+			return nil, fmt.Errorf("%s: profile %q: %w", path, name, err)
 		}
-		profiles[name] = p
+		profiles[name] = extra[name]
 	}
 	return profiles, nil
 }

@@ -53,6 +53,14 @@ func serve(ctx context.Context, cfg Config, stdout, stderr io.Writer) error {
 		log.Info("authentication is on", "keys", keys.Len())
 	}
 
+	// Bind first: a busy port should fail in a second, not after the local
+	// Neo4j has started (and been stopped again).
+	ln, err := net.Listen("tcp", cfg.ListenAddr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w (is another graphmem running? set GRAPHMEM_LISTEN_ADDR)", cfg.ListenAddr, err)
+	}
+	defer ln.Close() // Serve closes it too; this covers the returns before
+
 	if cfg.embedded() {
 		srv, err := localServer(cfg, stderr, log)
 		if err != nil {
@@ -92,10 +100,6 @@ func serve(ctx context.Context, cfg Config, stdout, stderr io.Writer) error {
 		ReadHeaderTimeout: readHeaderTimeout, ReadTimeout: readTimeout,
 		WriteTimeout: longRequest + 30*time.Second, IdleTimeout: idleTimeout,
 		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-	}
-	ln, err := net.Listen("tcp", cfg.ListenAddr)
-	if err != nil {
-		return fmt.Errorf("listen on %s: %w (is another graphmem running? set GRAPHMEM_LISTEN_ADDR)", cfg.ListenAddr, err)
 	}
 	fmt.Fprintf(stdout, "graphmem %s serving on http://%s  (docs: http://%s/docs, Ctrl-C to stop)\n", version, ln.Addr(), ln.Addr())
 
@@ -164,9 +168,9 @@ func buildApp(ctx context.Context, cfg Config, keys *api.KeyRing, log *slog.Logg
 	if err != nil {
 		return fail(fmt.Errorf("token counter: %w", err))
 	}
-	profiles, err := loadProfiles(cfg.ProfilesFile)
+	profiles, err := loadProfiles(cfg.ProfilesFile) // validated with the config; read again here
 	if err != nil {
-		return fail(err)
+		return fail(fmt.Errorf("GRAPHMEM_CONDENSER_PROFILES_FILE: %w", err))
 	}
 	svc, err := memory.New(memory.Deps{Store: store, Engine: engine, Embedder: embedder, Counter: counter, Log: log}, memory.Config{
 		Profiles: profiles, DefaultProfile: cfg.CondenserProfile, EngineName: engineName,
