@@ -55,7 +55,7 @@ type server struct {
 }
 
 // New builds the HTTP handler: gin with explicit middleware (request id,
-// recovery, access log, metrics, body limit, deadline, auth) and every route
+// access log, metrics, recovery, body limit, deadline, auth) and every route
 // of openapi.yaml. Errors anywhere become problem+json through one mapper.
 func New(deps Deps, opts Options) (*gin.Engine, error) {
 	if opts.Log == nil {
@@ -91,7 +91,9 @@ func New(deps Deps, opts Options) (*gin.Engine, error) {
 	if err := r.SetTrustedProxies(opts.TrustedProxies); err != nil {
 		return nil, fmt.Errorf("api: trusted proxies: %w", err)
 	}
-	r.Use(requestID(), recovery(s.log), accessLog(s.log), opts.Metrics.middleware(), limitBody(opts.MaxBodyBytes, fail))
+	// Recovery sits inside the access log and metrics, so a panicking
+	// request is logged and counted with the 500 it answered.
+	r.Use(requestID(), accessLog(s.log), opts.Metrics.middleware(), recovery(s.log), limitBody(opts.MaxBodyBytes, fail))
 	r.NoRoute(func(c *gin.Context) { fail(c, errRouteNotFound) })
 	r.NoMethod(func(c *gin.Context) { fail(c, errMethod) })
 

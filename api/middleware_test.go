@@ -1,0 +1,72 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/graphmem/graphmem/api/apitest"
+)
+
+// TestPanicIsAnsweredLoggedAndCounted: a panicking handler yields a 500
+// problem, and the access log and the metrics still see the request.
+func TestPanicIsAnsweredLoggedAndCounted(t *testing.T) {
+	var logs bytes.Buffer
+	metrics := NewMetrics()
+	e, err := New(fullDeps(t), Options{Log: slog.New(slog.NewJSONHandler(&logs, nil)), Metrics: metrics})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.GET("/boom", func(*gin.Context) { panic("boom") })
+
+	rec := httptest.NewRecorder()
+	e.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/boom", nil))
+	p := apitest.Decode[apitest.Problem](t, rec)
+	if rec.Code != http.StatusInternalServerError || p.Status != 500 || !strings.HasPrefix(rec.Header().Get("Content-Type"), problemContentType) {
+		t.Fatalf("panic answered %d %s", rec.Code, rec.Body)
+	}
+
+	var logged bool
+	for line := range strings.SplitSeq(strings.TrimSpace(logs.String()), "\n") {
+		var entry struct {
+			Msg    string `json:"msg"`
+			Route  string `json:"route"`
+			Status int    `json:"status"`
+		}
+		if json.Unmarshal([]byte(line), &entry) == nil && entry.Msg == "request" && entry.Route == "/boom" && entry.Status == 500 {
+			logged = true
+		}
+	}
+	if !logged {
+		t.Errorf("no access-log line for the panicking request:\n%s", logs.String())
+	}
+
+	families, err := metrics.Registry.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	counted := false
+	for _, f := range families {
+		if f.GetName() != "graphmem_http_requests_total" {
+			continue
+		}
+		for _, m := range f.GetMetric() {
+			labels := map[string]string{}
+			for _, l := range m.GetLabel() {
+				labels[l.GetName()] = l.GetValue()
+			}
+			if labels["route"] == "/boom" && labels["status"] == "500" && m.GetCounter().GetValue() == 1 {
+				counted = true
+			}
+		}
+	}
+	if !counted {
+		t.Error("the panicking request is not counted in graphmem_http_requests_total")
+	}
+}
