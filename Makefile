@@ -46,7 +46,7 @@ neo4j-fetch: build ## download the Neo4j jars from Maven Central (done automatic
 	./$(BIN) neo4j fetch
 
 docker: ## build the container image (needs a Docker engine)
-	docker build -t graphmem:$(VERSION) .
+	docker build --build-arg VERSION=$(VERSION) -t graphmem:$(VERSION) .
 
 clean: ## remove build output (keeps .neo4j data)
 	rm -rf bin

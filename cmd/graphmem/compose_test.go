@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -42,5 +43,23 @@ func TestComposeUsesKnownVariables(t *testing.T) {
 		if !strings.Contains(string(docker), want) {
 			t.Errorf("Dockerfile lacks %q", want)
 		}
+	}
+	// The build context leaves out local state (the Neo4j jars alone are
+	// hundreds of MB), and `make docker` stamps the version.
+	ignore, err := os.ReadFile("../../.dockerignore")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{".neo4j", "bin", "bench/out", ".git", "*.test"} {
+		if !slices.Contains(strings.Fields(string(ignore)), want) {
+			t.Errorf(".dockerignore lacks %s", want)
+		}
+	}
+	makefile, err := os.ReadFile("../../Makefile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(makefile), "docker build --build-arg VERSION=$(VERSION)") {
+		t.Error("make docker does not pass the version to the image build")
 	}
 }
