@@ -71,6 +71,7 @@ var problemCatalogue = []struct {
 	{"timeout", 504, "The request did not finish within the deadline."},
 	{"unavailable", 503, "Neo4j or the LLM is unavailable; retry after the Retry-After delay."},
 	{"not-ready", 503, "The service is starting or cannot reach Neo4j."},
+	{"client-closed-request", 499, "The client disconnected before the answer was ready (logged, never seen by that client)."},
 	{"internal", 500, "An unexpected error; the detail is in the server log under the request_id."},
 }
 

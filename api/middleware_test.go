@@ -2,7 +2,9 @@ package api
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -12,6 +14,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/graphmem/graphmem/api/apitest"
+	"github.com/graphmem/graphmem/memory"
 )
 
 // TestPanicIsAnsweredLoggedAndCounted: a panicking handler yields a 500
@@ -68,5 +71,29 @@ func TestPanicIsAnsweredLoggedAndCounted(t *testing.T) {
 	}
 	if !counted {
 		t.Error("the panicking request is not counted in graphmem_http_requests_total")
+	}
+}
+
+// TestClientDisconnectIsNotAServerError: a cancelled request context,
+// however the layers below wrapped it, is a 499 logged at Info.
+func TestClientDisconnectIsNotAServerError(t *testing.T) {
+	var logs bytes.Buffer
+	deps := fullDeps(t)
+	deps.Sessions.(*fakeMemory).failWith = fmt.Errorf("append events: %w: %w", memory.ErrUnavailable, context.Canceled)
+	e, err := New(deps, Options{Log: slog.New(slog.NewJSONHandler(&logs, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := httptest.NewRecorder()
+	req := httptest.NewRequest(http.MethodPost, "/v1/sessions/s1/events",
+		strings.NewReader(`{"user_id":"u1","events":[{"kind":"message","role":"user","content":"hi"}]}`))
+	req.Header.Set("Content-Type", "application/json")
+	e.ServeHTTP(rec, req)
+	p := apitest.Decode[apitest.Problem](t, rec)
+	if rec.Code != 499 || p.Type != "/docs#problem-client-closed-request" {
+		t.Fatalf("disconnect answered %d %s", rec.Code, rec.Body)
+	}
+	if strings.Contains(logs.String(), `"level":"ERROR"`) || !strings.Contains(logs.String(), `"msg":"request failed"`) {
+		t.Fatalf("disconnect must be logged once, below error level:\n%s", logs.String())
 	}
 }

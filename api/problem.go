@@ -37,6 +37,10 @@ type FieldIssue struct {
 
 const problemContentType = "application/problem+json"
 
+// statusClientClosedRequest is nginx's non-standard 499: the client went
+// away, so no one reads the answer and the server is not at fault.
+const statusClientClosedRequest = 499
+
 // problemType returns the type URI of a problem kind; each is documented on
 // the /docs page under that anchor.
 func problemType(slug string) string { return "/docs#problem-" + slug }
@@ -82,6 +86,11 @@ func toProblem(err error) Problem {
 		typeErr  *json.UnmarshalTypeError
 	)
 	switch {
+	// First: a disconnect surfaces from any layer, often wrapped in that
+	// layer's own error (unavailable, internal), and is not a server fault.
+	case errors.Is(err, context.Canceled):
+		return Problem{Type: problemType("client-closed-request"), Title: "Client closed request", Status: statusClientClosedRequest,
+			Detail: "the client closed the connection before the response was ready"}
 	case errors.As(err, &herr):
 		return Problem{Type: problemType(herr.slug), Title: herr.title, Status: herr.status, Detail: herr.detail, Errors: herr.issues}
 	case errors.As(err, &maxBytes):
