@@ -27,19 +27,39 @@ var ErrMissingTool = errors.New("missing tool")
 
 // EnsureJars fetches the Neo4j server and Browser jars from Maven Central
 // into o.LibDir unless a complete fetch of the same versions is already
-// there. It needs Maven only on the first run.
+// there, or the folder already holds neo4j-<version>.jar (jars put there by
+// hand, e.g. on a machine without Maven). It needs Maven only on the first
+// run, and never replaces a non-empty folder it did not fetch itself.
 func EnsureJars(ctx context.Context, o Options) error {
 	o, err := o.withDefaults()
 	if err != nil {
 		return err
 	}
 	want := o.Version + " " + o.BrowserVersion
-	if got, err := os.ReadFile(filepath.Join(o.LibDir, completeMarker)); err == nil && strings.TrimSpace(string(got)) == want {
+	marker := filepath.Join(o.LibDir, completeMarker)
+	got, markerErr := os.ReadFile(marker)
+	if markerErr == nil && strings.TrimSpace(string(got)) == want {
 		return nil
 	}
+	if _, err := os.Stat(filepath.Join(o.LibDir, "neo4j-"+o.Version+".jar")); err == nil {
+		if err := os.WriteFile(marker, []byte(want+"\n"), 0o644); err != nil {
+			return fmt.Errorf("mark the jars in %s as complete: %w", o.LibDir, err)
+		}
+		fmt.Fprintf(o.Progress, "neo4j: using the Neo4j %s jars already in %s\n", o.Version, o.LibDir)
+		return nil
+	}
+	// The fetch replaces the whole folder: only one graphmem fetched (it
+	// has the marker), or an empty one, may go.
+	if markerErr != nil {
+		if entries, err := os.ReadDir(o.LibDir); err == nil && len(entries) > 0 {
+			return fmt.Errorf("%s is not empty and graphmem did not fetch it (no %s), so it will not be replaced: "+
+				"point GRAPHMEM_NEO4J_LIB at a new or empty folder, or put the Neo4j %s jars (neo4j-%s.jar and its dependencies) in it",
+				o.LibDir, completeMarker, o.Version, o.Version)
+		}
+	}
 	if _, err := exec.LookPath(o.MavenBin); err != nil {
-		return fmt.Errorf("%w: Maven (%s) is needed once to fetch Neo4j %s from Maven Central; install it (apt-get install maven) or put the jars in %s: %v",
-			ErrMissingTool, o.MavenBin, o.Version, o.LibDir, err)
+		return fmt.Errorf("%w: Maven (%s) is needed once to fetch Neo4j %s from Maven Central; install it (apt-get install maven) or put the jars (neo4j-%s.jar and its dependencies) in %s: %v",
+			ErrMissingTool, o.MavenBin, o.Version, o.Version, o.LibDir, err)
 	}
 	work := o.LibDir + ".fetch"
 	if err := os.RemoveAll(work); err != nil {
