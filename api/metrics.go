@@ -1,6 +1,7 @@
 package api
 
 import (
+	"net/http"
 	"strconv"
 	"time"
 
@@ -84,7 +85,8 @@ func (m *Metrics) middleware() gin.HandlerFunc {
 	}
 }
 
-func (m *Metrics) handler() gin.HandlerFunc {
-	h := promhttp.HandlerFor(m.Registry, promhttp.HandlerOpts{})
-	return gin.WrapH(h)
+// Handler serves the registry in the Prometheus text format, on the API
+// router or on a listener of its own (GRAPHMEM_METRICS_ADDR).
+func (m *Metrics) Handler() http.Handler {
+	return promhttp.HandlerFor(m.Registry, promhttp.HandlerOpts{})
 }

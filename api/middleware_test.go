@@ -97,3 +97,19 @@ func TestClientDisconnectIsNotAServerError(t *testing.T) {
 		t.Fatalf("disconnect must be logged once, below error level:\n%s", logs.String())
 	}
 }
+
+// TestMetricsCanLeaveTheAPIListener: with MetricsElsewhere the API router
+// has no /metrics (main serves Metrics.Handler on its own listener).
+func TestMetricsCanLeaveTheAPIListener(t *testing.T) {
+	metrics := NewMetrics()
+	c := newClient(t, fullDeps(t), Options{Metrics: metrics, MetricsElsewhere: true})
+	c.do(http.MethodGet, "/healthz", nil)
+	if rec := c.do(http.MethodGet, "/metrics", nil); rec.Code != http.StatusNotFound {
+		t.Fatalf("/metrics on the API listener: %d, want 404", rec.Code)
+	}
+	rec := httptest.NewRecorder()
+	metrics.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/metrics", nil))
+	if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), `graphmem_http_requests_total{method="GET",route="/healthz",status="200"} 1`) {
+		t.Fatalf("metrics handler: %d\n%s", rec.Code, rec.Body)
+	}
+}

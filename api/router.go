@@ -29,6 +29,10 @@ type Options struct {
 	Version string
 	Log     *slog.Logger
 	Metrics *Metrics
+	// MetricsElsewhere leaves /metrics off this router because main serves
+	// Metrics.Handler on a listener of its own, one that is not published
+	// where the API is (a container binds the API to every interface).
+	MetricsElsewhere bool
 }
 
 // ReadinessChecker reports whether the service can serve traffic (Neo4j
@@ -100,7 +104,9 @@ func New(deps Deps, opts Options) (*gin.Engine, error) {
 	// Operational routes: unauthenticated, so probes and scrapers need no key.
 	r.GET("/healthz", s.healthz)
 	r.GET("/readyz", s.readyz)
-	r.GET("/metrics", opts.Metrics.handler())
+	if !opts.MetricsElsewhere {
+		r.GET("/metrics", gin.WrapH(opts.Metrics.Handler()))
+	}
 	r.GET("/openapi.yaml", s.openapi)
 	docs, err := renderDocs(opts.Spec)
 	if err != nil {

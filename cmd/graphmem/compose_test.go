@@ -32,6 +32,10 @@ func TestComposeUsesKnownVariables(t *testing.T) {
 			t.Errorf("docker-compose.yml lacks %q", want)
 		}
 	}
+	// Metrics have their own listener, and its port is never published.
+	if !strings.Contains(compose, "GRAPHMEM_METRICS_ADDR: 0.0.0.0:9090") || strings.Contains(compose, `"9090:`) || strings.Contains(compose, ":9090\"") {
+		t.Error("docker-compose.yml must serve /metrics on an unpublished listener (GRAPHMEM_METRICS_ADDR: 0.0.0.0:9090, no 9090 in ports)")
+	}
 	if strings.Count(compose, "healthcheck:") != 2 {
 		t.Error("both services need a healthcheck")
 	}

@@ -40,6 +40,7 @@ type Config struct {
 	RequestTimeout time.Duration `env:"REQUEST_TIMEOUT" envDefault:"60s" desc:"deadline of one API request (at most 10m, the deadline of requests that wait for background work)"`
 	TrustedProxies []string      `env:"TRUSTED_PROXIES" envSeparator:"," desc:"CIDRs of reverse proxies whose X-Forwarded-For is trusted"`
 	PprofAddr      string        `env:"PPROF_ADDR" desc:"loopback address for Go's pprof profiler (empty: off)"`
+	MetricsAddr    string        `env:"METRICS_ADDR" desc:"host:port of a separate listener for /metrics, which then leaves the API listener (empty: /metrics on LISTEN_ADDR)"`
 
 	Neo4jURI       string        `env:"NEO4J_URI" desc:"Bolt URI of an existing Neo4j; empty starts the local one"`
 	Neo4jUser      string        `env:"NEO4J_USERNAME" desc:"Neo4j user (empty: no auth, as the local server)"`
@@ -139,6 +140,13 @@ func (c Config) validate() error {
 	}
 	if _, _, err := net.SplitHostPort(c.ListenAddr); err != nil {
 		bad("LISTEN_ADDR", "%q is not host:port", c.ListenAddr)
+	}
+	if c.MetricsAddr != "" {
+		if _, _, err := net.SplitHostPort(c.MetricsAddr); err != nil {
+			bad("METRICS_ADDR", "%q is not host:port", c.MetricsAddr)
+		} else if c.MetricsAddr == c.ListenAddr {
+			bad("METRICS_ADDR", "%q is LISTEN_ADDR; a separate listener needs its own address", c.MetricsAddr)
+		}
 	}
 	if c.PprofAddr != "" && !isLoopback(c.PprofAddr) {
 		bad("PPROF_ADDR", "%q must be a loopback host:port (profiles reveal internals)", c.PprofAddr)

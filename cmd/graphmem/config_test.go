@@ -66,6 +66,21 @@ func TestRequestTimeoutIsCappedAtTheLongRequestDeadline(t *testing.T) {
 	}
 }
 
+func TestMetricsAddrNeedsItsOwnAddress(t *testing.T) {
+	getenv, environ := envOf("GRAPHMEM_METRICS_ADDR", "127.0.0.1:8080")
+	if _, err := loadConfig(getenv, environ); err == nil || !strings.Contains(err.Error(), "GRAPHMEM_METRICS_ADDR") {
+		t.Fatalf("metrics on the API address accepted: %v", err)
+	}
+	getenv, environ = envOf("GRAPHMEM_METRICS_ADDR", "9090")
+	if _, err := loadConfig(getenv, environ); err == nil || !strings.Contains(err.Error(), "not host:port") {
+		t.Fatalf("bad metrics address accepted: %v", err)
+	}
+	getenv, environ = envOf("GRAPHMEM_METRICS_ADDR", "0.0.0.0:9090")
+	if _, err := loadConfig(getenv, environ); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestTypedParseErrorsNameTheVariable(t *testing.T) {
 	getenv, environ := envOf("GRAPHMEM_WORKERS", "many")
 	_, err := loadConfig(getenv, environ)

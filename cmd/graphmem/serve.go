@@ -60,6 +60,13 @@ func serve(ctx context.Context, cfg Config, stdout, stderr io.Writer) error {
 		return fmt.Errorf("listen on %s: %w (is another graphmem running? set GRAPHMEM_LISTEN_ADDR)", cfg.ListenAddr, err)
 	}
 	defer ln.Close() // Serve closes it too; this covers the returns before
+	var metricsLn net.Listener
+	if cfg.MetricsAddr != "" {
+		if metricsLn, err = net.Listen("tcp", cfg.MetricsAddr); err != nil {
+			return fmt.Errorf("listen on %s: %w (set GRAPHMEM_METRICS_ADDR)", cfg.MetricsAddr, err)
+		}
+		defer metricsLn.Close()
+	}
 
 	if cfg.embedded() {
 		srv, err := localServer(cfg, stderr, log)
@@ -103,8 +110,18 @@ func serve(ctx context.Context, cfg Config, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "graphmem %s serving on http://%s  (docs: http://%s/docs, Ctrl-C to stop)\n", version, ln.Addr(), ln.Addr())
 
-	serveErr := make(chan error, 1)
+	serveErr := make(chan error, 2)
 	go func() { serveErr <- httpSrv.Serve(ln) }()
+	if metricsLn != nil {
+		metricsSrv := metricsServer(app.metrics, log)
+		go func() {
+			if err := metricsSrv.Serve(metricsLn); !errors.Is(err, http.ErrServerClosed) {
+				serveErr <- fmt.Errorf("metrics listener: %w", err)
+			}
+		}()
+		defer metricsSrv.Close() // scrapes are short; nothing to drain
+		log.Info("metrics on their own listener, not on the API's", "url", "http://"+metricsLn.Addr().String()+"/metrics")
+	}
 	select {
 	case err := <-serveErr:
 		return fmt.Errorf("http server: %w", err)
@@ -122,6 +139,7 @@ func serve(ctx context.Context, cfg Config, stdout, stderr io.Writer) error {
 // app is the wired service: the HTTP handler and what runs beside it.
 type app struct {
 	handler http.Handler
+	metrics *api.Metrics
 	svc     *memory.Service
 	store   *graph.Store
 	log     *slog.Logger
@@ -142,7 +160,7 @@ func buildApp(ctx context.Context, cfg Config, keys *api.KeyRing, log *slog.Logg
 	if err != nil {
 		return nil, fmt.Errorf("connect to Neo4j: %w (check GRAPHMEM_NEO4J_URI and credentials)", err)
 	}
-	a := &app{store: store, log: log}
+	a := &app{store: store, metrics: metrics, log: log}
 	fail := func(err error) (*app, error) {
 		_ = store.Close(context.WithoutCancel(ctx))
 		return nil, err
@@ -212,7 +230,7 @@ func buildApp(ctx context.Context, cfg Config, keys *api.KeyRing, log *slog.Logg
 	handler, err := api.New(api.Deps{Ready: store, Sessions: svc, Knowledge: svc, Retrieval: svc}, api.Options{
 		Keys: keys, MaxBodyBytes: cfg.MaxBodyBytes, RequestTimeout: cfg.RequestTimeout,
 		LongRequestTimeout: longRequest, TrustedProxies: cfg.TrustedProxies,
-		Spec: graphmem.OpenAPI, Version: version, Log: log, Metrics: metrics,
+		Spec: graphmem.OpenAPI, Version: version, Log: log, Metrics: metrics, MetricsElsewhere: cfg.MetricsAddr != "",
 	})
 	if err != nil {
 		a.close(ctx)
@@ -229,6 +247,15 @@ func (a *app) close(ctx context.Context) {
 	if err := a.store.Close(ctx); err != nil {
 		a.log.Warn("close Neo4j driver", "error", err)
 	}
+}
+
+// metricsServer serves only /metrics, for GRAPHMEM_METRICS_ADDR: scrapers
+// reach it on an address that is not published where the API is.
+func metricsServer(m *api.Metrics, log *slog.Logger) *http.Server {
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", m.Handler())
+	return &http.Server{Handler: mux, ReadHeaderTimeout: readHeaderTimeout, ReadTimeout: readTimeout,
+		WriteTimeout: readTimeout, IdleTimeout: idleTimeout, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
 }
 
 // servePprof exposes Go's profiler on a loopback address for operators

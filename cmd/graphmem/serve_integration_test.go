@@ -106,3 +106,54 @@ func TestServeEndToEnd(t *testing.T) {
 	}
 	fmt.Fprint(io.Discard, stdout.String())
 }
+
+// TestServeMetricsOnOwnListener: with GRAPHMEM_METRICS_ADDR, /metrics is
+// served there and no longer on the API listener.
+func TestServeMetricsOnOwnListener(t *testing.T) {
+	free := func() string {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.Close()
+		return l.Addr().String()
+	}
+	addr, metricsAddr := free(), free()
+	getenv, environ := envOf("GRAPHMEM_NEO4J_URI", graphtest.URI(t), "GRAPHMEM_LISTEN_ADDR", addr,
+		"GRAPHMEM_METRICS_ADDR", metricsAddr, "GRAPHMEM_WORKERS", "0", "GRAPHMEM_SESSION_IDLE_CLOSE", "0")
+	ctx, cancel := context.WithCancel(context.Background())
+	var stderr syncBuffer
+	done := make(chan error, 1)
+	go func() { done <- run(ctx, []string{"serve"}, getenv, environ, io.Discard, &stderr) }()
+	t.Cleanup(func() {
+		cancel()
+		<-done
+	})
+	status := func(url string) int {
+		resp, err := http.Get(url)
+		if err != nil {
+			return 0
+		}
+		defer resp.Body.Close()
+		return resp.StatusCode
+	}
+	deadline := time.Now().Add(90 * time.Second)
+	for status("http://"+addr+"/readyz") != http.StatusOK {
+		select {
+		case err := <-done:
+			done <- err // for the cleanup
+			t.Fatalf("serve exited early: %v\n%s", err, stderr.String())
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("not ready after 90s\n%s", stderr.String())
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if got := status("http://" + addr + "/metrics"); got != http.StatusNotFound {
+		t.Errorf("/metrics on the API listener: %d, want 404", got)
+	}
+	if got := status("http://" + metricsAddr + "/metrics"); got != http.StatusOK {
+		t.Errorf("/metrics on GRAPHMEM_METRICS_ADDR: %d, want 200", got)
+	}
+}
