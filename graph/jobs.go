@@ -75,6 +75,12 @@ type JobSpec struct {
 	UserID      string
 	MaxAttempts int       // 0 means DefaultJobMaxAttempts
 	RunAfter    time.Time // zero means now
+	// RequeueWhileRunning makes only a pending job absorb an enqueue of
+	// its key: while it runs, a new generation is added to run after it.
+	// For jobs that recompute from current state (insights), where the
+	// running one may have read the state before the change this enqueue
+	// reports.
+	RequeueWhileRunning bool
 }
 
 // Job is a stored job.
@@ -168,7 +174,7 @@ func (s *Store) EnqueueJob(ctx context.Context, tenant string, spec JobSpec) (Jo
 				if again != latest {
 					continue
 				}
-				if cur.Active() {
+				if cur.Status == JobPending || (cur.Status == JobRunning && !spec.RequeueWhileRunning) {
 					return enqueued{cur, false}, nil
 				}
 			}
@@ -364,26 +370,41 @@ func (s *Store) ClaimJobs(ctx context.Context, owner string, filter ClaimFilter,
 			if len(claimed) == max {
 				break
 			}
+			// A lease that expired on the last allowed attempt means every
+			// worker that took the job died with it (a crash, an OOM kill):
+			// running it again would take the next one down too, so it fails.
 			recs, err := runTx(ctx, tx, `
 				MATCH (j:Job {tenant: $tenant, id: $id})
 				SET j._lock = true REMOVE j._lock
 				WITH j WHERE (j.status = 'pending' AND j.run_after <= datetime())
 				          OR (j.status = 'running' AND j.lease_until < datetime())
-				SET j.status = 'running', j.lease_owner = $owner,
-				    j.lease_until = datetime() + duration({milliseconds: $lease_ms}),
-				    j.attempts = j.attempts + 1, j.started_at = datetime(), j.updated_at = datetime()
-				RETURN j`,
+				WITH j, j.status = 'running' AND j.attempts >= j.max_attempts AS exhausted
+				FOREACH (_ IN CASE WHEN exhausted THEN [1] ELSE [] END |
+				  SET j.status = 'failed', j.finished_at = datetime(), j.lease_until = null, j.updated_at = datetime(),
+				      j.last_error = 'the worker running attempt ' + toString(j.attempts) + ' of ' + toString(j.max_attempts) +
+				        ' stopped before finishing (crash, kill or restart); retry the job once the cause is fixed' +
+				        coalesce('; earlier error: ' + j.last_error, ''))
+				FOREACH (_ IN CASE WHEN exhausted THEN [] ELSE [1] END |
+				  SET j.status = 'running', j.lease_owner = $owner,
+				      j.lease_until = datetime() + duration({milliseconds: $lease_ms}),
+				      j.attempts = j.attempts + 1, j.started_at = datetime(), j.updated_at = datetime())
+				RETURN j, exhausted`,
 				map[string]any{"tenant": c.tenant, "id": c.id, "owner": owner, "lease_ms": lease.Milliseconds()})
 			if err != nil {
 				return nil, err
 			}
-			if len(recs) == 1 {
-				j, err := decodeJobRecord(recs[0])
-				if err != nil {
-					return nil, err
-				}
-				claimed = append(claimed, j)
+			if len(recs) != 1 {
+				continue // claimed or finished by someone else meanwhile
 			}
+			if exhausted, _ := get[bool](recs[0], "exhausted"); exhausted {
+				s.log.Warn("job failed: its lease expired on the last attempt", "tenant", c.tenant, "job", c.id)
+				continue
+			}
+			j, err := decodeJobRecord(recs[0])
+			if err != nil {
+				return nil, err
+			}
+			claimed = append(claimed, j)
 		}
 		return claimed, nil
 	})

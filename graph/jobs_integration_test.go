@@ -108,6 +108,44 @@ func TestJobEnqueueIsIdempotentWhileActive(t *testing.T) {
 	}
 }
 
+// A recompute job (insights) absorbs enqueues only while pending: one
+// made while it runs may report a change it already missed, so it gets a
+// run of its own after it.
+func TestJobRequeueWhileRunning(t *testing.T) {
+	t.Parallel()
+	s, tenant, ctx := graphtest.Store(t), graphtest.Tenant(t), t.Context()
+	kind := jobKind(tenant, "recompute")
+	spec := graph.JobSpec{Kind: kind, Key: "u1", RequeueWhileRunning: true}
+	first := mustEnqueue(t, s, tenant, spec)
+	if again, created, err := s.EnqueueJob(ctx, tenant, spec); err != nil || created || again.ID != first.ID {
+		t.Fatalf("enqueue while pending = %s created=%v err=%v, want the pending %s", again.ID, created, err, first.ID)
+	}
+	running := claimOne(t, s, "w", kind, time.Minute)
+	next, created, err := s.EnqueueJob(ctx, tenant, spec)
+	if err != nil || !created || next.ID == running.ID || next.Generation != running.Generation+1 || next.Status != graph.JobPending {
+		t.Fatalf("enqueue while running = %+v created=%v err=%v, want generation %d pending", next, created, err, running.Generation+1)
+	}
+	if again, created, err := s.EnqueueJob(ctx, tenant, spec); err != nil || created || again.ID != next.ID {
+		t.Fatalf("enqueue while the next one is pending = %s created=%v err=%v, want %s", again.ID, created, err, next.ID)
+	}
+	// Without the option a running job absorbs the enqueue.
+	plain := graph.JobSpec{Kind: kind, Key: "u2"}
+	mustEnqueue(t, s, tenant, plain)
+	claimed, err := s.ClaimJobs(ctx, "w", graph.ClaimFilter{Kinds: []string{kind}}, 5, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var u2 graph.Job
+	for _, j := range claimed {
+		if j.Key == "u2" {
+			u2 = j
+		}
+	}
+	if got, created, err := s.EnqueueJob(ctx, tenant, plain); err != nil || created || got.ID != u2.ID {
+		t.Fatalf("plain enqueue while running = %s created=%v err=%v, want the running %s", got.ID, created, err, u2.ID)
+	}
+}
+
 func TestJobEnqueueConcurrentCreatesOne(t *testing.T) {
 	t.Parallel()
 	s, tenant, ctx := graphtest.Store(t), graphtest.Tenant(t), t.Context()
@@ -320,6 +358,54 @@ func TestJobLeaseExpiryAllowsReclaim(t *testing.T) {
 	}
 	if err := s.RenewLease(ctx, tenant, "missing", "rescuer", time.Minute); !errors.Is(err, graph.ErrNotFound) {
 		t.Fatalf("renew a missing job: %v, want ErrNotFound", err)
+	}
+}
+
+// A job whose worker dies on every attempt (a crash it causes itself)
+// must not be handed out forever: once its lease expires on the last
+// allowed attempt, the next claim fails it instead of running it again.
+func TestJobLeaseExpiredOnLastAttemptFails(t *testing.T) {
+	t.Parallel()
+	s, tenant, ctx := graphtest.Store(t), graphtest.Tenant(t), t.Context()
+	kind := jobKind(tenant, "poison")
+	j := mustEnqueue(t, s, tenant, graph.JobSpec{Kind: kind, Key: "k", MaxAttempts: 2})
+	claimUntil := func(owner string) []graph.Job {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			got, err := s.ClaimJobs(ctx, owner, graph.ClaimFilter{Kinds: []string{kind}}, 1, 200*time.Millisecond)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) > 0 || time.Now().After(deadline) {
+				return got
+			}
+			if cur := mustGetJob(t, s, tenant, j.ID); cur.Status == graph.JobFailed {
+				return nil
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	if got := claimUntil("crash-1"); len(got) != 1 || got[0].Attempts != 1 {
+		t.Fatalf("first claim = %+v", got)
+	}
+	if got := claimUntil("crash-2"); len(got) != 1 || got[0].Attempts != 2 {
+		t.Fatalf("claim after the first lease expired = %+v", got)
+	}
+	if got := claimUntil("crash-3"); len(got) != 0 {
+		t.Fatalf("claim after the last lease expired handed the job out again: %+v", got)
+	}
+	failed := mustGetJob(t, s, tenant, j.ID)
+	if failed.Status != graph.JobFailed || failed.Attempts != 2 || failed.FinishedAt.IsZero() ||
+		!strings.Contains(failed.LastError, "stopped before finishing") {
+		t.Fatalf("job after its last lease expired = %+v", failed)
+	}
+	// The operator's retry (after fixing the cause) still works.
+	if _, err := s.RetryJob(ctx, tenant, j.ID); err != nil {
+		t.Fatalf("retry the failed job: %v", err)
+	}
+	if got := claimUntil("fixed"); len(got) != 1 {
+		t.Fatalf("claim after an operator retry = %+v", got)
 	}
 }
 

@@ -32,8 +32,10 @@ type extractPayload struct {
 	EventID string `json:"event_id"`
 }
 
-// insightDelay debounces insight generation: extraction jobs of a burst of
-// sessions schedule one insight run shortly after the last of them.
+// insightDelay batches insight generation: the extractions of a burst of
+// sessions schedule one insight run this long after the first of them
+// (later ones find it pending and join it); extractions that finish while
+// it runs schedule the next run.
 const insightDelay = 10 * time.Second
 
 // handleExtract is the JobExtract handler: the window's events and summary
@@ -90,7 +92,7 @@ func (s *Service) handleExtract(ctx context.Context, job graph.Job) (map[string]
 	}
 	if _, err := s.enqueue(ctx, job.Tenant, graph.JobSpec{
 		Kind: JobInsights, Key: jobKey(node.UserID, "insights"), Payload: insightsPayload{UserID: node.UserID},
-		UserID: node.UserID, RunAfter: s.now().Add(insightDelay),
+		UserID: node.UserID, RunAfter: s.now().Add(insightDelay), RequeueWhileRunning: true,
 	}); err != nil {
 		s.log.Warn("schedule insights", "user", node.UserID, "error", err)
 	}
