@@ -167,17 +167,48 @@ func (s *Store) AppendCondensation(ctx context.Context, tenant, sessionID string
 	})
 }
 
-// CloseSession marks a session closed and, when summary is not nil, stores
-// it as a session-summary node covering every raw event no other node
-// covers yet. Closing a closed session is a no-op; a later append reopens
-// it. It returns the stored node (zero when no summary was written).
-func (s *Store) CloseSession(ctx context.Context, tenant, sessionID string, summary *NewEventNode) (EventNode, error) {
-	return writeTx(ctx, s, "session.close", func(tx neo4j.ManagedTransaction) (EventNode, error) {
+// CloseSession marks a session closed and returns it as closed, its
+// LastSeq being the last event the close covers. Closing a closed session
+// is a no-op; a later append reopens it. A non-zero idleBefore closes only
+// a session untouched since, and returns ErrConflict for one that received
+// events after it was found idle: a sweep never shuts a live conversation.
+func (s *Store) CloseSession(ctx context.Context, tenant, sessionID string, idleBefore time.Time) (Session, error) {
+	res, err := s.write(ctx, "session.close", `
+		MATCH (s:Session {tenant: $tenant, id: $session})
+		WITH s, $before IS NULL OR s.updated_at < $before AS idle
+		FOREACH (_ IN CASE WHEN idle THEN [1] ELSE [] END |
+		  SET s.status = 'closed', s.closed_at = coalesce(s.closed_at, $now), s.updated_at = $now)
+		RETURN s, idle`,
+		map[string]any{"tenant": tenant, "session": sessionID, "now": time.Now().UTC(), "before": timeOrNil(&idleBefore)})
+	if err != nil {
+		return Session{}, err
+	}
+	if len(res.Records) == 0 {
+		return Session{}, fmt.Errorf("session %q: %w", sessionID, ErrNotFound)
+	}
+	if idle, _ := get[bool](res.Records[0], "idle"); !idle {
+		return Session{}, fmt.Errorf("session %q is no longer idle: %w", sessionID, ErrConflict)
+	}
+	return decodeSession(res.Records[0])
+}
+
+// WriteSessionSummary stores a session-summary node over the given raw
+// events (those no other node covered when the session was closed). It
+// writes only while the session is still closed: one that received events
+// since was reopened by them, is left as it is with ErrConflict, and its
+// next close summarizes the whole tail.
+func (s *Store) WriteSessionSummary(ctx context.Context, tenant, sessionID string, summary NewEventNode) (EventNode, error) {
+	if summary.Kind != EventKindSessionSummary {
+		return EventNode{}, fmt.Errorf("session summary: %w: kind %q", ErrInvalid, summary.Kind)
+	}
+	return writeTx(ctx, s, "session.summary", func(tx neo4j.ManagedTransaction) (EventNode, error) {
+		// The write locks the session: an append (which reopens it) waits
+		// for this transaction or is seen by it, never half of each.
 		now := time.Now().UTC()
 		recs, err := runTx(ctx, tx, `
 			MATCH (s:Session {tenant: $tenant, id: $session})
-			SET s.status = 'closed', s.closed_at = coalesce(s.closed_at, $now), s.updated_at = $now
-			RETURN s.user_id AS user_id`,
+			SET s.summarized_at = $now
+			RETURN s.user_id AS user_id, s.status = 'closed' AS closed`,
 			map[string]any{"tenant": tenant, "session": sessionID, "now": now})
 		if err != nil {
 			return EventNode{}, err
@@ -185,14 +216,11 @@ func (s *Store) CloseSession(ctx context.Context, tenant, sessionID string, summ
 		if len(recs) == 0 {
 			return EventNode{}, fmt.Errorf("session %q: %w", sessionID, ErrNotFound)
 		}
-		if summary == nil {
-			return EventNode{}, nil
-		}
-		if summary.Kind != EventKindSessionSummary {
-			return EventNode{}, fmt.Errorf("close session: %w: summary kind %q", ErrInvalid, summary.Kind)
+		if closed, _ := get[bool](recs[0], "closed"); !closed {
+			return EventNode{}, fmt.Errorf("session %q was reopened: %w", sessionID, ErrConflict)
 		}
 		userID, _ := get[string](recs[0], "user_id")
-		return s.createEventNode(ctx, tx, tenant, sessionID, userID, 0, *summary, now)
+		return s.createEventNode(ctx, tx, tenant, sessionID, userID, 0, summary, now)
 	})
 }
 

@@ -138,3 +138,46 @@ func TestConcurrentAppendsNeverCollide(t *testing.T) {
 		}
 	}
 }
+
+// A close decided on an older state never shuts a live conversation: a
+// sweep closes only a session still idle, and a session summary is written
+// only while the session is still closed (an append reopens it).
+func TestCloseGuards(t *testing.T) {
+	t.Parallel()
+	s, tenant, ctx := graphtest.Store(t), graphtest.Tenant(t), t.Context()
+	if _, err := s.AppendEvents(ctx, tenant, "s1", "alice", "", events("a", "b")); err != nil {
+		t.Fatal(err)
+	}
+	foundIdle := time.Now().Add(-time.Hour) // the sweep's "untouched since"
+	if _, err := s.CloseSession(ctx, tenant, "s1", foundIdle); !errors.Is(err, graph.ErrConflict) {
+		t.Fatalf("sweep-close of a session touched after it was found idle: %v, want ErrConflict", err)
+	}
+	if sess, _ := s.GetSession(ctx, tenant, "s1"); sess.Status != "open" {
+		t.Fatalf("the sweep closed a live session: %+v", sess)
+	}
+	closed, err := s.CloseSession(ctx, tenant, "s1", time.Now().Add(time.Second))
+	if err != nil || closed.Status != "closed" || closed.LastSeq != 2 || closed.UserID != "alice" {
+		t.Fatalf("close of an idle session = %+v, %v", closed, err)
+	}
+	summary := graph.NewEventNode{ID: "sum-" + tenant, Kind: graph.EventKindSessionSummary, Summary: "a and b", Cover: []string{"a", "b"}}
+	// New events reopen the session before its close job summarizes it.
+	if _, err := s.AppendEvents(ctx, tenant, "s1", "alice", "", events("c")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.WriteSessionSummary(ctx, tenant, "s1", summary); !errors.Is(err, graph.ErrConflict) {
+		t.Fatalf("summary of a reopened session: %v, want ErrConflict", err)
+	}
+	if left, _ := s.UncoveredEvents(ctx, tenant, "s1"); len(left) != 3 {
+		t.Fatalf("a refused summary covered events: %d left uncovered, want 3", len(left))
+	}
+	if _, err := s.CloseSession(ctx, tenant, "s1", time.Time{}); err != nil {
+		t.Fatal(err)
+	}
+	node, err := s.WriteSessionSummary(ctx, tenant, "s1", summary)
+	if err != nil || len(node.CoveredIDs) != 2 {
+		t.Fatalf("summary of a closed session = %+v, %v", node, err)
+	}
+	if _, err := s.CloseSession(ctx, tenant, "missing", time.Time{}); !errors.Is(err, graph.ErrNotFound) {
+		t.Fatalf("close of an unknown session: %v, want ErrNotFound", err)
+	}
+}

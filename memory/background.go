@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -26,25 +27,26 @@ type idleStore interface {
 // sweep: the close jobs are deduplicated per session state, so two sweeps
 // of the same session enqueue one job.
 func (s *Service) SweepIdle(ctx context.Context, idle time.Duration) (int, error) {
-	refs, err := s.store.IdleSessions(ctx, s.now().Add(-idle), 200)
+	before := s.now().Add(-idle)
+	refs, err := s.store.IdleSessions(ctx, before, 200)
 	if err != nil {
 		return 0, fmt.Errorf("find idle sessions: %w", err)
 	}
+	closed := 0
 	for _, r := range refs {
-		if _, err := s.store.CloseSession(ctx, r.Tenant, r.ID, nil); err != nil {
-			return 0, fmt.Errorf("close idle session %s: %w", r.ID, err)
+		_, err := s.closeAndSchedule(ctx, r.Tenant, r.ID, before)
+		switch {
+		case errors.Is(err, graph.ErrConflict):
+			continue // an event arrived since the session was found idle
+		case err != nil:
+			return closed, fmt.Errorf("close idle session %s: %w", r.ID, err)
 		}
-		if _, err := s.enqueue(ctx, r.Tenant, graph.JobSpec{
-			Kind: JobCloseSession, Key: jobKey(r.ID, fmt.Sprint(r.LastSeq)),
-			Payload: closePayload{SessionID: r.ID}, SessionID: r.ID, UserID: r.UserID,
-		}); err != nil {
-			return 0, err
-		}
+		closed++
 	}
-	if len(refs) > 0 {
-		s.log.Info("closed idle sessions", "count", len(refs), "idle", idle)
+	if closed > 0 {
+		s.log.Info("closed idle sessions", "count", closed, "idle", idle)
 	}
-	return len(refs), nil
+	return closed, nil
 }
 
 // RunSweeper sweeps idle sessions every interval until ctx ends.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/graphmem/graphmem/extract"
@@ -20,6 +21,9 @@ type CloseOutput struct {
 
 type closePayload struct {
 	SessionID string `json:"session_id"`
+	// LastSeq is the session's last event when it was closed: the job
+	// summarizes up to it, and only while the session is still closed.
+	LastSeq *int64 `json:"last_seq,omitempty"`
 }
 
 // Close closes a session and schedules what closing implies as a durable
@@ -28,38 +32,44 @@ type closePayload struct {
 // session has no pending or running job (or the request deadline passed,
 // with Done false). Closing twice is harmless; appending reopens.
 func (s *Service) Close(ctx context.Context, tenant, sessionID string, wait bool) (CloseOutput, error) {
-	sess, err := s.store.GetSession(ctx, tenant, sessionID)
-	if err != nil {
-		return CloseOutput{}, err
-	}
-	if _, err := s.store.CloseSession(ctx, tenant, sessionID, nil); err != nil {
-		return CloseOutput{}, err
-	}
-	// The key includes the last seq: a session closed, reopened by new
-	// events and closed again gets a new job; closing twice does not.
-	if _, err := s.enqueue(ctx, tenant, graph.JobSpec{
-		Kind: JobCloseSession, Key: jobKey(sessionID, fmt.Sprint(sess.LastSeq)),
-		Payload: closePayload{SessionID: sessionID}, SessionID: sessionID, UserID: sess.UserID,
-	}); err != nil {
+	if _, err := s.closeAndSchedule(ctx, tenant, sessionID, time.Time{}); err != nil {
 		return CloseOutput{}, err
 	}
 	out := CloseOutput{Status: "closed"}
 	if wait {
 		out.Done = s.waitForSession(ctx, tenant, sessionID)
+	} else {
+		n, err := s.store.CountActiveJobs(ctx, tenant, sessionID)
+		if err != nil {
+			return out, err
+		}
+		out.Done = n == 0
 	}
 	jobs, err := s.store.ListJobs(context.WithoutCancel(ctx), tenant, graph.JobFilter{SessionID: sessionID, Limit: 50})
 	if err != nil {
 		return out, err
 	}
-	active := 0
 	for _, j := range jobs {
 		out.Jobs = append(out.Jobs, fromGraphJob(j))
-		if j.Active() {
-			active++
-		}
 	}
-	out.Done = active == 0
 	return out, nil
+}
+
+// closeAndSchedule closes a session (only if untouched since idleBefore,
+// when set) and enqueues its close job for the events up to the close. The
+// job key includes the last seq: a session closed, reopened by new events
+// and closed again gets a new job; closing twice (or a sweep racing a
+// client's close) does not.
+func (s *Service) closeAndSchedule(ctx context.Context, tenant, sessionID string, idleBefore time.Time) (graph.Session, error) {
+	sess, err := s.store.CloseSession(ctx, tenant, sessionID, idleBefore)
+	if err != nil {
+		return sess, err
+	}
+	_, err = s.enqueue(ctx, tenant, graph.JobSpec{
+		Kind: JobCloseSession, Key: jobKey(sessionID, fmt.Sprint(sess.LastSeq)),
+		Payload: closePayload{SessionID: sessionID, LastSeq: &sess.LastSeq}, SessionID: sessionID, UserID: sess.UserID,
+	})
+	return sess, err
 }
 
 // waitForSession polls until the session has no active job or ctx ends.
@@ -90,21 +100,32 @@ func (s *Service) handleCloseSession(ctx context.Context, job graph.Job) (map[st
 	if err != nil {
 		return nil, err
 	}
-	result := map[string]any{"summarized_events": 0}
-	if len(uncovered) > 0 {
-		node, err := s.summarizeSession(ctx, tenant, p.SessionID, job.ID, uncovered)
-		if err != nil {
-			return nil, err
-		}
-		result["summary_id"] = node.ID
-		result["summarized_events"] = len(node.CoveredIDs)
-	}
-	// Reconcile: every window not extracted yet gets its job (dedupe by
-	// node id), including condensations stored during context requests.
 	nodes, err := s.store.ListEventNodes(ctx, tenant, p.SessionID)
 	if err != nil {
 		return nil, err
 	}
+	if p.LastSeq != nil {
+		// Events appended after the close belong to the next close.
+		uncovered = slices.DeleteFunc(uncovered, func(r graph.RawEvent) bool { return r.Seq > *p.LastSeq })
+	}
+	result := map[string]any{"summarized_events": 0}
+	if len(uncovered) > 0 {
+		node, err := s.summarizeSession(ctx, tenant, p.SessionID, job.ID, nodes, uncovered)
+		switch {
+		case errors.Is(err, graph.ErrConflict):
+			// Reopened since: the conversation goes on, and its next close
+			// summarizes the whole tail.
+			result["summary_skipped"] = "the session received events after it was closed"
+		case err != nil:
+			return nil, err
+		default:
+			result["summary_id"] = node.ID
+			result["summarized_events"] = len(node.CoveredIDs)
+			nodes = append(nodes, node)
+		}
+	}
+	// Reconcile: every window not extracted yet gets its job (dedupe by
+	// node id), including condensations stored during context requests.
 	scheduled := 0
 	for _, n := range nodes {
 		if !n.ExtractedAt.IsZero() || len(n.CoveredIDs) == 0 {
@@ -120,14 +141,11 @@ func (s *Service) handleCloseSession(ctx context.Context, job graph.Job) (map[st
 }
 
 // summarizeSession writes the session summary over the uncovered events,
-// folding in the newest condensation summary so it reads as a whole. Its id
-// derives from the job, so a retried job writes the same node.
-func (s *Service) summarizeSession(ctx context.Context, tenant, sessionID, jobID string, events []graph.RawEvent) (graph.EventNode, error) {
+// folding in the newest condensation summary of nodes (the session's
+// event-tier nodes, in log order) so it reads as a whole. Its id derives
+// from the job, so a retried job writes the same node.
+func (s *Service) summarizeSession(ctx context.Context, tenant, sessionID, jobID string, nodes []graph.EventNode, events []graph.RawEvent) (graph.EventNode, error) {
 	prev := ""
-	nodes, err := s.store.ListEventNodes(ctx, tenant, sessionID)
-	if err != nil {
-		return graph.EventNode{}, err
-	}
 	for _, n := range nodes {
 		if n.Kind == graph.EventKindCondensation && n.Summary != "" {
 			prev = n.Summary // log order: the last one is the newest
@@ -144,7 +162,7 @@ func (s *Service) summarizeSession(ctx context.Context, tenant, sessionID, jobID
 	if err != nil {
 		return graph.EventNode{}, fmt.Errorf("summarize session: %w", engineError(err))
 	}
-	return s.store.CloseSession(ctx, tenant, sessionID, &graph.NewEventNode{
+	return s.store.WriteSessionSummary(ctx, tenant, sessionID, graph.NewEventNode{
 		ID: "sum_" + jobKey(jobID), Kind: graph.EventKindSessionSummary, Summary: sum.Text,
 		SummarizerName: sum.Model, Cover: cover, EventsBefore: len(events), LLMCalls: s.llmCalls(),
 		DurationMS: time.Since(started).Milliseconds(),

@@ -113,7 +113,7 @@ func (s *Service) View(ctx context.Context, tenant, sessionID string, in ViewInp
 			}
 			return s.finishView(out, res.View, in), nil
 		}
-		stored, err := s.storeCondensation(ctx, tenant, sessionID, *res.Condensation, cfg, deps, time.Since(started))
+		stored, err := s.storeCondensation(ctx, tenant, sessionID, clog, *res.Condensation, cfg, deps, time.Since(started))
 		if errors.Is(err, ErrConflict) {
 			continue // another request condensed the same view first: rebuild
 		}
@@ -155,9 +155,10 @@ func (s *Service) finishView(out ViewOutput, view condenser.View, in ViewInput) 
 	return out
 }
 
-// storeCondensation persists a condensation the condenser returned, with
-// the audit data only the orchestration knows, and returns it.
-func (s *Service) storeCondensation(ctx context.Context, tenant, sessionID string, c condenser.Condensation, cfg condenser.Config,
+// storeCondensation persists a condensation the condenser returned from
+// log, with the audit data only the orchestration knows, and returns it.
+// The store refuses it if the session moved past the log's end since.
+func (s *Service) storeCondensation(ctx context.Context, tenant, sessionID string, log []condenser.Event, c condenser.Condensation, cfg condenser.Config,
 	deps condenser.Deps, took time.Duration) (Condensation, error) {
 	id := newID("cnd_")
 	c.ID = id
@@ -176,11 +177,7 @@ func (s *Service) storeCondensation(ctx context.Context, tenant, sessionID strin
 	}
 	forgotten := c.ForgottenIDs
 	if c.ForgottenRange != nil {
-		glog, err := s.store.SessionLog(ctx, tenant, sessionID)
-		if err != nil {
-			return Condensation{}, err
-		}
-		forgotten = c.ExpandForgotten(toCondenserLog(glog))
+		forgotten = c.ExpandForgotten(log)
 	}
 	node, err := s.store.AppendCondensation(ctx, tenant, sessionID, graph.NewEventNode{
 		ID: id, Kind: graph.EventKindCondensation, Summary: summary, Record: string(record), Config: string(cfgJSON),

@@ -37,7 +37,8 @@ type sessionStore interface {
 	ListEvents(ctx context.Context, tenant, sessionID string, afterSeq int64, limit int) ([]graph.RawEvent, error)
 	SessionLog(ctx context.Context, tenant, sessionID string) (graph.SessionLog, error)
 	AppendCondensation(ctx context.Context, tenant, sessionID string, n graph.NewEventNode) (graph.EventNode, error)
-	CloseSession(ctx context.Context, tenant, sessionID string, summary *graph.NewEventNode) (graph.EventNode, error)
+	CloseSession(ctx context.Context, tenant, sessionID string, idleBefore time.Time) (graph.Session, error)
+	WriteSessionSummary(ctx context.Context, tenant, sessionID string, summary graph.NewEventNode) (graph.EventNode, error)
 	UncoveredEvents(ctx context.Context, tenant, sessionID string) ([]graph.RawEvent, error)
 	ListEventNodes(ctx context.Context, tenant, sessionID string) ([]graph.EventNode, error)
 }
