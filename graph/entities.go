@@ -452,7 +452,7 @@ func (s *Store) fulltextCandidates(ctx context.Context, tx neo4j.ManagedTransact
 	if err != nil {
 		return nil, err
 	}
-	q := "+scope:" + kw.scope + " +(" + strings.Join(terms, " ") + ")"
+	q := luceneQuery(kw.scope, []string{"name", "aliases_text"}, terms)
 	recs, err := runTx(ctx, tx, `
 		CALL db.index.fulltext.queryNodes('entity_text', $q, {limit: 50}) YIELD node
 		WITH node WHERE node.tenant = $tenant AND node.user_id = $user

@@ -4,6 +4,7 @@ package graph_test
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"sync"
 	"testing"
@@ -123,6 +124,49 @@ func TestEntityScopedPerUser(t *testing.T) {
 	}
 	if got, _ := a.s.Facts(t.Context(), a.tenant, a.user, graph.FactQuery{Subject: rb.EntityIDs["emma"]}); len(got) != 0 {
 		t.Fatalf("user a reads user b's Emma through a subject filter: %+v", got)
+	}
+}
+
+// TestUserEntityIsUniqueUnderConcurrentFirstWrites: the first windows of
+// a new user, extracted at once and naming the user differently, cannot
+// leave two user entities. A writer that loses the race fails with
+// ErrConflict (its job retries) and, retried, joins the winner's node.
+func TestUserEntityIsUniqueUnderConcurrentFirstWrites(t *testing.T) {
+	t.Parallel()
+	k := newKn(t)
+	names := []string{"Caroline", "Caro", "C. Jones", "u-1", "Carrie", "Lina"}
+	errs := make([]error, len(names))
+	write := func(i int) error {
+		_, err := k.s.WriteKnowledge(t.Context(), graph.KnowledgeWrite{Tenant: k.tenant, UserID: k.user,
+			SessionID: fmt.Sprint("s", i), ObservedAt: knDay("2024-01-01"),
+			Entities: []graph.EntityInput{{Key: "me", Name: names[i], IsUser: true}, knEnt("p", "Paris", ontology.Place)},
+			Facts:    []graph.FactInput{knFact("me", "LIVES_IN", "p")}})
+		return err
+	}
+	var wg sync.WaitGroup
+	for i := range names {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = write(i)
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil && !errors.Is(err, graph.ErrConflict) {
+			t.Fatalf("writer %d: %v, want success or ErrConflict", i, err)
+		}
+		if err != nil {
+			if err := write(i); err != nil {
+				t.Fatalf("writer %d retried: %v", i, err)
+			}
+		}
+	}
+	if n := knInt(t, `MATCH (u:User {tenant: $t, user_id: $u}) RETURN count(u)`, map[string]any{"t": k.tenant, "u": k.user}); n != 1 {
+		t.Fatalf("%d user entities after concurrent first writes, want 1", n)
+	}
+	if n := knInt(t, `MATCH (:User {tenant: $t})-[r:LIVES_IN]->() RETURN count(r)`, map[string]any{"t": k.tenant}); n != 1 {
+		t.Fatalf("%d LIVES_IN facts from the user, want 1 (reinforced)", n)
 	}
 }
 

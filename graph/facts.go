@@ -616,9 +616,6 @@ func (m *memFact) mutable() map[string]any {
 func (s *Store) flushFacts(ctx context.Context, tx neo4j.ManagedTransaction, kw *knowledgeWrite, state map[string][]*memFact) error {
 	creates := map[string][]map[string]any{}
 	updates := map[string][]map[string]any{}
-	if kw.touched == nil {
-		kw.touched = map[string]bool{}
-	}
 	for _, facts := range state {
 		for _, m := range facts {
 			if m.isNew || m.dirty {

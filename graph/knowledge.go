@@ -188,7 +188,10 @@ func (s *Store) WriteKnowledge(ctx context.Context, w KnowledgeWrite) (Knowledge
 		return KnowledgeResult{}, fmt.Errorf("write knowledge: %w", err)
 	}
 	return writeTx(ctx, s, "knowledge.write", func(tx neo4j.ManagedTransaction) (KnowledgeResult, error) {
+		// The driver retries this function on transient errors: state it
+		// accumulates starts afresh each time.
 		kw.now = time.Now().UTC()
+		kw.touched = map[string]bool{}
 		res := KnowledgeResult{EntityIDs: map[string]string{}}
 		ents, err := s.resolveEntities(ctx, tx, kw, &res)
 		if err != nil {
