@@ -212,11 +212,7 @@ func (s *Store) Insights(ctx context.Context, tenant, userID string, q InsightQu
 		if !ok {
 			return nil, fmt.Errorf("insights: %w", errNoRecords)
 		}
-		p := node.Props
-		ins := Insight{ID: str(p, "id"), Key: str(p, "key"), Text: str(p, "text"), Confidence: f64(p, "confidence"),
-			Status: str(p, "status"), CreatedAt: tm(p, "created_at"), SupersededAt: tm(p, "superseded_at"),
-			SupersededBy: str(p, "superseded_by"), SourceEventIDs: strs(p, "source_event_ids"),
-			FactIDs: strs(p, "fact_ids"), GeneratedBy: str(p, "generated_by")}
+		ins := decodeInsight(node.Props)
 		ents, _ := get[[]any](rec, "entities")
 		for _, e := range ents {
 			if m, ok := e.(map[string]any); ok {
@@ -227,6 +223,14 @@ func (s *Store) Insights(ctx context.Context, tenant, userID string, q InsightQu
 		out = append(out, ins)
 	}
 	return out, nil
+}
+
+// decodeInsight reads an insight node's properties.
+func decodeInsight(p map[string]any) Insight {
+	return Insight{ID: str(p, "id"), Key: str(p, "key"), Text: str(p, "text"), Confidence: f64(p, "confidence"),
+		Status: str(p, "status"), CreatedAt: tm(p, "created_at"), SupersededAt: tm(p, "superseded_at"),
+		SupersededBy: str(p, "superseded_by"), SourceEventIDs: strs(p, "source_event_ids"),
+		FactIDs: strs(p, "fact_ids"), GeneratedBy: str(p, "generated_by")}
 }
 
 // InsightMaterial returns the user's current facts (most recently seen

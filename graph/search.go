@@ -11,12 +11,14 @@ import (
 )
 
 // SearchScope bounds every retrieval query: one tenant, one user, and
-// optionally one session; AsOf and IncludeHistory select facts as the
-// Facts method does.
+// optionally one session or one agent's sessions (raw turns and summaries;
+// facts, entities and insights are the user's whoever heard them); AsOf
+// and IncludeHistory select facts as the Facts method does.
 type SearchScope struct {
 	Tenant         string
 	UserID         string
 	SessionID      string
+	AgentID        string
 	AsOf           *time.Time
 	IncludeHistory bool
 }
@@ -109,6 +111,35 @@ const (
 	factSearchFields  = `.id, .fact, .predicate, .qualifier, .polarity, .confidence, .strength, .preference, .status, .valid_from, .valid_to, .observed_at, .recorded_at, .source_event_ids, .superseded_by`
 )
 
+// memoryFilter is the scope condition on a tiered node bound as node: the
+// user's; in the scope's session and of its agent when they are set
+// (insights span sessions and agents, and always qualify); a superseded
+// insight only with history. With as_of,
+// only what was known by then: raw turns and summaries by when their
+// events occurred, insights (derived in record time, and possibly from
+// later turns) only when none of the turns they rest on came after it,
+// whatever their status, as facts are selected by validity then.
+const memoryFilter = `node.tenant = $tenant AND node.user_id = $user
+		    AND ($session IS NULL OR node:Insight OR node.session_id = $session)
+		    AND ($agent IS NULL OR node:Insight OR (node:Raw AND node.agent_id = $agent)
+		         OR (node:Event AND EXISTS { MATCH (s:Session {tenant: $tenant, id: node.session_id}) WHERE s.agent_id = $agent }))
+		    AND CASE
+		      WHEN node:Insight AND $asof IS NULL THEN $history OR node.status = 'current'
+		      WHEN node:Insight THEN NOT EXISTS { MATCH (node)-[:DERIVED_FROM]->(src:Raw) WHERE src.occurred_at > $asof }
+		      WHEN node:Event THEN $asof IS NULL OR coalesce(node.occurred_to, node.created_at) <= $asof
+		      ELSE $asof IS NULL OR node.occurred_at <= $asof
+		    END`
+
+// scopeParams are the parameters every search statement takes.
+func scopeParams(sc SearchScope) map[string]any {
+	var asOf any
+	if sc.AsOf != nil {
+		asOf = sc.AsOf.UTC()
+	}
+	return map[string]any{"tenant": sc.Tenant, "user": sc.UserID, "session": nilIfEmpty(sc.SessionID),
+		"agent": nilIfEmpty(sc.AgentID), "asof": asOf, "history": sc.IncludeHistory}
+}
+
 // SearchText runs the full-text indexes for terms in one round trip, and in
 // the same trip resolves the entities the query names: grams are the
 // query's normalized word n-grams, matched exactly against entity names
@@ -116,29 +147,26 @@ const (
 // resolves names; aboutUser adds the user's own entity.
 func (s *Store) SearchText(ctx context.Context, sc SearchScope, terms, grams []string, aboutUser bool, lim TextLimits) (Candidates, error) {
 	scope := scopeToken(sc.Tenant, sc.UserID)
-	params := map[string]any{
-		"tenant": sc.Tenant, "user": sc.UserID, "session": nilIfEmpty(sc.SessionID),
-		"rawq": luceneQuery(scope, []string{"text"}, terms), "rawn": int64(lim.Raw),
-		"factq": luceneQuery(scope, []string{"fact"}, terms), "factn": int64(lim.Facts * 2),
-		"eventq": luceneQuery(scope, []string{"text"}, terms), "eventn": int64(lim.Events),
-		"insightq": luceneQuery(scope, []string{"text"}, terms), "insightn": int64(lim.Insights * 2),
-		"grams": grams, "about_user": aboutUser, "history": sc.IncludeHistory,
+	// The raw, event and insight indexes share the field name "text".
+	params := scopeParams(sc)
+	for k, v := range map[string]any{
+		"textq": luceneQuery(scope, []string{"text"}, terms), "factq": luceneQuery(scope, []string{"fact"}, terms),
+		"rawn": int64(lim.Raw), "factn": int64(lim.Facts * 2), "eventn": int64(lim.Events), "insightn": int64(lim.Insights * 2),
+		"grams": grams, "about_user": aboutUser,
+	} {
+		params[k] = v
 	}
-	if params["rawq"] == "" {
+	if params["textq"] == "" {
 		return Candidates{}, nil
 	}
 	factFilter := timeFilter(sc.AsOf, sc.IncludeHistory, params)
-	rawTime := ""
-	if sc.AsOf != nil {
-		rawTime = " AND node.occurred_at <= $asof"
-	}
 	res, err := s.read(ctx, "search.text", `
 		CALL () {
-		  CALL db.index.fulltext.queryNodes('raw_text', $rawq, {limit: $rawn}) YIELD node, score
-		  WHERE $rawn > 0 AND node.tenant = $tenant AND node.user_id = $user
-		    AND ($session IS NULL OR node.session_id = $session)`+rawTime+`
+		  CALL db.index.fulltext.queryNodes('raw_text', $textq, {limit: $rawn}) YIELD node, score
+		  WHERE $rawn > 0 AND `+memoryFilter+`
 		  OPTIONAL MATCH (next:Raw {tenant: $tenant, session_id: node.session_id, seq: node.seq + 1})
 		    WHERE node.content CONTAINS '?' AND next.user_id = $user AND next.kind <> 'condensation_request'
+		      AND ($asof IS NULL OR next.occurred_at <= $asof)
 		  RETURN collect({p: node {`+rawSearchFields+`}, score: score, next: next {`+rawSearchFields+`}}) AS raws
 		}
 		CALL () {
@@ -148,15 +176,13 @@ func (s *Store) SearchText(ctx context.Context, sc SearchScope, terms, grams []s
 		                  oid: endNode(r).id, oname: endNode(r).name, score: score}) AS facts
 		}
 		CALL () {
-		  CALL db.index.fulltext.queryNodes('event_text', $eventq, {limit: $eventn}) YIELD node, score
-		  WHERE $eventn > 0 AND node.tenant = $tenant AND node.user_id = $user
-		    AND ($session IS NULL OR node.session_id = $session)
+		  CALL db.index.fulltext.queryNodes('event_text', $textq, {limit: $eventn}) YIELD node, score
+		  WHERE $eventn > 0 AND `+memoryFilter+`
 		  RETURN collect({p: node {`+eventSearchFields+`}, score: score}) AS events
 		}
 		CALL () {
-		  CALL db.index.fulltext.queryNodes('insight_text', $insightq, {limit: $insightn}) YIELD node, score
-		  WHERE $insightn > 0 AND node.tenant = $tenant AND node.user_id = $user
-		    AND ($history OR node.status = 'current')
+		  CALL db.index.fulltext.queryNodes('insight_text', $textq, {limit: $insightn}) YIELD node, score
+		  WHERE $insightn > 0 AND `+memoryFilter+`
 		  RETURN collect({p: node {.*}, score: score}) AS insights
 		}
 		CALL () {
@@ -209,13 +235,7 @@ func (s *Store) SearchText(ctx context.Context, sc SearchScope, terms, grams []s
 		if len(out.Insights) == lim.Insights {
 			break
 		}
-		p := mapOf(row, "p")
-		out.Insights = append(out.Insights, InsightHit{Score: f64(row, "score"), Insight: Insight{
-			ID: str(p, "id"), Key: str(p, "key"), Text: str(p, "text"), Confidence: f64(p, "confidence"),
-			Status: str(p, "status"), CreatedAt: tm(p, "created_at"), SupersededAt: tm(p, "superseded_at"),
-			SupersededBy: str(p, "superseded_by"), SourceEventIDs: strs(p, "source_event_ids"),
-			FactIDs: strs(p, "fact_ids"), GeneratedBy: str(p, "generated_by"),
-		}})
+		out.Insights = append(out.Insights, InsightHit{Score: f64(row, "score"), Insight: decodeInsight(mapOf(row, "p"))})
 	}
 	for _, row := range rows(rec, "entities") {
 		isUser, _ := row["is_user"].(bool)
@@ -252,17 +272,34 @@ func (s *Store) Neighbors(ctx context.Context, sc SearchScope, entityIDs []strin
 	}
 	params := map[string]any{"tenant": sc.Tenant, "user": sc.UserID, "ids": entityIDs, "per": int64(perEntity), "types": typeParam}
 	filter := timeFilter(sc.AsOf, sc.IncludeHistory, params)
-	return s.readHops(ctx, "search.neighbors", `
+	res, err := s.read(ctx, "search.neighbors", `
 		UNWIND $ids AS eid
-		MATCH (e:Entity {tenant: $tenant, id: eid})
-		WHERE e.user_id = $user
-		CALL (e) {
-		  MATCH (e)-[r:`+union+`]-(o:Entity)
-		  WHERE ($types IS NULL OR type(r) IN $types) AND r.tenant = $tenant AND r.user_id = $user`+filter+`
+		MATCH (e:Entity {tenant: $tenant, id: eid}) WHERE e.user_id = $user
+		`+typedHops(union, filter)+`
+		RETURN collect(`+hopMap+`) AS hops`, params)
+	if err != nil {
+		return nil, fmt.Errorf("search neighbors: %w", err)
+	}
+	if len(res.Records) == 0 {
+		return nil, nil
+	}
+	return decodeHops(rows(res.Records[0], "hops")), nil
+}
+
+// hopMap is one hop (entity e, fact r, other end o) as search reads it.
+const hopMap = `{from: e.id, p: r {` + factSearchFields + `}, type: type(r), sid: startNode(r).id, sname: startNode(r).name,
+		         oid: endNode(r).id, oname: endNode(r).name, to: o.id, toname: o.name}`
+
+// typedHops binds r and o: up to $per facts of the types asked for (all
+// with $types null) touching entity e, the most mentioned and most recent
+// first. union is the pattern of every fact type (typeFilter), filter the
+// time condition (timeFilter).
+func typedHops(union, filter string) string {
+	return `CALL (e) {
+		  MATCH (e)-[r:` + union + `]-(o:Entity)
+		  WHERE ($types IS NULL OR type(r) IN $types) AND r.tenant = $tenant AND r.user_id = $user` + filter + `
 		  RETURN r, o ORDER BY coalesce(r.mention_count, 1) DESC, r.recorded_at DESC LIMIT $per
-		}
-		RETURN e.id AS from, r {`+factSearchFields+`} AS p, type(r) AS type, startNode(r).id AS sid, startNode(r).name AS sname,
-		       endNode(r).id AS oid, endNode(r).name AS oname, o.id AS to, o.name AS toname`, params)
+		}`
 }
 
 // Expansion is what one graph step around the query's entities finds.
@@ -286,34 +323,31 @@ func (s *Store) Expand(ctx context.Context, sc SearchScope, seeds, types []strin
 	if err != nil {
 		return Expansion{}, fmt.Errorf("search expand: %w", err)
 	}
-	params := map[string]any{"tenant": sc.Tenant, "user": sc.UserID, "ids": seeds, "typed": typed, "types": typeParam, "per": int64(perEntity),
-		"rare": rare, "mlimit": int64(mentionLimit), "session": nilIfEmpty(sc.SessionID)}
+	params := scopeParams(sc)
+	for k, v := range map[string]any{"ids": seeds, "typed": typed, "types": typeParam, "per": int64(perEntity),
+		"rare": rare, "mlimit": int64(mentionLimit)} {
+		params[k] = v
+	}
 	filter := timeFilter(sc.AsOf, sc.IncludeHistory, params)
-	hop := `{from: e.id, p: r {` + factSearchFields + `}, type: type(r), sid: startNode(r).id, sname: startNode(r).name,
-	         oid: endNode(r).id, oname: endNode(r).name, to: o.id, toname: o.name}`
 	res, err := s.read(ctx, "search.expand", `
 		CALL () {
 		  MATCH (e:Entity {tenant: $tenant}) WHERE e.id IN $ids AND e.user_id = $user
 		  MATCH (o:Entity {tenant: $tenant}) WHERE o.id IN $ids AND o.user_id = $user AND o.id > e.id
 		  MATCH (e)-[r]-(o)
 		  WHERE r.fact IS NOT NULL AND r.tenant = $tenant AND r.user_id = $user`+filter+`
-		  RETURN collect(`+hop+`) AS between
+		  RETURN collect(`+hopMap+`) AS between
 		}
 		CALL () {
 		  UNWIND CASE WHEN $typed THEN $ids ELSE [] END AS eid
 		  MATCH (e:Entity {tenant: $tenant, id: eid}) WHERE e.user_id = $user
-		  CALL (e) {
-		    MATCH (e)-[r:`+union+`]-(o:Entity)
-		    WHERE ($types IS NULL OR type(r) IN $types) AND r.tenant = $tenant AND r.user_id = $user`+filter+`
-		    RETURN r, o ORDER BY coalesce(r.mention_count, 1) DESC, r.recorded_at DESC LIMIT $per
-		  }
-		  RETURN collect(`+hop+`) AS hops
+		  `+typedHops(union, filter)+`
+		  RETURN collect(`+hopMap+`) AS hops
 		}
 		CALL () {
 		  MATCH (e:Entity {tenant: $tenant}) WHERE e.id IN $rare AND e.user_id = $user
-		  MATCH (r:Raw {tenant: $tenant})-[:MENTIONS]->(e)
-		  WHERE r.user_id = $user AND ($session IS NULL OR r.session_id = $session)
-		  WITH r, collect(DISTINCT e.id) AS ents
+		  MATCH (node:Raw {tenant: $tenant})-[:MENTIONS]->(e)
+		  WHERE `+memoryFilter+`
+		  WITH node AS r, collect(DISTINCT e.id) AS ents
 		  ORDER BY size(ents) DESC, r.occurred_at DESC LIMIT $mlimit
 		  RETURN collect({r: r {`+rawSearchFields+`}, ents: ents}) AS mentions
 		}
@@ -372,44 +406,6 @@ func decodeHops(list []map[string]any) []Hop {
 	return out
 }
 
-func (s *Store) readHops(ctx context.Context, op, cypher string, params map[string]any) ([]Hop, error) {
-	res, err := s.read(ctx, op, cypher, params)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", op, err)
-	}
-	out := make([]Hop, 0, len(res.Records))
-	for _, rec := range res.Records {
-		p, _ := get[map[string]any](rec, "p")
-		f := decodeFact(p)
-		f.Predicate, _ = get[string](rec, "type")
-		f.SubjectID, _ = get[string](rec, "sid")
-		f.Subject, _ = get[string](rec, "sname")
-		f.ObjectID, _ = get[string](rec, "oid")
-		f.Object, _ = get[string](rec, "oname")
-		h := Hop{Fact: f}
-		h.From, _ = get[string](rec, "from")
-		h.ToID, _ = get[string](rec, "to")
-		h.ToName, _ = get[string](rec, "toname")
-		out = append(out, h)
-	}
-	return out, nil
-}
-
-// RawByIDs returns the user's raw events with these ids (client ids), in
-// no particular order; unknown ids are skipped.
-func (s *Store) RawByIDs(ctx context.Context, sc SearchScope, ids []string) ([]RawEvent, error) {
-	if len(ids) == 0 {
-		return nil, nil
-	}
-	res, err := s.read(ctx, "search.raw_by_id", `
-		MATCH (r:Raw {tenant: $tenant, user_id: $user}) WHERE r.id IN $ids
-		RETURN r {`+rawSearchFields+`} AS r`, map[string]any{"tenant": sc.Tenant, "user": sc.UserID, "ids": ids})
-	if err != nil {
-		return nil, fmt.Errorf("raw by id: %w", err)
-	}
-	return decodeRawRecords(res.Records, "r")
-}
-
 // RawMention is a raw event that mentions some of the given entities.
 type RawMention struct {
 	Event    RawEvent
@@ -431,7 +427,7 @@ func refreshStale(ctx context.Context, tx neo4j.ManagedTransaction, tenant, user
 		UNWIND $ids AS rid
 		MATCH (r:Raw {tenant: $tenant, user_id: $user, id: rid})
 		OPTIONAL MATCH (r)-[:MENTIONS]->(a:Entity), (r)-[:MENTIONS]->(b:Entity), (a)-[f]->(b)
-		WHERE f.tenant = $tenant AND f.fact IS NOT NULL AND r.id IN f.source_event_ids
+		WHERE f.tenant = $tenant AND f.fact IS NOT NULL AND r.id IN f.source_event_ids AND r.session_id IN f.session_ids
 		WITH r, collect(DISTINCT f.status) AS statuses
 		SET r.stale = size(statuses) > 0 AND NOT 'current' IN statuses`,
 		map[string]any{"tenant": tenant, "user": userID, "ids": rawIDs})

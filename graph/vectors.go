@@ -92,15 +92,13 @@ func (s *Store) VectorSearch(ctx context.Context, sc SearchScope, vec []float32,
 		query[i] = float64(v)
 	}
 	for k := min(limit*10, maxVectorK); ; k = min(k*4, maxVectorK) {
+		params := scopeParams(sc)
+		params["k"], params["vec"], params["limit"] = int64(k), query, int64(limit)
 		res, err := s.read(ctx, "search.vector", `
 			CALL db.index.vector.queryNodes('memory_embedding', $k, $vec) YIELD node, score
-			WHERE node.tenant = $tenant AND node.user_id = $user
-			  AND ($session IS NULL OR node.session_id = $session)
-			  AND (NOT node:Insight OR $history OR node.status = 'current')
+			WHERE `+memoryFilter+`
 			RETURN labels(node) AS labels, node {.*, embedding: null} AS p, score
-			ORDER BY score DESC LIMIT $limit`,
-			map[string]any{"k": int64(k), "vec": query, "tenant": sc.Tenant, "user": sc.UserID,
-				"session": nilIfEmpty(sc.SessionID), "history": sc.IncludeHistory, "limit": int64(limit)})
+			ORDER BY score DESC LIMIT $limit`, params)
 		if err != nil {
 			return nil, fmt.Errorf("vector search: %w", err)
 		}
@@ -127,10 +125,7 @@ func decodeVectorHits(recs []*neo4j.Record) ([]VectorHit, error) {
 		case slices.Contains(labels, any("Event")):
 			h.Kind, h.Node = "event", decodeEventNode(p)
 		case slices.Contains(labels, any("Insight")):
-			h.Kind = "insight"
-			h.Insight = Insight{ID: str(p, "id"), Key: str(p, "key"), Text: str(p, "text"), Confidence: f64(p, "confidence"),
-				Status: str(p, "status"), CreatedAt: tm(p, "created_at"), SourceEventIDs: strs(p, "source_event_ids"),
-				FactIDs: strs(p, "fact_ids"), GeneratedBy: str(p, "generated_by")}
+			h.Kind, h.Insight = "insight", decodeInsight(p)
 		default:
 			continue
 		}

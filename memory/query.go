@@ -7,12 +7,12 @@ import (
 )
 
 // queryAnalysis is what retrieval reads from a query: the words for full
-// text, the capitalized names that may be entities, whether it is about the
-// user, and which fact predicates it asks about.
+// text, whether it is about the user, and which fact predicates it asks
+// about. The entities it names are found by matching its word n-grams
+// against stored names (nameGrams), not by guessing from capitals.
 type queryAnalysis struct {
 	Words      []string        // lower-case content words, for Lucene (which stems them itself)
 	Stems      map[string]bool // stemmed content words, to score fact sentences
-	Names      []string        // capitalized words and phrases ("Caroline", "New York")
 	AboutUser  bool            // "the user", "I", "my", "me"
 	Predicates map[string]float64
 	// HintStems are the stems that produced predicate hints: a fact of the
@@ -234,41 +234,7 @@ func analyzeQuery(q string, hints hintIndex) queryAnalysis {
 	for p, wgt := range wh {
 		a.Predicates[p] += whWeight * wgt
 	}
-	a.Names = capitalizedNames(q)
 	return a
-}
-
-// capitalizedNames returns runs of capitalized words that are not the
-// first word of the query nor question words: likely names.
-func capitalizedNames(q string) []string {
-	toks := nlp.Tokenize(q)
-	var out []string
-	var run []string
-	flush := func() {
-		if len(run) > 0 {
-			out = append(out, strings.Join(run, " "))
-			run = nil
-		}
-	}
-	for i, t := range toks {
-		if t.Kind != nlp.Word {
-			flush()
-			continue
-		}
-		lower := t.Lower()
-		if t.IsCapitalized() && !(i == 0 && questionWords[lower]) && !questionWords[lower] && lower != "i" {
-			run = append(run, strings.TrimSuffix(strings.TrimSuffix(t.Text, "'s"), "’s"))
-			continue
-		}
-		// Titles keep their small words: "Lord of the Rings", "Bank of America".
-		if len(run) > 0 && titleJoiners[lower] && i+1 < len(toks) && nextCapitalized(toks[i+1:]) {
-			run = append(run, t.Text)
-			continue
-		}
-		flush()
-	}
-	flush()
-	return out
 }
 
 // withoutNames returns the query's topic: its stems minus those of the
@@ -338,23 +304,3 @@ func containsWordPrefix(text, stem string) bool {
 func wordEndsAt(text string, i int) bool { return i >= len(text) || !isLetter(text[i]) }
 
 func isLetter(b byte) bool { return b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b >= 0x80 }
-
-// titleJoiners are the small words titles and names keep inside them.
-var titleJoiners = map[string]bool{"of": true, "the": true, "de": true, "la": true, "von": true, "van": true}
-
-// nextCapitalized reports whether the next word (after more joiners) is
-// capitalized, so a joiner is inside a title rather than after it.
-func nextCapitalized(toks []nlp.Token) bool {
-	for _, t := range toks {
-		if t.Kind != nlp.Word {
-			return false
-		}
-		if t.IsCapitalized() {
-			return true
-		}
-		if !titleJoiners[t.Lower()] {
-			return false
-		}
-	}
-	return false
-}

@@ -24,8 +24,8 @@ const (
 // SearchInput is one retrieval request.
 type SearchInput struct {
 	UserID         string
-	AgentID        string
-	SessionID      string
+	AgentID        string // raw turns and summaries of this agent's sessions only
+	SessionID      string // raw turns and summaries of this session only
 	Query          string
 	Limit          int
 	Tiers          []string // kinds to return; empty means all
@@ -60,6 +60,8 @@ type SearchResult struct {
 	// Path is how graph traversal reached the result, one step per hop.
 	Path        []string
 	Explanation string
+	// sessions are where a fact's or an insight's sources were said.
+	sessions []string
 }
 
 // SearchOutput is the ranked list with what the query was read as.
@@ -120,7 +122,6 @@ type searchStore interface {
 	SearchText(ctx context.Context, sc graph.SearchScope, terms, grams []string, aboutUser bool, lim graph.TextLimits) (graph.Candidates, error)
 	Expand(ctx context.Context, sc graph.SearchScope, seeds, types []string, perEntity int, rare []string, mentionLimit int) (graph.Expansion, error)
 	Neighbors(ctx context.Context, sc graph.SearchScope, entityIDs []string, types []string, perEntity int) ([]graph.Hop, error)
-	RawByIDs(ctx context.Context, sc graph.SearchScope, ids []string) ([]graph.RawEvent, error)
 }
 
 var allKinds = []string{KindRaw, KindEvent, KindInsight, KindFact, KindEntity}
@@ -128,7 +129,6 @@ var allKinds = []string{KindRaw, KindEvent, KindInsight, KindFact, KindEntity}
 // candidate is a result being scored.
 type candidate struct {
 	SearchResult
-	seq     int64     // raw turns: position in the session
 	speaker string    // raw turns: who said it
 	role    string    // raw turns: user, assistant, ...
 	ends    [2]string // facts: subject and object entity ids
@@ -154,7 +154,8 @@ func (s *Service) Search(ctx context.Context, tenant string, in SearchInput) (Se
 		kinds = allKinds
 	}
 	want := func(k string) bool { return slices.Contains(kinds, k) }
-	sc := graph.SearchScope{Tenant: tenant, UserID: in.UserID, SessionID: in.SessionID, AsOf: in.AsOf, IncludeHistory: in.IncludeHistory}
+	sc := graph.SearchScope{Tenant: tenant, UserID: in.UserID, SessionID: in.SessionID, AgentID: in.AgentID,
+		AsOf: in.AsOf, IncludeHistory: in.IncludeHistory}
 	q := analyzeQuery(in.Query, s.hints)
 	tc := termCache{}
 	out := SearchOutput{Terms: q.Words}
@@ -185,7 +186,7 @@ func (s *Service) Search(ctx context.Context, tenant string, in SearchInput) (Se
 
 	byID := map[string]*candidate{}
 	add := func(c *candidate) *candidate {
-		key := c.Kind + ":" + c.ID
+		key := candidateKey(c)
 		if old, ok := byID[key]; ok {
 			old.Parts.FullText = max(old.Parts.FullText, c.Parts.FullText)
 			old.Parts.Graph = max(old.Parts.Graph, c.Parts.Graph)
@@ -198,14 +199,16 @@ func (s *Service) Search(ctx context.Context, tenant string, in SearchInput) (Se
 		byID[key] = c
 		return c
 	}
-	rawText := map[string]float64{}        // raw id → normalized text score, for event provenance
-	replies := map[string]graph.RawEvent{} // question turn id → the turn after it
+	// Raw ids are the client's and unique only within their session, so
+	// turns are keyed by session and id throughout.
+	rawText := map[string]float64{}        // turn key → normalized text score, for event provenance
+	replies := map[string]graph.RawEvent{} // question turn key → the turn after it
 	if top := topScore(len(cands.Raw), func(i int) float64 { return cands.Raw[i].Score }); top > 0 {
 		for _, h := range cands.Raw {
 			n := h.Score / top
-			rawText[h.Event.ID] = n
+			rawText[turnKey(h.Event.SessionID, h.Event.ID)] = n
 			if h.Next != nil {
-				replies[h.Event.ID] = *h.Next
+				replies[turnKey(h.Event.SessionID, h.Event.ID)] = *h.Next
 			}
 			if want(KindRaw) && h.Event.Kind != "condensation_request" {
 				c := rawCandidate(h.Event)
@@ -222,22 +225,23 @@ func (s *Service) Search(ctx context.Context, tenant string, in SearchInput) (Se
 			add(c)
 		}
 	}
-	windowScore := map[string]float64{} // raw id → normalized score of the summary covering it
+	windowScore := map[string]float64{} // turn key → normalized score of the summary covering it
 	if top := topScore(len(cands.Events), func(i int) float64 { return cands.Events[i].Score }); top > 0 {
 		for _, h := range cands.Events {
 			c := eventCandidate(h.Node, rawText)
 			c.Parts.FullText = h.Score / top
 			add(c)
 			for _, id := range h.Node.CoveredIDs {
-				windowScore[id] = max(windowScore[id], h.Score/top)
+				k := turnKey(h.Node.SessionID, id)
+				windowScore[k] = max(windowScore[k], h.Score/top)
 			}
 		}
 	}
 	// A turn whose window's summary matches the query sits in the part of
 	// the conversation the query is about: matching whole sessions finds
 	// the right one more reliably than matching single turns does.
-	for id, w := range windowScore {
-		if c := byID[KindRaw+":"+id]; c != nil {
+	for k, w := range windowScore {
+		if c := byID[KindRaw+":"+k]; c != nil {
 			c.Parts.FullText *= 1 + cfg.WindowBoost*w
 		}
 	}
@@ -328,11 +332,7 @@ func (s *Service) Search(ctx context.Context, tenant string, in SearchInput) (Se
 			c.Parts.FullText *= cfg.QuestionWeight
 		}
 	}
-	ranked, err := s.rank(ctx, sc, in, cfg, byID)
-	if err != nil {
-		return SearchOutput{}, err
-	}
-	out.Results = dedupeByEvents(ranked, limit)
+	out.Results = dedupeByEvents(s.rank(in, cfg, byID), limit)
 	if in.Explain {
 		for i := range out.Results {
 			out.Results[i].Explanation = explain(out.Results[i], q)
@@ -393,7 +393,7 @@ func conversationContext(byID map[string]*candidate, replies map[string]graph.Ra
 		return raws[i].ID < raws[j].ID
 	})
 	for _, q := range raws[:min(len(raws), 15)] {
-		r, ok := replies[q.ID]
+		r, ok := replies[turnKey(q.SessionID, q.ID)]
 		if !ok || r.Name == q.speaker {
 			continue
 		}
@@ -415,8 +415,11 @@ func specificity(mentions int64) float64 {
 func (s *Service) vectorCandidates(ctx context.Context, sc graph.SearchScope, query string, pool int, want func(string) bool,
 	rawText map[string]float64, add func(*candidate) *candidate) error {
 	vecs, err := s.embedder.Embed(ctx, []string{query})
-	if err != nil || len(vecs) != 1 {
+	if err != nil {
 		return fmt.Errorf("embed query: %w", engineError(err))
+	}
+	if len(vecs) != 1 {
+		return fmt.Errorf("embed query: %w: the embedder returned %d vectors for one text", ErrUnavailable, len(vecs))
 	}
 	hits, err := s.store.VectorSearch(ctx, sc, vecs[0], pool)
 	if err != nil {
@@ -602,7 +605,7 @@ func (s *Service) expandGraph(ctx context.Context, sc graph.SearchScope, q query
 
 // rank computes final scores: the fused relevance, the tier weight,
 // recency, and the status of each result.
-func (s *Service) rank(ctx context.Context, sc graph.SearchScope, in SearchInput, cfg SearchConfig, byID map[string]*candidate) ([]SearchResult, error) {
+func (s *Service) rank(in SearchInput, cfg SearchConfig, byID map[string]*candidate) []SearchResult {
 	asOf := s.now()
 	if in.AsOf != nil {
 		asOf = *in.AsOf
@@ -657,7 +660,7 @@ func (s *Service) rank(ctx context.Context, sc graph.SearchScope, in SearchInput
 		}
 		return out[i].ID < out[j].ID
 	})
-	return out, nil
+	return out
 }
 
 // relevance is a candidate's weighted signals, before tier and recency.
@@ -722,24 +725,52 @@ func dedupeByEvents(results []SearchResult, limit int) []SearchResult {
 		if len(out) == limit {
 			break
 		}
-		if len(r.SourceEventIDs) > 0 && r.Kind != KindFact {
-			all := true
-			for _, id := range r.SourceEventIDs {
-				if !covered[id] {
-					all = false
-					break
-				}
-			}
-			if all {
-				continue
-			}
+		keys := sourceKeys(r)
+		if len(keys) > 0 && r.Kind != KindFact && !slices.ContainsFunc(keys, func(k string) bool { return !covered[k] }) {
+			continue
+		}
+		for _, k := range keys {
+			covered[k] = true
 		}
 		for _, id := range r.SourceEventIDs {
-			covered[id] = true
+			covered[id] = true // for results that know only bare ids
 		}
 		out = append(out, r)
 	}
 	return out
+}
+
+// turnKey names a raw turn: its id is unique within its session only.
+func turnKey(sessionID, id string) string { return sessionID + "\x00" + id }
+
+// candidateKey identifies a candidate across the signals that find it.
+func candidateKey(c *candidate) string {
+	if c.Kind == KindRaw {
+		return KindRaw + ":" + turnKey(c.SessionID, c.ID)
+	}
+	return c.Kind + ":" + c.ID
+}
+
+// sourceKeys are the turns a result rests on, as turn keys. A result from
+// one session names its turns exactly; a fact read from several sessions
+// could rest on any of them by a shared id, and claims them all (dropping,
+// at worst, a turn that repeats what it says). An insight does not record
+// its sessions: its keys are the bare ids.
+func sourceKeys(r SearchResult) []string {
+	sessions := r.sessions
+	if r.SessionID != "" {
+		sessions = []string{r.SessionID}
+	}
+	if len(sessions) == 0 {
+		return r.SourceEventIDs
+	}
+	keys := make([]string, 0, len(r.SourceEventIDs)*max(len(sessions), 1))
+	for _, id := range r.SourceEventIDs {
+		for _, s := range sessions {
+			keys = append(keys, turnKey(s, id))
+		}
+	}
+	return keys
 }
 
 func rawCandidate(r graph.RawEvent) *candidate {
@@ -751,12 +782,12 @@ func rawCandidate(r graph.RawEvent) *candidate {
 		text += " [image: " + c + "]"
 	}
 	return &candidate{SearchResult: SearchResult{ID: r.ID, Kind: KindRaw, Text: text, Status: "current",
-		OccurredAt: r.OccurredAt, SourceEventIDs: []string{r.ID}, SessionID: r.SessionID}, seq: r.Seq, speaker: r.Name, role: r.Role, stale: r.Stale}
+		OccurredAt: r.OccurredAt, SourceEventIDs: []string{r.ID}, SessionID: r.SessionID}, speaker: r.Name, role: r.Role, stale: r.Stale}
 }
 
 func factCandidate(f graph.Fact) *candidate {
 	return &candidate{SearchResult: SearchResult{ID: f.ID, Kind: KindFact, Text: f.Fact, Status: f.Status, Polarity: f.Polarity,
-		ValidFrom: f.ValidFrom, ValidTo: f.ValidTo, OccurredAt: f.ObservedAt, SourceEventIDs: f.SourceEventIDs},
+		ValidFrom: f.ValidFrom, ValidTo: f.ValidTo, OccurredAt: f.ObservedAt, SourceEventIDs: f.SourceEventIDs, sessions: f.SessionIDs},
 		ends: [2]string{f.SubjectID, f.ObjectID}}
 }
 
@@ -765,12 +796,13 @@ func factCandidate(f graph.Fact) *candidate {
 // does, so a summary does not stand for dozens of unrelated turns.
 func eventCandidate(n graph.EventNode, rawText map[string]float64) *candidate {
 	var matching []string
+	score := func(id string) float64 { return rawText[turnKey(n.SessionID, id)] }
 	for _, id := range n.CoveredIDs {
-		if rawText[id] > 0 {
+		if score(id) > 0 {
 			matching = append(matching, id)
 		}
 	}
-	sort.SliceStable(matching, func(i, j int) bool { return rawText[matching[i]] > rawText[matching[j]] })
+	sort.SliceStable(matching, func(i, j int) bool { return score(matching[i]) > score(matching[j]) })
 	sources := matching
 	if len(sources) == 0 {
 		sources = n.CoveredIDs
