@@ -39,6 +39,9 @@ type Options struct {
 	MavenBin       string // mvn executable; default "mvn"
 	StartTimeout   time.Duration
 	StopTimeout    time.Duration
+	// ProcDir is the proc filesystem that identifies the server's process
+	// (pid files alone cannot tell a recycled pid apart); default /proc.
+	ProcDir string
 	// Progress receives human-readable progress lines (fetching, starting,
 	// waiting). Nil discards them.
 	Progress io.Writer
@@ -81,6 +84,9 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if o.MavenBin == "" {
 		o.MavenBin = "mvn"
+	}
+	if o.ProcDir == "" {
+		o.ProcDir = "/proc"
 	}
 	if o.StartTimeout <= 0 {
 		o.StartTimeout = DefaultStartTimeout

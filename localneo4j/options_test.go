@@ -1,6 +1,7 @@
 package localneo4j
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -82,5 +83,25 @@ func TestJVMFlagsCarryRequiredOpens(t *testing.T) {
 		if !strings.Contains(flags, want) {
 			t.Errorf("JVM flags lack %s", want)
 		}
+	}
+}
+
+func TestWithoutProcTheManagerRefusesToRun(t *testing.T) {
+	home := t.TempDir()
+	s, err := New(Options{Home: home, LibDir: filepath.Join(home, "lib"), ProcDir: filepath.Join(home, "no-proc")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Supported(); !errors.Is(err, ErrUnsupported) {
+		t.Fatalf("Supported = %v, want ErrUnsupported", err)
+	}
+	if _, err := s.Start(t.Context()); !errors.Is(err, ErrUnsupported) {
+		t.Fatalf("Start = %v, want ErrUnsupported", err)
+	}
+	if err := s.Stop(t.Context()); !errors.Is(err, ErrUnsupported) {
+		t.Fatalf("Stop = %v, want ErrUnsupported", err)
+	}
+	if s, _ := New(Options{Home: home, LibDir: filepath.Join(home, "lib")}); s.Supported() != nil {
+		t.Fatalf("/proc exists here but Supported = %v", s.Supported())
 	}
 }

@@ -34,6 +34,10 @@ var (
 	ErrPortInUse = errors.New("port in use")
 	// ErrStartFailed means the JVM exited or never became ready.
 	ErrStartFailed = errors.New("local neo4j failed to start")
+	// ErrUnsupported means this machine has no /proc (not Linux): the
+	// manager could not tell its server from a recycled pid, so it would
+	// start duplicates and never stop them.
+	ErrUnsupported = errors.New("the local Neo4j manager needs Linux (/proc)")
 )
 
 // Status describes a Home's server as seen from outside.
@@ -65,12 +69,24 @@ func New(o Options) (*Server, error) {
 // Options returns the effective options, defaults applied.
 func (s *Server) Options() Options { return s.o }
 
+// Supported reports ErrUnsupported when the proc filesystem is missing;
+// Start and Stop refuse to run without it.
+func (s *Server) Supported() error {
+	if _, err := os.Stat(filepath.Join(s.o.ProcDir, "self", "cmdline")); err != nil {
+		return fmt.Errorf("%w: %s is not available on this machine, so the server's process cannot be identified", ErrUnsupported, s.o.ProcDir)
+	}
+	return nil
+}
+
 // Start fetches the jars when missing, writes the configuration, starts the
 // JVM detached from the caller's terminal (so Ctrl-C reaches graphmem, which
 // then stops the server in order), and waits until the database answers.
 // A server already running on this Home yields ErrAlreadyRunning and its pid.
 func (s *Server) Start(ctx context.Context) (Status, error) {
 	o := s.o
+	if err := s.Supported(); err != nil {
+		return Status{}, err
+	}
 	if st := s.Status(ctx); st.Running {
 		return st, fmt.Errorf("%w on %s (pid %d, bolt %s); stop it with `graphmem neo4j stop` or reuse it",
 			ErrAlreadyRunning, o.Home, st.PID, st.BoltURI)
@@ -134,6 +150,9 @@ func (s *Server) Start(ctx context.Context) (Status, error) {
 // and waits for the process to exit; after StopTimeout it kills it.
 func (s *Server) Stop(ctx context.Context) error {
 	o := s.o
+	if err := s.Supported(); err != nil {
+		return err
+	}
 	st := s.Status(ctx)
 	if !st.Running {
 		_ = os.Remove(o.pidFile())
@@ -148,7 +167,7 @@ func (s *Server) Stop(ctx context.Context) error {
 		return fmt.Errorf("signal pid %d: %w", st.PID, err)
 	}
 	deadline := time.Now().Add(o.StopTimeout)
-	for isOurProcess(st.PID, o.Home) {
+	for isOurProcess(o.ProcDir, st.PID, o.Home) {
 		if time.Now().After(deadline) {
 			o.Log.Warn("neo4j did not stop in time; killing it (next start runs recovery)", "pid", st.PID)
 			_ = proc.Signal(syscall.SIGKILL)
@@ -175,7 +194,7 @@ func (s *Server) Status(ctx context.Context) Status {
 		return st
 	}
 	pid, err := strconv.Atoi(strings.TrimSpace(string(raw)))
-	if err != nil || !isOurProcess(pid, o.Home) {
+	if err != nil || !isOurProcess(o.ProcDir, pid, o.Home) {
 		return st
 	}
 	st.Running, st.PID = true, pid
@@ -291,15 +310,15 @@ func jvmFlags(heap, tmp string) []string {
 
 // isOurProcess checks that pid is alive and is a Neo4j started on this Home,
 // so a recycled pid from a crashed run is never signalled.
-func isOurProcess(pid int, home string) bool {
+func isOurProcess(procDir string, pid int, home string) bool {
 	if pid <= 0 {
 		return false
 	}
-	cmdline, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "cmdline"))
+	cmdline, err := os.ReadFile(filepath.Join(procDir, strconv.Itoa(pid), "cmdline"))
 	if err != nil {
 		return false
 	}
-	if stat, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat")); err == nil {
+	if stat, err := os.ReadFile(filepath.Join(procDir, strconv.Itoa(pid), "stat")); err == nil {
 		// A zombie (exited, not yet reaped) is not running.
 		if f := strings.Fields(string(stat)); len(f) > 2 && f[2] == "Z" {
 			return false

@@ -73,6 +73,9 @@ func serve(ctx context.Context, cfg Config, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
+		if err := srv.Supported(); err != nil {
+			return fmt.Errorf("cannot start the local Neo4j: %w; run Neo4j yourself and set GRAPHMEM_NEO4J_URI (and credentials)", err)
+		}
 		st := srv.Status(ctx)
 		if st.Running {
 			log.Info("reusing the local Neo4j already running", "pid", st.PID, "bolt", st.BoltURI)
