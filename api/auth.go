@@ -37,9 +37,12 @@ type keyEntry struct {
 // ParseKeys reads "tenant:key" pairs separated by commas or newlines; a
 // pair may give the key's hash instead, as "tenant:sha256:<64 hex>", so a
 // keys file need not hold secrets. Blank lines and # comments are ignored.
-// An empty source yields a nil ring (auth off).
+// An empty source yields a nil ring (auth off). A key given twice, in
+// clear or as its hash, is an error: for two tenants it would be ambiguous
+// which one a request belongs to.
 func ParseKeys(src string) (*KeyRing, error) {
 	ring := &KeyRing{}
+	seen := map[[sha256.Size]byte]int{} // key hash → entry that gave it
 	sc := bufio.NewScanner(strings.NewReader(strings.ReplaceAll(src, ",", "\n")))
 	line := 0
 	for sc.Scan() {
@@ -69,6 +72,10 @@ func ParseKeys(src string) (*KeyRing, error) {
 			}
 			e.hash = sha256.Sum256([]byte(key))
 		}
+		if first, dup := seen[e.hash]; dup {
+			return nil, fmt.Errorf("entry %d: the same key as entry %d; every key must be unique (one key, one tenant)", line, first)
+		}
+		seen[e.hash] = line
 		ring.entries = append(ring.entries, e)
 	}
 	if len(ring.entries) == 0 {
@@ -110,8 +117,9 @@ func authenticate(ring *KeyRing, onFail func(*gin.Context, error)) gin.HandlerFu
 			return
 		}
 		key := c.GetHeader("X-API-Key")
-		if bearer, ok := strings.CutPrefix(c.GetHeader("Authorization"), "Bearer "); ok {
-			key = strings.TrimSpace(bearer)
+		// Auth schemes are case-insensitive (RFC 9110 §11.1): "bearer" counts.
+		if scheme, token, ok := strings.Cut(strings.TrimSpace(c.GetHeader("Authorization")), " "); ok && strings.EqualFold(scheme, "Bearer") {
+			key = strings.TrimSpace(token)
 		}
 		tenant, ok := ring.tenantFor(key)
 		if key == "" || !ok {

@@ -2,6 +2,8 @@ package api
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"net/http"
@@ -136,7 +138,12 @@ func TestParseKeys(t *testing.T) {
 	if _, ok := ring.tenantFor("0123456789abcdef012"); ok {
 		t.Fatal("a wrong key was accepted")
 	}
-	for _, bad := range []string{"nocolon", "acme:short", "bad tenant!:0123456789abcdef0123", "x:sha256:zz"} {
+	dupHash := sha256.Sum256([]byte("0123456789abcdef0123"))
+	for _, bad := range []string{"nocolon", "acme:short", "bad tenant!:0123456789abcdef0123", "x:sha256:zz",
+		// One key for two tenants (or twice for one), in clear or as its hash.
+		"acme:0123456789abcdef0123,beta:0123456789abcdef0123",
+		"acme:0123456789abcdef0123\nacme:0123456789abcdef0123",
+		"acme:0123456789abcdef0123\nbeta:sha256:" + hex.EncodeToString(dupHash[:])} {
 		if _, err := ParseKeys(bad); err == nil {
 			t.Errorf("ParseKeys(%q) accepted", bad)
 		}

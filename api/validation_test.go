@@ -134,7 +134,14 @@ func TestAuthMapsKeysToTenants(t *testing.T) {
 	if rec := c.do(http.MethodPost, "/v1/sessions/s1/events", body, "X-API-Key", "acme-key-0123456789"); rec.Code != http.StatusCreated {
 		t.Fatalf("acme key: %d %s", rec.Code, rec.Body)
 	}
-	if strings.Join(fake.tenants, ",") != "beta,acme" {
+	// The scheme is case-insensitive.
+	if rec := c.do(http.MethodPost, "/v1/sessions/s1/events", body, "Authorization", "bearer beta-key-0123456789"); rec.Code != http.StatusCreated {
+		t.Fatalf("lower-case bearer: %d %s", rec.Code, rec.Body)
+	}
+	if p := problemOf(t, c, http.MethodPost, "/v1/sessions/s1/events", body, "Authorization", "Basic beta-key-0123456789"); p.Status != 401 {
+		t.Fatalf("another scheme: %+v", p)
+	}
+	if strings.Join(fake.tenants, ",") != "beta,acme,beta" {
 		t.Fatalf("tenants seen by the service: %v", fake.tenants)
 	}
 	// Probes stay open so orchestrators need no key.
