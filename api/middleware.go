@@ -34,7 +34,9 @@ func requestID() gin.HandlerFunc {
 
 func requestIDFrom(c *gin.Context) string { return c.GetString(ctxRequestID) }
 
-// accessLog writes one structured line per request after it finished.
+// accessLog writes one structured line per request after it finished. The
+// client's address is the one GRAPHMEM_TRUSTED_PROXIES vouch for (gin's
+// ClientIP), not the proxy's.
 func accessLog(log *slog.Logger) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		start := time.Now()
@@ -47,6 +49,7 @@ func accessLog(log *slog.Logger) gin.HandlerFunc {
 			slog.Int("status", c.Writer.Status()),
 			slog.Int("bytes", c.Writer.Size()),
 			slog.String("tenant", tenantOf(c)),
+			slog.String("client_ip", c.ClientIP()),
 			slog.Duration("duration", time.Since(start)))
 	}
 }

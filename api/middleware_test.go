@@ -113,3 +113,35 @@ func TestMetricsCanLeaveTheAPIListener(t *testing.T) {
 		t.Fatalf("metrics handler: %d\n%s", rec.Code, rec.Body)
 	}
 }
+
+// TestAccessLogNamesTheClientBehindTrustedProxies: X-Forwarded-For counts
+// only when the peer is a trusted proxy.
+func TestAccessLogNamesTheClientBehindTrustedProxies(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		proxies []string
+		want    string
+	}{
+		{"trusted proxy", []string{"10.0.0.0/8"}, "203.0.113.7"},
+		{"untrusted peer", nil, "10.1.2.3"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var logs bytes.Buffer
+			e, err := New(fullDeps(t), Options{Log: slog.New(slog.NewJSONHandler(&logs, nil)), TrustedProxies: tc.proxies})
+			if err != nil {
+				t.Fatal(err)
+			}
+			req := httptest.NewRequest(http.MethodGet, "/healthz", nil)
+			req.RemoteAddr = "10.1.2.3:40000"
+			req.Header.Set("X-Forwarded-For", "203.0.113.7")
+			e.ServeHTTP(httptest.NewRecorder(), req)
+			var entry struct {
+				Msg      string `json:"msg"`
+				ClientIP string `json:"client_ip"`
+			}
+			if err := json.Unmarshal(logs.Bytes(), &entry); err != nil || entry.Msg != "request" || entry.ClientIP != tc.want {
+				t.Fatalf("access log %s: want client_ip %s", logs.String(), tc.want)
+			}
+		})
+	}
+}
