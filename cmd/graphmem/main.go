@@ -25,7 +25,7 @@ import (
 var version = "dev"
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signalContext(context.Background())
 	err := run(ctx, os.Args[1:], os.Getenv, os.Environ(), os.Stdout, os.Stderr)
 	stop()
 	if err != nil {
@@ -36,6 +36,16 @@ func main() {
 		}
 		os.Exit(1)
 	}
+}
+
+// signalContext is cancelled by the first SIGINT or SIGTERM, which starts a
+// clean shutdown. The handler is then released, so a second signal gets the
+// default action and ends the process when the shutdown takes too long
+// (a stuck Neo4j stop, a long job drain) instead of being swallowed.
+func signalContext(parent context.Context) (context.Context, context.CancelFunc) {
+	ctx, stop := signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
+	context.AfterFunc(ctx, stop)
+	return ctx, stop
 }
 
 // usageError marks a command-line mistake (exit status 2).
