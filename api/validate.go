@@ -120,7 +120,13 @@ func (s *server) bindJSON(c *gin.Context, dst any) error {
 			}
 			return err
 		}
-		if dec.More() {
+		// Only whitespace may follow the value. dec.More() would let a
+		// stray "}" or "]" through; the next token must be the end.
+		if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+			var tooBig *http.MaxBytesError
+			if errors.As(err, &tooBig) {
+				return err
+			}
 			return fmt.Errorf("%w: trailing data after the JSON value", errBadJSON)
 		}
 	}

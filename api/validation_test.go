@@ -77,6 +77,15 @@ func TestMalformedAndOversizedBodies(t *testing.T) {
 	if p := problemOf(t, c, http.MethodPost, "/v1/sessions/s1/events", `{"user_id": "u1", "events": [`); p.Status != http.StatusBadRequest {
 		t.Fatalf("truncated JSON: %+v", p)
 	}
+	for _, trailing := range []string{"}", "]", ` {"user_id":"u2"}`, "x"} {
+		body := `{"user_id":"u1","events":[{"kind":"message","role":"user","content":"x"}]}` + trailing
+		if p := problemOf(t, c, http.MethodPost, "/v1/sessions/s1/events", body); p.Status != http.StatusBadRequest || p.Type != "/docs#problem-malformed-body" {
+			t.Fatalf("trailing %q accepted or misreported: %+v", trailing, p)
+		}
+	}
+	if rec := c.do(http.MethodPost, "/v1/sessions/s1/events", `{"user_id":"u1","events":[{"kind":"message","role":"user","content":"x"}]}`+" \n"); rec.Code != http.StatusCreated {
+		t.Fatalf("trailing whitespace refused: %d %s", rec.Code, rec.Body)
+	}
 	big := `{"user_id":"u1","events":[{"kind":"message","role":"user","content":"` + strings.Repeat("x", 4096) + `"}]}`
 	if p := problemOf(t, c, http.MethodPost, "/v1/sessions/s1/events", big); p.Status != http.StatusRequestEntityTooLarge {
 		t.Fatalf("oversized body: %+v", p)
