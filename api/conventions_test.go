@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"regexp"
 	"sort"
@@ -98,13 +99,21 @@ func TestOperationalRoutes(t *testing.T) {
 func TestReadyzFailsWhenNeo4jIsDown(t *testing.T) {
 	deps := fullDeps(t)
 	deps.Ready = readyFunc(func(context.Context) error { return errors.New("connection refused: bolt://10.0.0.1") })
-	c := newClient(t, deps, Options{})
+	var logs strings.Builder
+	c := newClient(t, deps, Options{Log: slog.New(slog.NewJSONHandler(&logs, nil))})
 	rec := c.do(http.MethodGet, "/readyz", nil)
 	if rec.Code != http.StatusServiceUnavailable {
 		t.Fatalf("readyz with Neo4j down: %d", rec.Code)
 	}
 	if strings.Contains(rec.Body.String(), "10.0.0.1") {
 		t.Fatal("readyz leaked an internal address")
+	}
+	// Through the one mapper: its problem type, Retry-After, and the cause in the log only.
+	if p := apitest.Decode[apitest.Problem](t, rec); p.Type != "/docs#problem-not-ready" || rec.Header().Get("Retry-After") == "" {
+		t.Fatalf("readyz problem %+v, Retry-After %q", p, rec.Header().Get("Retry-After"))
+	}
+	if !strings.Contains(logs.String(), "10.0.0.1") {
+		t.Fatalf("the cause is not logged:\n%s", logs.String())
 	}
 }
 

@@ -20,14 +20,8 @@ func (s *server) readyz(c *gin.Context) {
 	ctx, cancel := context.WithTimeout(c.Request.Context(), 5*time.Second)
 	defer cancel()
 	if err := s.deps.Ready.Ready(ctx); err != nil {
-		s.log.Warn("not ready", "error", err.Error())
-		c.Header("Content-Type", problemContentType)
-		c.Header("Retry-After", "5")
-		c.AbortWithStatusJSON(http.StatusServiceUnavailable, Problem{
-			Type: problemType("not-ready"), Title: "Not ready", Status: http.StatusServiceUnavailable,
-			Detail: "Neo4j is not reachable or the schema is not applied yet; see the service log", Instance: c.Request.URL.Path,
-			RequestID: requestIDFrom(c),
-		})
+		s.fail(c, &httpError{status: http.StatusServiceUnavailable, slug: "not-ready", title: "Not ready",
+			detail: "Neo4j is not reachable or the schema is not applied yet; see the service log", cause: err})
 		return
 	}
 	c.JSON(http.StatusOK, gin.H{"status": "ready"})

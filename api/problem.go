@@ -55,15 +55,24 @@ var (
 )
 
 // httpError is an error that already knows its status and problem slug.
+// cause, when set, is logged (and matched by errors.Is) but never sent.
 type httpError struct {
 	status int
 	slug   string
 	title  string
 	detail string
 	issues []FieldIssue
+	cause  error
 }
 
-func (e *httpError) Error() string { return e.detail }
+func (e *httpError) Error() string {
+	if e.cause != nil {
+		return e.detail + ": " + e.cause.Error()
+	}
+	return e.detail
+}
+
+func (e *httpError) Unwrap() error { return e.cause }
 
 // invalidField is the 422 problem of one field a handler or binder checked
 // itself; its detail reads like the validator's ("field: message"). The
