@@ -229,10 +229,10 @@ func (c Config) validate() error {
 	if c.SearchFusion != "weighted" && c.SearchFusion != "rrf" {
 		bad("SEARCH_FUSION", "%q must be weighted or rrf", c.SearchFusion)
 	}
-	if _, err := parseWeights(c.SearchWeights, []string{"text", "vector", "graph", "recency"}); err != nil {
+	if _, err := parseWeights(c.SearchWeights, signalNames()); err != nil {
 		bad("SEARCH_WEIGHTS", "%v", err)
 	}
-	if _, err := parseWeights(c.SearchTiers, []string{"fact", "raw", "insight", "event", "entity"}); err != nil {
+	if _, err := parseWeights(c.SearchTiers, tierNames()); err != nil {
 		bad("SEARCH_TIER_WEIGHTS", "%v", err)
 	}
 	if c.SearchHalfLife < time.Hour {
@@ -307,27 +307,29 @@ func (c Config) searchConfig() memory.SearchConfig {
 	sc.Fusion = c.SearchFusion
 	sc.HalfLife = c.SearchHalfLife
 	sc.Hops = c.SearchHops
-	if w, err := parseWeights(c.SearchWeights, []string{"text", "vector", "graph", "recency"}); err == nil {
+	if w, err := parseWeights(c.SearchWeights, signalNames()); err == nil {
+		fields := signalWeights(&sc)
 		for name, v := range w {
-			switch name {
-			case "text":
-				sc.WeightText = v
-			case "vector":
-				sc.WeightVector = v
-			case "graph":
-				sc.WeightGraph = v
-			case "recency":
-				sc.WeightRecency = v
-			}
+			*fields[name] = v
 		}
 	}
-	if w, err := parseWeights(c.SearchTiers, []string{"fact", "raw", "insight", "event", "entity"}); err == nil {
-		for name, v := range w {
-			sc.TierWeights[name] = v
-		}
+	if w, err := parseWeights(c.SearchTiers, tierNames()); err == nil {
+		maps.Copy(sc.TierWeights, w)
 	}
 	return sc
 }
+
+// signalWeights maps each name SEARCH_WEIGHTS accepts to the weight it
+// sets, so validate and searchConfig share one list of names.
+func signalWeights(sc *memory.SearchConfig) map[string]*float64 {
+	return map[string]*float64{"text": &sc.WeightText, "vector": &sc.WeightVector, "graph": &sc.WeightGraph, "recency": &sc.WeightRecency}
+}
+
+func signalNames() []string { return slices.Sorted(maps.Keys(signalWeights(&memory.SearchConfig{}))) }
+
+// tierNames are the result kinds SEARCH_TIER_WEIGHTS accepts: those the
+// memory layer weighs.
+func tierNames() []string { return slices.Sorted(maps.Keys(memory.DefaultSearchConfig().TierWeights)) }
 
 func validBoltScheme(s string) bool {
 	switch s {

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/graphmem/graphmem/memory"
 )
 
 func envOf(kv ...string) (func(string) string, []string) {
@@ -223,5 +225,24 @@ func TestServeBindsBeforeStartingNeo4j(t *testing.T) {
 	err = run(t.Context(), []string{"serve"}, getenv, environ, &out, &out)
 	if err == nil || !strings.Contains(err.Error(), "listen on "+l.Addr().String()) {
 		t.Fatalf("run = %v", err)
+	}
+}
+
+func TestSearchWeightsReachTheSearchConfig(t *testing.T) {
+	getenv, environ := envOf("GRAPHMEM_SEARCH_WEIGHTS", "text=2,vector=0.1,graph=0.3,recency=0.2",
+		"GRAPHMEM_SEARCH_TIER_WEIGHTS", "entity=0.9")
+	cfg, err := loadConfig(getenv, environ)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := cfg.searchConfig()
+	if sc.WeightText != 2 || sc.WeightVector != 0.1 || sc.WeightGraph != 0.3 || sc.WeightRecency != 0.2 || sc.TierWeights["entity"] != 0.9 ||
+		sc.TierWeights["fact"] != memory.DefaultSearchConfig().TierWeights["fact"] {
+		t.Fatalf("search config = %+v", sc)
+	}
+	getenv, environ = envOf("GRAPHMEM_SEARCH_WEIGHTS", "txt=1", "GRAPHMEM_SEARCH_TIER_WEIGHTS", "facts=1")
+	_, err = loadConfig(getenv, environ)
+	if err == nil || !strings.Contains(err.Error(), "graph, recency, text, vector") || !strings.Contains(err.Error(), "entity, event, fact, insight, raw") {
+		t.Fatalf("unknown names: %v", err)
 	}
 }
