@@ -277,7 +277,7 @@ func (s *Service) Search(ctx context.Context, tenant string, in SearchInput) (Se
 	// An entity card is a result only when the query is about the entity
 	// itself ("Emma?") or entities were asked for; otherwise it would take
 	// a slot without saying anything the facts do not.
-	if explicit := slices.Contains(in.Tiers, KindEntity); explicit || len(topic) == 0 {
+	if explicit := slices.Contains(in.Tiers, KindEntity); want(KindEntity) && (explicit || len(topic) == 0) {
 		for _, seed := range seeds {
 			if !seed.IsUser {
 				add(&candidate{SearchResult: SearchResult{ID: seed.ID, Kind: KindEntity, Text: seed.Name + " (" + seed.Type + ")",

@@ -17,6 +17,7 @@ type searchResp struct {
 		Text           string   `json:"text"`
 		Score          float64  `json:"score"`
 		Status         string   `json:"status"`
+		SessionID      string   `json:"session_id"`
 		SourceEventIDs []string `json:"source_event_ids"`
 		Path           []string `json:"path"`
 		Explanation    string   `json:"explanation"`
@@ -193,6 +194,67 @@ func TestSearchBehaviour(t *testing.T) {
 	rec := e.Do(http.MethodPost, "/v1/search", map[string]any{"user_id": "ana", "query": "x", "tiers": []string{"memes"}})
 	if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), "tiers[0]") {
 		t.Fatalf("bad tier: %d %s", rec.Code, rec.Body)
+	}
+}
+
+// TestSearchScopes: the filters that narrow a search narrow every tier
+// and signal: as_of keeps out what happened later (turns, summaries,
+// insights), agent_id keeps turns to that agent's sessions, tiers keep out
+// entity cards, and a client id used in two sessions names two turns.
+func TestSearchScopes(t *testing.T) {
+	t.Parallel()
+	e := newE2E(t)
+	turn := func(session, agent, id, at, text string) {
+		t.Helper()
+		e.must(t, http.StatusCreated, http.MethodPost, "/v1/sessions/"+session+"/events", map[string]any{"user_id": "kim", "agent_id": agent,
+			"events": []map[string]any{{"id": id, "kind": "message", "role": "user", "content": text, "occurred_at": at}}})
+		e.closeAndWait(t, session)
+	}
+	turn("pets-1", "home-bot", "m1", "2023-02-01T09:00:00Z", "I adopted a cat named Tom from the shelter.")
+	turn("pets-2", "travel-bot", "m1", "2024-02-01T09:00:00Z", "I adopted a dog named Rex from the shelter.")
+	turn("pets-3", "travel-bot", "m2", "2024-03-01T09:00:00Z", "My sister Emma adopted a parrot.")
+
+	// The same client id in two sessions: two turns, both found.
+	all := e.search(t, map[string]any{"user_id": "kim", "query": "Which pets did I adopt from the shelter?", "tiers": []string{"raw"}})
+	seen := map[string]bool{}
+	for _, r := range all.Results {
+		seen[r.SessionID+"/"+r.ID] = true
+	}
+	if !seen["pets-1/m1"] || !seen["pets-2/m1"] {
+		t.Fatalf("turns sharing a client id across sessions were not both returned: %+v", all.Results)
+	}
+	// As of 2023: nothing that happened in 2024, in any tier.
+	then := e.search(t, map[string]any{"user_id": "kim", "query": "Which pets did I adopt?", "as_of": "2023-06-01", "limit": 20})
+	if len(then.Results) == 0 {
+		t.Fatal("as_of 2023-06-01 found nothing")
+	}
+	for _, r := range then.Results {
+		if strings.Contains(r.Text, "Rex") || strings.Contains(r.Text, "parrot") {
+			t.Errorf("as_of 2023-06-01 returned a later memory: %+v", r)
+		}
+	}
+	// agent_id: turns and summaries of that agent's sessions only.
+	agent := e.search(t, map[string]any{"user_id": "kim", "query": "adopted", "agent_id": "travel-bot", "tiers": []string{"raw", "event"}, "limit": 20})
+	if len(agent.Results) == 0 {
+		t.Fatal("agent filter found nothing")
+	}
+	for _, r := range agent.Results {
+		if r.SessionID == "pets-1" || strings.Contains(r.Text, "Tom") {
+			t.Errorf("agent filter let another agent's memory through: %+v", r)
+		}
+	}
+	// A query that only names an entity returns its card only when
+	// entities are among the tiers asked for.
+	for _, tiers := range [][]string{{"fact"}, {"raw", "fact"}} {
+		for _, r := range e.search(t, map[string]any{"user_id": "kim", "query": "Emma?", "tiers": tiers}).Results {
+			if r.Kind == "entity" {
+				t.Errorf("tiers %v returned an entity card: %+v", tiers, r)
+			}
+		}
+	}
+	cards := e.search(t, map[string]any{"user_id": "kim", "query": "Emma?", "tiers": []string{"entity"}})
+	if len(cards.Results) == 0 || cards.Results[0].Kind != "entity" || !strings.Contains(cards.Results[0].Text, "Emma") {
+		t.Fatalf("asked for entities, Emma's card is not first: %+v", cards.Results)
 	}
 }
 
