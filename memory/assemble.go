@@ -2,9 +2,13 @@ package memory
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
+
+	"github.com/graphmem/graphmem/graph"
 )
 
 // ContextInput asks for a prompt-ready context.
@@ -37,10 +41,16 @@ type ContextOutput struct {
 // share of the budget; long-term memory takes the rest (and what the view
 // leaves unused).
 const (
-	shortTermShare  = 0.5
-	contextSearchN  = 25
-	maxPreferences  = 8
-	defaultCtxToken = 2000
+	shortTermShare = 0.5
+	contextSearchN = 25
+	maxPreferences = 8
+	// maxProfileFacts bounds "About the user": the user's own current
+	// facts (where they live, work, who they know), newest first, which an
+	// agent needs whatever the query; maxContextInsights bounds the
+	// insights shown when there is no query to search with.
+	maxProfileFacts    = 12
+	maxContextInsights = 5
+	defaultCtxToken    = 2000
 )
 
 // Context assembles what an agent needs before its next LLM call: the
@@ -80,13 +90,13 @@ func (s *Service) Context(ctx context.Context, tenant string, in ContextInput) (
 		long.WriteString(line)
 		return true
 	}
+	var insights, facts, memories []SearchResult
 	if strings.TrimSpace(in.Query) != "" {
 		res, err := s.Search(ctx, tenant, SearchInput{UserID: in.UserID, Query: in.Query, Limit: contextSearchN,
 			IncludeHistory: in.IncludeHistory})
 		if err != nil {
 			return ContextOutput{}, err
 		}
-		var insights, facts, memories []SearchResult
 		for _, r := range res.Results {
 			switch r.Kind {
 			case KindInsight:
@@ -97,47 +107,62 @@ func (s *Service) Context(ctx context.Context, tenant string, in ContextInput) (
 				memories = append(memories, r)
 			}
 		}
-		section := func(title string, items []SearchResult, keep *[]SearchResult) {
-			header := false
-			for _, r := range items {
-				line := "- " + resultLine(r) + "\n"
-				if !header {
-					line = "### " + title + "\n" + line
-				}
-				if fits(line) {
-					header = true
-					*keep = append(*keep, r)
-				}
-			}
-		}
-		section("Insights", insights, &out.Insights)
-		section("Facts", facts, &out.Facts)
-		prefs, err := s.store.Preferences(ctx, tenant, in.UserID, PreferenceQuery{Limit: maxPreferences})
+	} else {
+		// Nothing to search with (an agent starting a session): the
+		// freshest insights stand for what is known across sessions.
+		latest, err := s.store.Insights(ctx, tenant, in.UserID, graph.InsightQuery{Limit: maxContextInsights})
 		if err != nil {
 			return ContextOutput{}, err
 		}
-		if len(prefs) > 0 {
-			var liked, disliked []string
-			for _, p := range prefs {
-				if p.Polarity == "negative" {
-					disliked = append(disliked, p.Object)
-				} else {
-					liked = append(liked, p.Object)
-				}
-			}
-			line := "### Preferences\n"
-			if len(liked) > 0 {
-				line += "- likes: " + strings.Join(liked, ", ") + "\n"
-			}
-			if len(disliked) > 0 {
-				line += "- dislikes: " + strings.Join(disliked, ", ") + "\n"
+		for _, ins := range latest {
+			insights = append(insights, insightCandidate(ins).SearchResult)
+		}
+	}
+	section := func(title string, items []SearchResult, keep *[]SearchResult) {
+		header := false
+		for _, r := range items {
+			line := "- " + resultLine(r) + "\n"
+			if !header {
+				line = "### " + title + "\n" + line
 			}
 			if fits(line) {
-				out.Preferences = prefs
+				header = true
+				*keep = append(*keep, r)
 			}
 		}
-		section("Relevant past conversation", memories, &out.Memories)
 	}
+	section("Insights", insights, &out.Insights)
+	section("Facts", facts, &out.Facts)
+	profile, err := s.userProfile(ctx, tenant, in.UserID, out.Facts)
+	if err != nil {
+		return ContextOutput{}, err
+	}
+	section("About the user", profile, &out.Facts)
+	prefs, err := s.store.Preferences(ctx, tenant, in.UserID, PreferenceQuery{Limit: maxPreferences})
+	if err != nil {
+		return ContextOutput{}, err
+	}
+	if len(prefs) > 0 {
+		var liked, disliked []string
+		for _, p := range prefs {
+			if p.Polarity == "negative" {
+				disliked = append(disliked, p.Object)
+			} else {
+				liked = append(liked, p.Object)
+			}
+		}
+		line := "### Preferences\n"
+		if len(liked) > 0 {
+			line += "- likes: " + strings.Join(liked, ", ") + "\n"
+		}
+		if len(disliked) > 0 {
+			line += "- dislikes: " + strings.Join(disliked, ", ") + "\n"
+		}
+		if fits(line) {
+			out.Preferences = prefs
+		}
+	}
+	section("Relevant past conversation", memories, &out.Memories)
 
 	var text strings.Builder
 	if long.Len() > 0 {
@@ -153,6 +178,36 @@ func (s *Service) Context(ctx context.Context, tenant string, in ContextInput) (
 	}
 	out.Text = text.String()
 	out.Tokens = s.counter.Count(out.Text)
+	return out, nil
+}
+
+// userProfile returns the user's current facts (the user as subject,
+// preferences left to their own section), newest first, except those
+// already packed from the search: whatever the query, an agent should know
+// who it is talking to.
+func (s *Service) userProfile(ctx context.Context, tenant, userID string, packed []SearchResult) ([]SearchResult, error) {
+	id, err := s.store.UserEntityID(ctx, tenant, userID)
+	if errors.Is(err, graph.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	facts, err := s.store.Facts(ctx, tenant, userID, graph.FactQuery{Subject: id, Limit: maxProfileFacts + len(packed)})
+	if err != nil {
+		return nil, err
+	}
+	var out []SearchResult
+	for _, f := range facts {
+		// Facts from one turn come back from search merged into one
+		// result, so a fact already packed is found by its sentence.
+		if f.Preference || slices.ContainsFunc(packed, func(r SearchResult) bool { return strings.Contains(r.Text, f.Fact) }) {
+			continue
+		}
+		if out = append(out, factCandidate(f).SearchResult); len(out) == maxProfileFacts {
+			break
+		}
+	}
 	return out, nil
 }
 

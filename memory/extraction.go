@@ -22,6 +22,7 @@ type knowledgeStore interface {
 	Conflicts(ctx context.Context, tenant, userID, status string, limit int) ([]graph.Conflict, error)
 	ResolveConflict(ctx context.Context, tenant, conflictID string, r graph.ConflictResolution) (graph.Conflict, error)
 	Entity(ctx context.Context, tenant, entityID string, q graph.EntityQuery) (graph.EntityView, error)
+	UserEntityID(ctx context.Context, tenant, userID string) (string, error)
 	WriteInsights(ctx context.Context, tenant, userID string, in []graph.InsightInput) (graph.InsightWriteResult, error)
 	Insights(ctx context.Context, tenant, userID string, q graph.InsightQuery) ([]graph.Insight, error)
 	InsightMaterial(ctx context.Context, tenant, userID string, since time.Time, limit int) (graph.InsightMaterial, error)

@@ -289,5 +289,32 @@ func TestContextPacksWithinBudget(t *testing.T) {
 		if budget >= 400 && (!strings.Contains(out.Text, "sushi") || len(out.Parts.Preferences) == 0) {
 			t.Fatalf("budget %d: long-term memory about sushi is missing: %s", budget, out.Text)
 		}
+		// Who the agent talks to belongs in every context with room for
+		// it, though the query does not mention work; each fact once.
+		if budget >= 2000 && (!strings.Contains(out.Text, "### About the user") || strings.Count(out.Text, "Acme") != 1) {
+			t.Fatalf("budget %d: the user's own facts should appear once under About the user: %s", budget, out.Text)
+		}
+	}
+
+	// Without a query (an agent opening a session) the long-term part is
+	// the user's profile and preferences.
+	var bare struct {
+		Text  string `json:"text"`
+		Parts struct {
+			Facts       []struct{ Text string } `json:"facts"`
+			Preferences []any                   `json:"preferences"`
+		} `json:"parts"`
+	}
+	if err := json.Unmarshal(e.must(t, http.StatusOK, http.MethodPost, "/v1/context", map[string]any{
+		"user_id": "cy", "max_tokens": 500}), &bare); err != nil {
+		t.Fatal(err)
+	}
+	if len(bare.Parts.Preferences) == 0 || len(bare.Parts.Facts) == 0 || !strings.Contains(bare.Text, "Acme") {
+		t.Fatalf("context without a query lacks the profile or preferences: %s", bare.Text)
+	}
+	for _, f := range bare.Parts.Facts {
+		if strings.Contains(f.Text, "sushi") {
+			t.Fatalf("a preference is repeated among the profile facts: %+v", bare.Parts.Facts)
+		}
 	}
 }
