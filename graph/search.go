@@ -151,7 +151,11 @@ func (s *Store) SearchText(ctx context.Context, sc SearchScope, terms, grams []s
 	params := scopeParams(sc)
 	for k, v := range map[string]any{
 		"textq": luceneQuery(scope, []string{"text"}, terms), "factq": luceneQuery(scope, []string{"fact"}, terms),
+		// The indexes' limits apply before the scope filter, so facts and
+		// insights (whose indexes mix statuses) are over-fetched, filtered,
+		// then cut to what was asked.
 		"rawn": int64(lim.Raw), "factn": int64(lim.Facts * 2), "eventn": int64(lim.Events), "insightn": int64(lim.Insights * 2),
+		"factkeep": int64(lim.Facts), "insightkeep": int64(lim.Insights),
 		"grams": grams, "about_user": aboutUser,
 	} {
 		params[k] = v
@@ -172,6 +176,7 @@ func (s *Store) SearchText(ctx context.Context, sc SearchScope, terms, grams []s
 		CALL () {
 		  CALL db.index.fulltext.queryRelationships('fact_text', $factq, {limit: $factn}) YIELD relationship AS r, score
 		  WHERE $factn > 0 AND r.tenant = $tenant AND r.user_id = $user`+factFilter+`
+		  WITH r, score LIMIT $factkeep
 		  RETURN collect({p: r {`+factSearchFields+`}, type: type(r), sid: startNode(r).id, sname: startNode(r).name,
 		                  oid: endNode(r).id, oname: endNode(r).name, score: score}) AS facts
 		}
@@ -183,6 +188,7 @@ func (s *Store) SearchText(ctx context.Context, sc SearchScope, terms, grams []s
 		CALL () {
 		  CALL db.index.fulltext.queryNodes('insight_text', $textq, {limit: $insightn}) YIELD node, score
 		  WHERE $insightn > 0 AND `+memoryFilter+`
+		  WITH node, score LIMIT $insightkeep
 		  RETURN collect({p: node {.*}, score: score}) AS insights
 		}
 		CALL () {
@@ -220,9 +226,6 @@ func (s *Store) SearchText(ctx context.Context, sc SearchScope, terms, grams []s
 		out.Raw = append(out.Raw, hit)
 	}
 	for _, row := range rows(rec, "facts") {
-		if len(out.Facts) == lim.Facts {
-			break
-		}
 		f := decodeFact(mapOf(row, "p"))
 		f.Predicate, f.SubjectID, f.Subject = str(row, "type"), str(row, "sid"), str(row, "sname")
 		f.ObjectID, f.Object = str(row, "oid"), str(row, "oname")
@@ -232,9 +235,6 @@ func (s *Store) SearchText(ctx context.Context, sc SearchScope, terms, grams []s
 		out.Events = append(out.Events, EventHit{Node: decodeEventNode(mapOf(row, "p")), Score: f64(row, "score")})
 	}
 	for _, row := range rows(rec, "insights") {
-		if len(out.Insights) == lim.Insights {
-			break
-		}
 		out.Insights = append(out.Insights, InsightHit{Score: f64(row, "score"), Insight: decodeInsight(mapOf(row, "p"))})
 	}
 	for _, row := range rows(rec, "entities") {
