@@ -120,24 +120,28 @@ const (
 // later turns) only when none of the turns they rest on came after it,
 // whatever their status, as facts are selected by validity then.
 const memoryFilter = `node.tenant = $tenant AND node.user_id = $user
-		    AND ($session IS NULL OR node:Insight OR node.session_id = $session)
-		    AND ($agent IS NULL OR node:Insight OR (node:Raw AND node.agent_id = $agent)
+		    AND ($session = '' OR node:Insight OR node.session_id = $session)
+		    AND ($agent = '' OR node:Insight OR (node:Raw AND node.agent_id = $agent)
 		         OR (node:Event AND EXISTS { MATCH (s:Session {tenant: $tenant, id: node.session_id}) WHERE s.agent_id = $agent }))
 		    AND CASE
-		      WHEN node:Insight AND $asof IS NULL THEN $history OR node.status = 'current'
+		      WHEN node:Insight AND NOT $at THEN $history OR node.status = 'current'
 		      WHEN node:Insight THEN NOT EXISTS { MATCH (node)-[:DERIVED_FROM]->(src:Raw) WHERE src.occurred_at > $asof }
-		      WHEN node:Event THEN $asof IS NULL OR coalesce(node.occurred_to, node.created_at) <= $asof
-		      ELSE $asof IS NULL OR node.occurred_at <= $asof
+		      WHEN node:Event THEN NOT $at OR coalesce(node.occurred_to, node.created_at) <= $asof
+		      ELSE NOT $at OR node.occurred_at <= $asof
 		    END`
 
-// scopeParams are the parameters every search statement takes.
+// scopeParams are the parameters every search statement takes. Their
+// types never vary (no session or agent is the empty string, no as_of is
+// $at false with a time all the same), because Neo4j caches a plan per statement and
+// parameter types: a null where the warm-up passed a string would plan the
+// large search statements again, for seconds, in some user's request.
 func scopeParams(sc SearchScope) map[string]any {
-	var asOf any
+	asOf := time.Now().UTC()
 	if sc.AsOf != nil {
 		asOf = sc.AsOf.UTC()
 	}
-	return map[string]any{"tenant": sc.Tenant, "user": sc.UserID, "session": nilIfEmpty(sc.SessionID),
-		"agent": nilIfEmpty(sc.AgentID), "asof": asOf, "history": sc.IncludeHistory}
+	return map[string]any{"tenant": sc.Tenant, "user": sc.UserID, "session": sc.SessionID,
+		"agent": sc.AgentID, "at": sc.AsOf != nil, "asof": asOf, "history": sc.IncludeHistory}
 }
 
 // SearchText runs the full-text indexes for terms in one round trip, and in
@@ -170,7 +174,7 @@ func (s *Store) SearchText(ctx context.Context, sc SearchScope, terms, grams []s
 		  WHERE $rawn > 0 AND `+memoryFilter+`
 		  OPTIONAL MATCH (next:Raw {tenant: $tenant, session_id: node.session_id, seq: node.seq + 1})
 		    WHERE node.content CONTAINS '?' AND next.user_id = $user AND next.kind <> 'condensation_request'
-		      AND ($asof IS NULL OR next.occurred_at <= $asof)
+		      AND (NOT $at OR next.occurred_at <= $asof)
 		  RETURN collect({p: node {`+rawSearchFields+`}, score: score, next: next {`+rawSearchFields+`}}) AS raws
 		}
 		CALL () {
@@ -291,13 +295,13 @@ const hopMap = `{from: e.id, p: r {` + factSearchFields + `}, type: type(r), sid
 		         oid: endNode(r).id, oname: endNode(r).name, to: o.id, toname: o.name}`
 
 // typedHops binds r and o: up to $per facts of the types asked for (all
-// with $types null) touching entity e, the most mentioned and most recent
+// with $types empty) touching entity e, the most mentioned and most recent
 // first. union is the pattern of every fact type (typeFilter), filter the
 // time condition (timeFilter).
 func typedHops(union, filter string) string {
 	return `CALL (e) {
 		  MATCH (e)-[r:` + union + `]-(o:Entity)
-		  WHERE ($types IS NULL OR type(r) IN $types) AND r.tenant = $tenant AND r.user_id = $user` + filter + `
+		  WHERE (size($types) = 0 OR type(r) IN $types) AND r.tenant = $tenant AND r.user_id = $user` + filter + `
 		  RETURN r, o ORDER BY coalesce(r.mention_count, 1) DESC, r.recorded_at DESC LIMIT $per
 		}`
 }
@@ -384,10 +388,10 @@ func (s *Store) Expand(ctx context.Context, sc SearchScope, seeds, types []strin
 // walks only fact relationships (never a person's hundreds of MENTIONS),
 // and the subset is filtered as a parameter. Interpolating each subset
 // instead made every new combination a new statement to plan (~0.4 s).
-func (s *Store) typeFilter(types []string) (string, any, error) {
+func (s *Store) typeFilter(types []string) (string, []string, error) {
 	union, err := s.allFactTypes()
 	if err != nil || len(types) == 0 {
-		return union, nil, err
+		return union, []string{}, err // empty, not nil: see scopeParams
 	}
 	if _, err := s.relTypes(types...); err != nil {
 		return "", nil, err
