@@ -118,7 +118,11 @@ func (o *Offline) Summarize(ctx context.Context, req SummaryRequest) (Summary, e
 	// State: rebuilt from this window only.
 	secs[secState] = stateLines(events, last)
 
-	o.bound(&secs)
+	limit := o.cfg.SummaryMaxChars
+	if req.MaxChars > 0 && req.MaxChars < limit {
+		limit = req.MaxChars
+	}
+	o.bound(&secs, limit, req.MaxChars > 0)
 	text := render(req.Style, secs)
 	promptTokens := o.count(req.PreviousSummary)
 	for _, ev := range req.Events {
@@ -421,11 +425,12 @@ func stateLines(evs []Event, last summaryLine) []summaryLine {
 	return out
 }
 
-// bound drops the least informative lines until the summary fits the
-// configured length: chit-chat first, then old pending items, then log
-// lines by ascending score (oldest first). Context lines — the speakers'
-// stated facts — are never dropped.
-func (o *Offline) bound(secs *[secCount][]summaryLine) {
+// bound drops the least informative lines until the summary fits limit
+// characters: chit-chat first, then old pending items, then log lines by
+// ascending score (oldest first). Context lines (the speakers' stated
+// facts) go only when strict, oldest first, after everything else: a
+// condensation's summary must not outgrow what it replaces.
+func (o *Offline) bound(secs *[secCount][]summaryLine, limit int, strict bool) {
 	size := func() int {
 		n := 0
 		for _, lines := range secs {
@@ -435,7 +440,7 @@ func (o *Offline) bound(secs *[secCount][]summaryLine) {
 		}
 		return n + 80
 	}
-	if size() <= o.cfg.SummaryMaxChars {
+	if size() <= limit {
 		return
 	}
 	type ref struct{ sec, idx int }
@@ -455,8 +460,18 @@ func (o *Offline) bound(secs *[secCount][]summaryLine) {
 		}
 		return la.order < lb.order
 	})
+	if strict {
+		var context []ref
+		for i := range secs[secContext] {
+			context = append(context, ref{secContext, i})
+		}
+		sort.SliceStable(context, func(a, b int) bool {
+			return secs[secContext][context[a].idx].order < secs[secContext][context[b].idx].order
+		})
+		cands = append(cands, context...)
+	}
 	drop := map[ref]bool{}
-	excess := size() - o.cfg.SummaryMaxChars
+	excess := size() - limit
 	for _, r := range cands {
 		if excess <= 0 {
 			break

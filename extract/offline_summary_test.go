@@ -2,6 +2,7 @@ package extract
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -191,5 +192,29 @@ func TestTruncateMiddle(t *testing.T) {
 	}
 	if truncateMiddle("short", 0) != "short" || truncateMiddle("short", 100) != "short" {
 		t.Error("no-op truncation changed text")
+	}
+}
+
+// TestOfflineSummaryRespectsMaxChars: a condensation's bound holds even
+// when the speakers' stated facts alone exceed it (the oldest go first),
+// and without a bound those facts are all kept.
+func TestOfflineSummaryRespectsMaxChars(t *testing.T) {
+	o := NewOffline(OfflineConfig{})
+	var events []Event
+	for i, city := range []string{"Paris", "Rome", "Oslo", "Lima", "Kyoto", "Cairo", "Quito", "Perth"} {
+		events = append(events, Event{ID: fmt.Sprintf("e%d", i), Role: "user", Name: "Ana", OccurredAt: may8.Add(time.Duration(i) * time.Minute),
+			Content: fmt.Sprintf("My friend number %d lives in %s and works as a teacher at the big school there. I love %s food.", i, city, city)})
+	}
+	free := summarize(t, o, SummaryRequest{Style: StyleSections, Events: events})
+	const limit = 250
+	if len(free.Text) <= limit {
+		t.Fatalf("the window is too small to test a bound (%d chars)", len(free.Text))
+	}
+	bounded := summarize(t, o, SummaryRequest{Style: StyleSections, Events: events, MaxChars: limit})
+	if len(bounded.Text) > limit {
+		t.Fatalf("summary has %d chars, bound %d:\n%s", len(bounded.Text), limit, bounded.Text)
+	}
+	if !strings.Contains(bounded.Text, "Perth") || strings.Contains(bounded.Text, "Paris") {
+		t.Errorf("the newest facts should survive the bound, the oldest go:\n%s", bounded.Text)
 	}
 }

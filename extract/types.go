@@ -112,6 +112,12 @@ type SummaryRequest struct {
 	PreviousSummary string  // folded in; empty when there is none
 	Events          []Event // the events being summarized, in order
 	MaxEventLength  int     // per-event truncation in characters; <=0 means none
+	// MaxChars bounds the summary's length (<=0: the engine's own bound).
+	// A condensation's summary must be shorter than what it replaces, or
+	// condensing grows the view it was asked to shrink. The offline engine
+	// enforces it; the LLM engine's prompts are the condenser spec's own and
+	// ask for a concise summary already.
+	MaxChars int
 }
 
 // Summary is a summarizer's answer with the figures the audit trail keeps.

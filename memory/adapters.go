@@ -9,6 +9,9 @@ import (
 	"github.com/graphmem/graphmem/extract"
 )
 
+// minSummaryChars is the floor of a condensation summary's length bound.
+const minSummaryChars = 600
+
 // summarizer adapts the engine to condenser.Summarizer for one condensing
 // run. The condenser hands it events as prompt lines; the engine needs the
 // original content and time of each (the offline summarizer resolves
@@ -32,9 +35,15 @@ func (a *summarizer) Summarize(ctx context.Context, req condenser.SummaryRequest
 		PreviousSummary: prev,
 		MaxEventLength:  req.MaxEventLength,
 	}
+	replaced := len(prev)
 	for _, e := range req.Events {
-		in.Events = append(in.Events, a.event(e, req.MaxEventLength))
+		ev := a.event(e, req.MaxEventLength)
+		in.Events = append(in.Events, ev)
+		replaced += len(ev.Content)
 	}
+	// At most half of what the summary replaces, so that condensing always
+	// shrinks the view, and never so little that it says nothing.
+	in.MaxChars = max(replaced/2, minSummaryChars)
 	out, err := a.engine.Summarize(ctx, in)
 	if err != nil {
 		return condenser.SummaryResponse{}, err
