@@ -41,9 +41,11 @@ type ContextOutput struct {
 // share of the budget; long-term memory takes the rest (and what the view
 // leaves unused).
 const (
-	shortTermShare = 0.5
-	contextSearchN = 25
-	maxPreferences = 8
+	longTermHeading  = "## Long-term memory\n"
+	shortTermHeading = "## Current conversation (condensed)\n"
+	shortTermShare   = 0.5
+	contextSearchN   = 25
+	maxPreferences   = 8
 	// maxProfileFacts bounds "About the user": the user's own current
 	// facts (where they live, work, who they know), newest first, which an
 	// agent needs whatever the query; maxContextInsights bounds the
@@ -62,16 +64,18 @@ func (s *Service) Context(ctx context.Context, tenant string, in ContextInput) (
 		in.MaxTokens = defaultCtxToken
 	}
 	out := ContextOutput{MaxTokens: in.MaxTokens}
-	budget := in.MaxTokens
+	// The section headings and the blank line between them count too.
+	budget := in.MaxTokens - s.counter.Count(longTermHeading+"\n"+shortTermHeading)
 
 	var session strings.Builder
 	if in.SessionID != "" {
-		view, err := s.View(ctx, tenant, in.SessionID, ViewInput{MaxTokens: int(float64(in.MaxTokens) * shortTermShare)})
+		share := min(int(float64(in.MaxTokens)*shortTermShare), budget)
+		view, err := s.View(ctx, tenant, in.SessionID, ViewInput{MaxTokens: share, UserID: in.UserID})
 		if err != nil {
 			return ContextOutput{}, err
 		}
-		out.ShortTerm = view.Events
-		for _, e := range view.Events {
+		out.ShortTerm = s.packView(view.Events, share)
+		for _, e := range out.ShortTerm {
 			session.WriteString(viewLine(e))
 		}
 		out.ShortTermTokens = s.counter.Count(session.String())
@@ -166,19 +170,61 @@ func (s *Service) Context(ctx context.Context, tenant string, in ContextInput) (
 
 	var text strings.Builder
 	if long.Len() > 0 {
-		text.WriteString("## Long-term memory\n")
+		text.WriteString(longTermHeading)
 		text.WriteString(long.String())
 	}
 	if session.Len() > 0 {
 		if text.Len() > 0 {
 			text.WriteString("\n")
 		}
-		text.WriteString("## Current conversation (condensed)\n")
+		text.WriteString(shortTermHeading)
 		text.WriteString(session.String())
 	}
 	out.Text = text.String()
 	out.Tokens = s.counter.Count(out.Text)
 	return out, nil
+}
+
+// packView keeps the view's events whose prompt lines fit budget tokens:
+// the summaries first (each stands for many turns), then the newest turns,
+// in their original order. A view that could not be condensed into its
+// share (a huge first message, a summary over budget) must not push the
+// context past max_tokens.
+func (s *Service) packView(events []Event, budget int) []Event {
+	total := 0
+	cost := make([]int, len(events))
+	for i, e := range events {
+		cost[i] = s.counter.Count(viewLine(e))
+		total += cost[i]
+	}
+	if total <= budget {
+		return events
+	}
+	order := make([]int, 0, len(events))
+	for i := len(events) - 1; i >= 0; i-- {
+		if events[i].Kind == "summary" {
+			order = append(order, i)
+		}
+	}
+	for i := len(events) - 1; i >= 0; i-- {
+		if events[i].Kind != "summary" {
+			order = append(order, i)
+		}
+	}
+	chosen := make([]bool, len(events))
+	used := 0
+	for _, i := range order {
+		if used+cost[i] <= budget {
+			chosen[i], used = true, used+cost[i]
+		}
+	}
+	var out []Event
+	for i, e := range events {
+		if chosen[i] {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // userProfile returns the user's current facts (the user as subject,

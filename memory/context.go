@@ -20,6 +20,9 @@ type ViewInput struct {
 	Profile string
 	// DryRun computes the view without storing any condensation.
 	DryRun bool
+	// UserID, when set, must own the session (ErrConflict otherwise):
+	// a caller assembling one user's context must not read another's.
+	UserID string
 }
 
 // ViewOutput is the view an agent hands to its LLM.
@@ -92,6 +95,9 @@ func (s *Service) View(ctx context.Context, tenant, sessionID string, in ViewInp
 		if err != nil {
 			return ViewOutput{}, err
 		}
+		if in.UserID != "" && glog.Session.UserID != in.UserID {
+			return ViewOutput{}, fmt.Errorf("%w: session %q belongs to another user", ErrConflict, sessionID)
+		}
 		clog := toCondenserLog(glog)
 		view := condenser.BuildView(clog, s.cfg.ViewMode)
 		deps := s.condenserDeps(clog...)
@@ -104,11 +110,17 @@ func (s *Service) View(ctx context.Context, tenant, sessionID string, in ViewInp
 		if err != nil {
 			return ViewOutput{}, condenseError(err)
 		}
-		if res.Condensation == nil || in.DryRun || round >= maxCondenseRounds {
+		useless := res.Condensation != nil && !shrinks(*res.Condensation)
+		if res.Condensation == nil || in.DryRun || round >= maxCondenseRounds || useless {
 			if res.Deferred != nil {
 				out.Deferred = res.Deferred.Error()
 			}
-			if res.Condensation != nil && !in.DryRun {
+			switch {
+			case useless && !in.DryRun:
+				// Storing it would grow the log on every call and
+				// shrink nothing.
+				out.Deferred = "condensing cannot shrink this view further; the view was trimmed to the budget"
+			case res.Condensation != nil && !in.DryRun:
 				out.Deferred = "condensation rounds exhausted; the view was trimmed to the budget"
 			}
 			return s.finishView(out, res.View, in), nil
@@ -122,6 +134,12 @@ func (s *Service) View(ctx context.Context, tenant, sessionID string, in ViewInp
 		}
 		out.NewCondensations = append(out.NewCondensations, stored)
 	}
+}
+
+// shrinks reports whether a condensation makes the view smaller in events
+// or in tokens; one that does neither is not worth storing.
+func shrinks(c condenser.Condensation) bool {
+	return c.EventsAfter < c.EventsBefore || c.TokensAfter < c.TokensBefore
 }
 
 // condenseError maps condenser failures: a configuration problem is the
@@ -312,36 +330,43 @@ func trimToBudget(events []condenser.Event, maxEvents, maxTokens int, counter co
 	if fits(events) {
 		return events, 0
 	}
+	// Kept: the system prompt, the task (first user message) and the
+	// summaries, which stand for everything condensed before them;
+	// dropping a summary but not the turns after it would lose the oldest
+	// part of the conversation first.
 	keep := map[int]bool{}
+	task := false
 	for i, e := range events {
-		if e.IsSystemMessage() {
+		switch {
+		case e.IsSystemMessage(), e.Kind == condenser.KindSummary:
 			keep[i] = true
-		}
-		if e.IsUserMessage() {
-			keep[i] = true
-			break
+		case e.IsUserMessage() && !task:
+			keep[i], task = true, true
 		}
 	}
 	cuts := condenser.ManipulationIndices(events)
-	// Drop from the oldest droppable unit forward until the rest fits.
+	// Drop from the oldest droppable unit forward until the rest fits; if
+	// nothing but the kept head and the last unit is left, that is the
+	// smallest view there is.
 	dropped := map[int]bool{}
+	rest := events
 	for ci := 0; ci+1 < len(cuts); ci++ {
 		for i := cuts[ci]; i < cuts[ci+1]; i++ {
 			if !keep[i] {
 				dropped[i] = true
 			}
 		}
-		var rest []condenser.Event
+		rest = nil
 		for i, e := range events {
 			if !dropped[i] {
 				rest = append(rest, e)
 			}
 		}
 		if fits(rest) || len(rest) <= len(keep)+1 {
-			return rest, len(events) - len(rest)
+			break
 		}
 	}
-	return events, 0
+	return rest, len(events) - len(rest)
 }
 
 // toCondenserLog turns the stored log into condenser events: raw events as

@@ -353,3 +353,80 @@ func TestIdleSessionsAreClosedAndExtracted(t *testing.T) {
 		time.Sleep(250 * time.Millisecond)
 	}
 }
+
+// TestTightBudgetViewShrinksAndStaysBounded: a token budget smaller than a
+// chatty session's log makes a view with a summary in it, within budget;
+// asking again (as an agent does before every LLM call) condenses nothing
+// more, and the short-term part of /v1/context stays within max_tokens.
+func TestTightBudgetViewShrinksAndStaysBounded(t *testing.T) {
+	t.Parallel()
+	e := newE2E(t)
+	var events []map[string]any
+	for i := range 40 {
+		role := "user"
+		if i%2 == 1 {
+			role = "assistant"
+		}
+		events = append(events, map[string]any{"kind": "message", "role": role,
+			"content": fmt.Sprintf("Message %d: we talked about hiking boots, trail %d and the weather in the Alps.", i, i)})
+	}
+	e.must(t, http.StatusCreated, http.MethodPost, "/v1/sessions/trim-1/events", map[string]any{"user_id": "gina", "events": events})
+
+	type view struct {
+		Events []struct {
+			Kind string `json:"kind"`
+		} `json:"events"`
+		Tokens int `json:"tokens"`
+	}
+	hasSummary := func(v view) bool {
+		for _, ev := range v.Events {
+			if ev.Kind == "summary" {
+				return true
+			}
+		}
+		return false
+	}
+	condensations := func() int {
+		var out struct {
+			Condensations []any `json:"condensations"`
+		}
+		if err := json.Unmarshal(e.must(t, http.StatusOK, http.MethodGet, "/v1/sessions/trim-1/condensations", nil), &out); err != nil {
+			t.Fatal(err)
+		}
+		return len(out.Condensations)
+	}
+	var first view
+	if err := json.Unmarshal(e.must(t, http.StatusOK, http.MethodPost, "/v1/sessions/trim-1/context", map[string]any{"max_tokens": 600}), &first); err != nil {
+		t.Fatal(err)
+	}
+	if first.Tokens > 600 || !hasSummary(first) {
+		t.Fatalf("the view should fit 600 tokens and carry a summary of what it left out: %+v", first)
+	}
+	stored := condensations()
+	if stored == 0 {
+		t.Fatal("no condensation was stored")
+	}
+	for range 2 {
+		e.must(t, http.StatusOK, http.MethodPost, "/v1/sessions/trim-1/context", map[string]any{"max_tokens": 600})
+	}
+	if n := condensations(); n != stored {
+		t.Fatalf("asking for the same view again stored %d more condensations", n-stored)
+	}
+
+	var ctx struct {
+		Tokens          int `json:"tokens"`
+		ShortTermTokens int `json:"short_term_tokens"`
+	}
+	for _, budget := range []int{60, 300} {
+		if err := json.Unmarshal(e.must(t, http.StatusOK, http.MethodPost, "/v1/context", map[string]any{
+			"user_id": "gina", "session_id": "trim-1", "query": "hiking boots", "max_tokens": budget}), &ctx); err != nil {
+			t.Fatal(err)
+		}
+		if ctx.Tokens > budget {
+			t.Fatalf("max_tokens %d: the context has %d tokens", budget, ctx.Tokens)
+		}
+	}
+	// Another user's session is not part of anyone else's context.
+	e.must(t, http.StatusConflict, http.MethodPost, "/v1/context", map[string]any{
+		"user_id": "carol", "session_id": "trim-1", "query": "hiking"})
+}
