@@ -114,11 +114,20 @@ func toProblem(err error) Problem {
 		}
 		return validationProblem(issues)
 	case errors.As(err, &typeErr):
-		return validationProblem([]FieldIssue{{Field: typeErr.Field, Rule: "type",
-			Message: fmt.Sprintf("must be a JSON %s, not %s", jsonKind(typeErr.Type.Kind().String()), typeErr.Value)}})
+		want := jsonKind(typeErr.Type.Kind().String())
+		msg := fmt.Sprintf("must be a JSON %s, not %s", want, typeErr.Value)
+		if num, ok := strings.CutPrefix(typeErr.Value, "number "); ok && want == "number" {
+			msg = "must be an integer, not " + num // a fraction or out of range
+		}
+		field := typeErr.Field
+		if field == "" {
+			field = "body"
+		}
+		return validationProblem([]FieldIssue{{Field: field, Rule: "type", Message: msg}})
 	case errors.As(err, &syntax), errors.Is(err, errBadJSON), errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
+		detail := strings.TrimPrefix(strings.TrimPrefix(err.Error(), errBadJSON.Error()+": "), "json: ")
 		return Problem{Type: problemType("malformed-body"), Title: "Malformed request body", Status: http.StatusBadRequest,
-			Detail: "the body is not valid JSON: " + strings.TrimPrefix(err.Error(), "json: ")}
+			Detail: "the body is not valid JSON: " + detail}
 	case errors.Is(err, errUnauthorized):
 		return Problem{Type: problemType("unauthorized"), Title: "Unauthorized", Status: http.StatusUnauthorized,
 			Detail: "send a valid API key as `Authorization: Bearer <key>` or `X-API-Key: <key>`"}

@@ -86,15 +86,27 @@ func ruleMessage(fe validator.FieldError) string {
 	}
 }
 
-// fieldIssues converts validator errors, dropping the top-level struct name
-// from namespaces: "appendRequest.events[3].kind" becomes "events[3].kind".
+// wireName turns a validator namespace into the field's name on the wire:
+// it drops the top-level struct name and embedded structs' names (camel
+// case, where wire names are snake case), so "appendRequest.events[3].kind"
+// becomes "events[3].kind" and "factsQuery.historyQuery.limit" "limit".
+func wireName(namespace string) string {
+	parts := strings.Split(namespace, ".")[1:]
+	kept := parts[:0]
+	for _, p := range parts {
+		if strings.ToLower(p) != p {
+			continue
+		}
+		kept = append(kept, p)
+	}
+	return strings.Join(kept, ".")
+}
+
+// fieldIssues converts validator errors to field issues named as on the wire.
 func fieldIssues(verrs validator.ValidationErrors) []FieldIssue {
 	out := make([]FieldIssue, 0, len(verrs))
 	for _, fe := range verrs {
-		field := fe.Namespace()
-		if _, rest, ok := strings.Cut(field, "."); ok {
-			field = rest
-		}
+		field := wireName(fe.Namespace())
 		out = append(out, FieldIssue{Field: field, Rule: fe.Tag(), Message: ruleMessage(fe)})
 	}
 	return out
@@ -135,7 +147,14 @@ func (s *server) bindJSON(c *gin.Context, dst any) error {
 
 // bindQuery decodes and validates query parameters.
 func (s *server) bindQuery(c *gin.Context, dst any) error {
-	values := c.Request.URL.Query()
+	// URL.Query drops what it cannot parse (a ';' drops the whole pair),
+	// which would silently widen a filter: say so instead.
+	values, err := url.ParseQuery(c.Request.URL.RawQuery)
+	if err != nil {
+		return &httpError{status: http.StatusBadRequest, slug: "malformed-query", title: "Malformed query string",
+			detail: "the query string cannot be parsed (" + err.Error() + "); separate parameters with '&' and percent-encode ';' as %3B",
+			issues: []FieldIssue{{Field: "query", Rule: "syntax", Message: err.Error()}}}
+	}
 	if err := binding.MapFormWithTag(dst, values, "form"); err != nil {
 		return queryParamError(reflect.TypeOf(dst).Elem(), values)
 	}

@@ -43,6 +43,7 @@ func TestValidationNamesFieldAndRule(t *testing.T) {
 		{"unknown field", `{"user_id":"u1","evnts":[]}`, "evnts", "unknown"},
 		{"wrong type", `{"user_id":"u1","events":"nope"}`, "events", "type"},
 		{"bad occurred_at", `{"user_id":"u1","events":[{"kind":"message","content":"x","occurred_at":"2024-05-01"},{"kind":"message","content":"y","occurred_at":"yesterday"}]}`, "events[1].occurred_at", "datetime"},
+		{"not an object", `[{"user_id":"u1"}]`, "body", "type"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -107,6 +108,21 @@ func TestMalformedAndOversizedBodies(t *testing.T) {
 		if p.Status != 422 || !hasIssue(p, tc.field, "type") || p.Errors[0].Message != tc.message {
 			t.Fatalf("%s: want 422 naming %s (%s), got %+v", tc.path, tc.field, tc.message, p)
 		}
+	}
+	if p := problemOf(t, c, http.MethodPost, "/v1/sessions/s1/events", `{"user_id":"u1","events":[{"kind":"message","content":"x","tokens":1.5}]}`); p.Status != 422 ||
+		len(p.Errors) != 1 || p.Errors[0].Message != "must be an integer, not 1.5" {
+		t.Fatalf("fractional tokens: %+v", p)
+	}
+	if p := problemOf(t, c, http.MethodPost, "/v1/sessions/s1/events", `{"user_id":"u1","events":[]} x`); strings.Count(p.Detail, "malformed") != 0 {
+		t.Fatalf("detail repeats the error's own prefix: %q", p.Detail)
+	}
+	// An embedded struct's name is not a wire name.
+	if p := problemOf(t, c, http.MethodGet, "/v1/users/u1/facts?limit=100000", nil); p.Status != 422 || !hasIssue(p, "limit", "lte") {
+		t.Fatalf("facts limit too large: %+v", p)
+	}
+	// A ';' must not silently drop a filter.
+	if p := problemOf(t, c, http.MethodGet, "/v1/users/u1/facts?predicate=LIVES_IN;DROP", nil); p.Status != 400 || p.Type != "/docs#problem-malformed-query" {
+		t.Fatalf("semicolon in the query string: %+v", p)
 	}
 	if p := problemOf(t, c, http.MethodGet, "/v1/users/u1/facts?as_of=yesterday", nil); p.Status != 422 || !hasIssue(p, "as_of", "datetime") ||
 		!strings.HasPrefix(p.Detail, "as_of: must be an RFC 3339 time") {

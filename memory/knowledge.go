@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"errors"
 
 	"github.com/graphmem/graphmem/graph"
 )
@@ -24,7 +25,12 @@ type (
 // Facts returns a user's facts: current ones by default, what held at AsOf,
 // or the full history.
 func (s *Service) Facts(ctx context.Context, tenant, userID string, q FactQuery) ([]Fact, error) {
-	return s.store.Facts(ctx, tenant, userID, q)
+	facts, err := s.store.Facts(ctx, tenant, userID, q)
+	if q.Predicate != "" && errors.Is(err, ErrInvalid) {
+		// The only input the store can find invalid here is the type.
+		return nil, invalid("predicate", "oneof", "%q is not a fact type; fact types are UPPER_SNAKE relationship types such as LIVES_IN or WORKS_AT (GET /v1/users/{user_id}/facts lists those in use)", q.Predicate)
+	}
+	return facts, err
 }
 
 // Preferences returns the user's preferences with their validity and status.

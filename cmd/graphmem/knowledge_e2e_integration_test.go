@@ -292,3 +292,21 @@ func TestTenantsAreIsolatedThroughAPI(t *testing.T) {
 		t.Fatalf("tenant b sees tenant a's jobs: %v", jobs.Jobs)
 	}
 }
+
+// TestUnknownPredicateNamesTheParameter: a fact type outside the vocabulary
+// is the predicate parameter's fault, and the answer says what is valid.
+func TestUnknownPredicateNamesTheParameter(t *testing.T) {
+	t.Parallel()
+	e := newE2E(t)
+	var p struct {
+		Errors []struct {
+			Field, Rule, Message string
+		} `json:"errors"`
+	}
+	if err := json.Unmarshal(e.must(t, http.StatusUnprocessableEntity, http.MethodGet, "/v1/users/u1/facts?predicate=lives_in", nil), &p); err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Errors) != 1 || p.Errors[0].Field != "predicate" || !strings.Contains(p.Errors[0].Message, "LIVES_IN") {
+		t.Fatalf("want an issue naming predicate with an example, got %+v", p.Errors)
+	}
+}
