@@ -649,8 +649,13 @@ func (s *Service) rank(in SearchInput, cfg SearchConfig, byID map[string]*candid
 				c.Score *= cfg.StalePenalty
 			}
 		}
-		if c.Kind == KindFact && c.Status == "superseded" && !in.IncludeHistory && in.AsOf == nil {
-			continue // only reached through a path; current-by-default
+		if c.Kind == KindFact && c.Status == "superseded" && in.AsOf == nil {
+			if !in.IncludeHistory {
+				continue // only reached through a path; current-by-default
+			}
+			// History is asked for beside what holds now, not instead of
+			// it: a closed fact ranks just below its successor.
+			c.Score *= supersededHistoryWeight
 		}
 		out = append(out, c.SearchResult)
 	}
@@ -662,6 +667,11 @@ func (s *Service) rank(in SearchInput, cfg SearchConfig, byID map[string]*candid
 	})
 	return out
 }
+
+// supersededHistoryWeight is a superseded fact's score factor when history
+// is asked for: enough to put the current value first when both match the
+// query alike, too little to hide history behind weaker matches.
+const supersededHistoryWeight = 0.9
 
 // relevance is a candidate's weighted signals, before tier and recency.
 func relevance(c *candidate, cfg SearchConfig) float64 {

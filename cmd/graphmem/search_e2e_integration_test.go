@@ -166,6 +166,17 @@ func TestSearchBehaviour(t *testing.T) {
 	if !found {
 		t.Fatalf("include_history did not return the old home: %+v", hist.Results)
 	}
+	// With history, what holds now still comes first among the facts.
+	withHistory := e.search(t, map[string]any{"user_id": "ana", "query": "Where does ana live?", "include_history": true})
+	for _, r := range withHistory.Results {
+		if r.Kind != "fact" || !(strings.Contains(r.Text, "Paris") || strings.Contains(r.Text, "Berlin")) {
+			continue
+		}
+		if !strings.Contains(r.Text, "Berlin") || r.Status != "current" {
+			t.Fatalf("the first home fact with history is not the current one: %+v", withHistory.Results)
+		}
+		break
+	}
 	// As of a date before the move, Paris is what held.
 	then := e.search(t, map[string]any{"user_id": "ana", "query": "Where do I live?", "as_of": "2023-06-01", "tiers": []string{"fact"}})
 	if len(then.Results) == 0 || !strings.Contains(then.Results[0].Text, "Paris") {
