@@ -165,6 +165,9 @@ func (s *Service) finishView(out ViewOutput, view condenser.View, in ViewInput) 
 	out.Events = make([]Event, len(events))
 	for i, e := range events {
 		out.Events[i] = fromCondenserEvent(e)
+		// Summaries and offload previews exist only in the view: their
+		// size is counted here, as the view's total counts it.
+		out.Events[i].Tokens = condenser.EventTokens(e, s.counter)
 	}
 	out.Tokens = condenser.View{Events: events}.Tokens(s.counter)
 	out.HeadSeq = view.HeadSeq

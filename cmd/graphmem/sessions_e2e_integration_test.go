@@ -374,17 +374,23 @@ func TestTightBudgetViewShrinksAndStaysBounded(t *testing.T) {
 
 	type view struct {
 		Events []struct {
-			Kind string `json:"kind"`
+			Kind   string `json:"kind"`
+			Tokens int    `json:"tokens"`
 		} `json:"events"`
 		Tokens int `json:"tokens"`
 	}
 	hasSummary := func(v view) bool {
+		sum, summary := 0, false
 		for _, ev := range v.Events {
+			sum += ev.Tokens
 			if ev.Kind == "summary" {
-				return true
+				summary = summary || ev.Tokens > 0
 			}
 		}
-		return false
+		if sum != v.Tokens {
+			t.Errorf("the view's events add up to %d tokens, the view says %d", sum, v.Tokens)
+		}
+		return summary
 	}
 	condensations := func() int {
 		var out struct {
