@@ -68,9 +68,11 @@ type AppendResult struct {
 
 // AppendEvents stores a batch of raw events at the end of a session, in
 // order, creating the session on first use. It is idempotent per event id:
-// an id already stored in the session is reported as a duplicate and left
-// untouched (first write wins; raw events are immutable). A session belongs
-// to one user; appending as another user is ErrConflict.
+// an id already stored in the session with the same kind, role and content
+// is reported as a duplicate and left untouched (raw events are immutable);
+// the same id with other content is ErrConflict, and nothing of the batch
+// is stored. A session belongs to one user; appending as another user is
+// ErrConflict.
 //
 // The session node is write-locked for the transaction, so concurrent
 // appends to one session serialize and sequence numbers never collide.
@@ -103,27 +105,37 @@ func (s *Store) AppendEvents(ctx context.Context, tenant, sessionID, userID, age
 		}
 		recs, err = runTx(ctx, tx, `
 			MATCH (r:Raw {tenant: $tenant, session_id: $session}) WHERE r.id IN $ids
-			RETURN r.id AS id, r.seq AS seq`,
+			RETURN r.id AS id, r.seq AS seq, r.kind AS kind, coalesce(r.role, '') AS role, r.content AS content`,
 			map[string]any{"tenant": tenant, "session": sessionID, "ids": ids})
 		if err != nil {
 			return out, err
 		}
 		known := make(map[string]int64, len(recs))
+		stored := make(map[string][3]string, len(recs)+len(events))
 		for _, rec := range recs {
 			id, _ := get[string](rec, "id")
 			seq, _ := get[int64](rec, "seq")
-			known[id] = seq
+			kind, _ := get[string](rec, "kind")
+			role, _ := get[string](rec, "role")
+			content, _ := get[string](rec, "content")
+			known[id], stored[id] = seq, [3]string{kind, role, content}
 		}
 
 		scope := scopeToken(tenant, userID)
 		rows := make([]map[string]any, 0, len(events))
 		for _, e := range events {
 			if seq, dup := known[e.ID]; dup {
+				// A re-send is a duplicate; the same id with other content
+				// is a client bug that first-write-wins would hide.
+				if stored[e.ID] != [3]string{e.Kind, e.Role, e.Content} {
+					return out, fmt.Errorf("%w: event %q is already stored in session %q with other content; raw events are immutable, so send new content under a new id",
+						ErrConflict, e.ID, sessionID)
+				}
 				out.Events = append(out.Events, Appended{ID: e.ID, Seq: seq, Duplicate: true})
 				continue
 			}
 			lastSeq++
-			known[e.ID] = lastSeq
+			known[e.ID], stored[e.ID] = lastSeq, [3]string{e.Kind, e.Role, e.Content}
 			row, err := rawRow(e, lastSeq)
 			if err != nil {
 				return out, err

@@ -42,6 +42,12 @@ func TestAppendIsOrderedAndIdempotent(t *testing.T) {
 	if fmt.Sprint(res.Events) != fmt.Sprint(want) || res.Created {
 		t.Fatalf("second append = %+v, want %+v", res.Events, want)
 	}
+	// The same id with other content is refused, and the batch with it.
+	changed := events("e", "b")
+	changed[1].Content = "hello b, edited"
+	if _, err := s.AppendEvents(ctx, tenant, "s1", "alice", "", changed); !errors.Is(err, graph.ErrConflict) {
+		t.Fatalf("re-sent id with other content: err = %v, want ErrConflict", err)
+	}
 	got, err := s.ListEvents(ctx, tenant, "s1", 0, 100)
 	if err != nil {
 		t.Fatal(err)
