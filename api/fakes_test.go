@@ -100,8 +100,9 @@ func (f *fakeMemory) ResolveConflict(context.Context, string, string, memory.Con
 	return memory.Conflict{}, memory.ErrNotFound
 }
 
-func (f *fakeMemory) Entity(context.Context, string, string, memory.EntityQuery) (memory.EntityView, error) {
-	return memory.EntityView{}, memory.ErrNotFound
+func (f *fakeMemory) Entity(_ context.Context, _, id string, _ memory.EntityQuery) (memory.EntityView, error) {
+	// Wrapped as the graph layer wraps it, operation name first.
+	return memory.EntityView{}, fmt.Errorf("entity.get: %w: entity %q", memory.ErrNotFound, id)
 }
 
 func (f *fakeMemory) Insights(context.Context, string, string, memory.InsightQuery) ([]memory.Insight, error) {

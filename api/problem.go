@@ -138,11 +138,11 @@ func toProblem(err error) Problem {
 		return Problem{Type: problemType("method-not-allowed"), Title: "Method not allowed", Status: http.StatusMethodNotAllowed,
 			Detail: "this route does not accept that method; see the Allow header"}
 	case errors.Is(err, memory.ErrInvalid):
-		return validationProblem([]FieldIssue{{Field: "body", Rule: "invalid", Message: err.Error()}})
+		return validationProblem([]FieldIssue{{Field: "body", Rule: "invalid", Message: userDetail(err, memory.ErrInvalid)}})
 	case errors.Is(err, memory.ErrNotFound):
-		return Problem{Type: problemType("not-found"), Title: "Not found", Status: http.StatusNotFound, Detail: err.Error()}
+		return Problem{Type: problemType("not-found"), Title: "Not found", Status: http.StatusNotFound, Detail: userDetail(err, memory.ErrNotFound)}
 	case errors.Is(err, memory.ErrConflict):
-		return Problem{Type: problemType("conflict"), Title: "Conflict", Status: http.StatusConflict, Detail: err.Error()}
+		return Problem{Type: problemType("conflict"), Title: "Conflict", Status: http.StatusConflict, Detail: userDetail(err, memory.ErrConflict)}
 	case errors.Is(err, context.DeadlineExceeded):
 		return Problem{Type: problemType("timeout"), Title: "Request timed out", Status: http.StatusGatewayTimeout,
 			Detail: "the request did not finish within the server's deadline; retry, or ask for less (smaller limit or batch)"}
@@ -153,6 +153,18 @@ func toProblem(err error) Problem {
 		return Problem{Type: problemType("internal"), Title: "Internal server error", Status: http.StatusInternalServerError,
 			Detail: "an unexpected error occurred; report the request_id to the operator"}
 	}
+}
+
+// userDetail is the part of a 4xx error meant for the client: what follows
+// the sentinel ("raw.append: conflict: session \"s\" belongs to another
+// user" says `session "s" belongs to another user`); the operation names
+// before it are for the log.
+func userDetail(err, sentinel error) string {
+	msg := err.Error()
+	if _, rest, ok := strings.Cut(msg, sentinel.Error()+": "); ok && rest != "" {
+		return rest
+	}
+	return msg
 }
 
 func validationProblem(issues []FieldIssue) Problem {

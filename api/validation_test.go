@@ -188,8 +188,8 @@ func TestAuthOffUsesDefaultTenant(t *testing.T) {
 func TestServiceErrorsMapToStatuses(t *testing.T) {
 	deps := fullDeps(t)
 	c := newClient(t, deps, Options{})
-	if p := problemOf(t, c, http.MethodGet, "/v1/entities/ent_1", nil); p.Status != http.StatusNotFound {
-		t.Fatalf("not found: %+v", p)
+	if p := problemOf(t, c, http.MethodGet, "/v1/entities/ent_1", nil); p.Status != http.StatusNotFound || p.Detail != `entity "ent_1"` {
+		t.Fatalf("not found, said without the operation's name: %+v", p)
 	}
 	if p := problemOf(t, c, http.MethodPost, "/v1/conflicts/c1/resolve", `{"winner":"maybe"}`); p.Status != 422 || !hasIssue(p, "winner", "oneof") {
 		t.Fatalf("bad winner: %+v", p)
