@@ -266,6 +266,10 @@ func propertyViolations(events []Event, logBatches map[string]int) map[int]bool 
 	return drop
 }
 
+// Preview returns the view as it will look once c is stored and the view
+// rebuilt (without property enforcement): what a dry run shows.
+func Preview(v View, c Condensation) View { return applyTo(v, c) }
+
 // applyTo returns the view as it will look once c is stored and the view
 // rebuilt, without property enforcement. It is used for the record's
 // after-counts and by tests.

@@ -115,7 +115,11 @@ func (s *Service) View(ctx context.Context, tenant, sessionID string, in ViewInp
 			if res.Deferred != nil {
 				out.Deferred = res.Deferred.Error()
 			}
+			view := res.View
 			switch {
+			case in.DryRun && res.Condensation != nil && !useless:
+				// What the condensation would make of the view, unstored.
+				view = condenser.Preview(res.View, *res.Condensation)
 			case useless && !in.DryRun:
 				// Storing it would grow the log on every call and
 				// shrink nothing.
@@ -123,7 +127,7 @@ func (s *Service) View(ctx context.Context, tenant, sessionID string, in ViewInp
 			case res.Condensation != nil && !in.DryRun:
 				out.Deferred = "condensation rounds exhausted; the view was trimmed to the budget"
 			}
-			return s.finishView(out, res.View, in), nil
+			return s.finishView(out, view, in), nil
 		}
 		stored, err := s.storeCondensation(ctx, tenant, sessionID, clog, *res.Condensation, cfg, deps, time.Since(started))
 		if errors.Is(err, ErrConflict) {

@@ -401,6 +401,14 @@ func TestTightBudgetViewShrinksAndStaysBounded(t *testing.T) {
 		}
 		return len(out.Condensations)
 	}
+	// A dry run previews the condensed view and stores nothing.
+	var preview view
+	if err := json.Unmarshal(e.must(t, http.StatusOK, http.MethodPost, "/v1/sessions/trim-1/context", map[string]any{"max_tokens": 600, "dry_run": true}), &preview); err != nil {
+		t.Fatal(err)
+	}
+	if !hasSummary(preview) || condensations() != 0 {
+		t.Fatalf("dry run: want a summary in the preview and nothing stored, got %+v and %d condensations", preview, condensations())
+	}
 	var first view
 	if err := json.Unmarshal(e.must(t, http.StatusOK, http.MethodPost, "/v1/sessions/trim-1/context", map[string]any{"max_tokens": 600}), &first); err != nil {
 		t.Fatal(err)
