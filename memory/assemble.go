@@ -146,25 +146,8 @@ func (s *Service) Context(ctx context.Context, tenant string, in ContextInput) (
 	if err != nil {
 		return ContextOutput{}, err
 	}
-	if len(prefs) > 0 {
-		var liked, disliked []string
-		for _, p := range prefs {
-			if p.Polarity == "negative" {
-				disliked = append(disliked, p.Object)
-			} else {
-				liked = append(liked, p.Object)
-			}
-		}
-		line := "### Preferences\n"
-		if len(liked) > 0 {
-			line += "- likes: " + strings.Join(liked, ", ") + "\n"
-		}
-		if len(disliked) > 0 {
-			line += "- dislikes: " + strings.Join(disliked, ", ") + "\n"
-		}
-		if fits(line) {
-			out.Preferences = prefs
-		}
+	if len(prefs) > 0 && fits(preferencesSection(prefs)) {
+		out.Preferences = prefs
 	}
 	section("Relevant past conversation", memories, &out.Memories)
 
@@ -183,6 +166,27 @@ func (s *Service) Context(ctx context.Context, tenant string, in ContextInput) (
 	out.Text = text.String()
 	out.Tokens = s.counter.Count(out.Text)
 	return out, nil
+}
+
+// preferencesSection renders the user's preferences as two lines, liked
+// and disliked, which is how an agent uses them.
+func preferencesSection(prefs []Preference) string {
+	var liked, disliked []string
+	for _, p := range prefs {
+		if p.Polarity == "negative" {
+			disliked = append(disliked, p.Object)
+		} else {
+			liked = append(liked, p.Object)
+		}
+	}
+	section := "### Preferences\n"
+	if len(liked) > 0 {
+		section += "- likes: " + strings.Join(liked, ", ") + "\n"
+	}
+	if len(disliked) > 0 {
+		section += "- dislikes: " + strings.Join(disliked, ", ") + "\n"
+	}
+	return section
 }
 
 // packView keeps the view's events whose prompt lines fit budget tokens:
