@@ -302,9 +302,10 @@ func (s *server) listCondensations(c *gin.Context) {
 }
 
 func (s *server) requestCondensation(c *gin.Context) {
-	sessionID, err := pathIdent(c, "session_id")
-	if err != nil {
-		s.fail(c, err)
+	// No body is needed; one that is sent must be {} (a field here is a
+	// client's mistake, as on every other endpoint).
+	sessionID, _, ok := pathAndBody[struct{}](s, c, "session_id")
+	if !ok {
 		return
 	}
 	a, err := s.deps.Sessions.RequestCondensation(c.Request.Context(), tenantOf(c), sessionID)

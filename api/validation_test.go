@@ -116,6 +116,9 @@ func TestMalformedAndOversizedBodies(t *testing.T) {
 	if p := problemOf(t, c, http.MethodPost, "/v1/sessions/s1/events", `{"user_id":"u1","events":[]} x`); strings.Count(p.Detail, "malformed") != 0 {
 		t.Fatalf("detail repeats the error's own prefix: %q", p.Detail)
 	}
+	if p := problemOf(t, c, http.MethodPost, "/v1/sessions/s1/condensation-requests", `{"foo":1}`); p.Status != 422 || !hasIssue(p, "foo", "unknown") {
+		t.Fatalf("condensation request with a stray field: %+v", p)
+	}
 	// An embedded struct's name is not a wire name.
 	if p := problemOf(t, c, http.MethodGet, "/v1/users/u1/facts?limit=100000", nil); p.Status != 422 || !hasIssue(p, "limit", "lte") {
 		t.Fatalf("facts limit too large: %+v", p)
