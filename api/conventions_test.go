@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"regexp"
 	"sort"
 	"strings"
@@ -201,5 +202,22 @@ func TestLongRequestsNeverGetLessTime(t *testing.T) {
 				t.Errorf("context deadline %s, want %s", got, tc.wantLong)
 			}
 		})
+	}
+}
+
+// TestStartingAnswersWhileTheAppIsBuilt: before the API is ready, health
+// says alive and everything else is a 503 problem naming the step.
+func TestStartingAnswersWhileTheAppIsBuilt(t *testing.T) {
+	h := Starting("v1", func() string { return "starting the local Neo4j" })
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/healthz", nil))
+	if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), "starting") {
+		t.Fatalf("healthz while starting: %d %s", rec.Code, rec.Body)
+	}
+	rec = httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, "/v1/search", nil))
+	if rec.Code != http.StatusServiceUnavailable || rec.Header().Get("Content-Type") != problemContentType ||
+		rec.Header().Get("Retry-After") == "" || !strings.Contains(rec.Body.String(), "starting the local Neo4j") {
+		t.Fatalf("API while starting: %d %v %s", rec.Code, rec.Header(), rec.Body)
 	}
 }

@@ -62,6 +62,7 @@ var problemCatalogue = []struct {
 }{
 	{"validation", 422, "A field is missing or breaks a rule; errors[] lists each one."},
 	{"malformed-body", 400, "The body is not valid JSON."},
+	{"starting", 503, "The service is still starting (Neo4j, schema, query plans); retry after Retry-After seconds."},
 	{"malformed-query", 400, "The query string cannot be parsed (for example a raw ';')."},
 	{"unsupported-media-type", 415, "The body is not application/json."},
 	{"body-too-large", 413, "The body exceeds GRAPHMEM_MAX_BODY_BYTES; send smaller batches."},

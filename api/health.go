@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"time"
 
@@ -29,4 +30,25 @@ func (s *server) readyz(c *gin.Context) {
 
 func (s *server) openapi(c *gin.Context) {
 	c.Data(http.StatusOK, "application/yaml", s.opts.Spec)
+}
+
+// Starting answers while the service is still starting (the local Neo4j,
+// the schema, query plans): /healthz says the process is alive, every other
+// route is a 503 problem naming the step underway, with Retry-After. The
+// listener is open from the first second, so a client waiting on it gets
+// an answer instead of a connection that hangs until startup ends.
+func Starting(version string, step func() string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/healthz" {
+			w.Header().Set("Content-Type", "application/json; charset=utf-8")
+			_ = json.NewEncoder(w).Encode(map[string]string{"status": "starting", "version": version})
+			return
+		}
+		p := Problem{Type: problemType("starting"), Title: "Starting", Status: http.StatusServiceUnavailable,
+			Detail: "graphmem is starting (" + step() + "); retry in a few seconds", Instance: r.URL.Path}
+		w.Header().Set("Content-Type", problemContentType)
+		w.Header().Set("Retry-After", "5")
+		w.WriteHeader(p.Status)
+		_ = json.NewEncoder(w).Encode(p)
+	})
 }

@@ -12,6 +12,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -68,7 +69,25 @@ func serve(ctx context.Context, cfg Config, stdout, stderr io.Writer) error {
 		defer metricsLn.Close()
 	}
 
+	// Answer from the first second: "starting" problems until the app is
+	// built, then the API. Clients and probes see why they wait.
+	var step atomic.Pointer[string]
+	setStep := func(s string) { step.Store(&s) }
+	setStep("connecting to Neo4j")
+	handler := &swapHandler{}
+	handler.set(api.Starting(version, func() string { return *step.Load() }))
+	httpSrv := &http.Server{
+		Addr: cfg.ListenAddr, Handler: handler,
+		ReadHeaderTimeout: readHeaderTimeout, ReadTimeout: readTimeout,
+		WriteTimeout: longRequest + 30*time.Second, IdleTimeout: idleTimeout,
+		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	serveErr := make(chan error, 2)
+	go func() { serveErr <- httpSrv.Serve(ln) }()
+	defer httpSrv.Close() // a failed start; a normal stop shuts down gracefully below
+
 	if cfg.embedded() {
+		setStep("starting the local Neo4j")
 		srv, err := localServer(cfg, stderr, log)
 		if err != nil {
 			return err
@@ -99,22 +118,15 @@ func serve(ctx context.Context, cfg Config, stdout, stderr io.Writer) error {
 	if cfg.PprofAddr != "" {
 		go servePprof(cfg.PprofAddr, log)
 	}
+	setStep("applying the schema and planning the search queries")
 	app, err := buildApp(ctx, cfg, keys, log)
 	if err != nil {
 		return err
 	}
 	defer app.close(context.WithoutCancel(ctx))
 
-	httpSrv := &http.Server{
-		Addr: cfg.ListenAddr, Handler: app.handler,
-		ReadHeaderTimeout: readHeaderTimeout, ReadTimeout: readTimeout,
-		WriteTimeout: longRequest + 30*time.Second, IdleTimeout: idleTimeout,
-		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-	}
+	handler.set(app.handler)
 	fmt.Fprintf(stdout, "graphmem %s serving on http://%s  (docs: http://%s/docs, Ctrl-C to stop)\n", version, ln.Addr(), ln.Addr())
-
-	serveErr := make(chan error, 2)
-	go func() { serveErr <- httpSrv.Serve(ln) }()
 	if metricsLn != nil {
 		metricsSrv := metricsServer(app.metrics, log)
 		go func() {
@@ -137,6 +149,16 @@ func serve(ctx context.Context, cfg Config, stdout, stderr io.Writer) error {
 		log.Warn("http shutdown", "error", err)
 	}
 	return nil
+}
+
+// swapHandler serves whichever handler was set last: the starting handler,
+// then the API.
+type swapHandler struct{ h atomic.Pointer[http.Handler] }
+
+func (s *swapHandler) set(h http.Handler) { s.h.Store(&h) }
+
+func (s *swapHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	(*s.h.Load()).ServeHTTP(w, r)
 }
 
 // app is the wired service: the HTTP handler and what runs beside it.

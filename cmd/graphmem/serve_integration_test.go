@@ -53,9 +53,15 @@ func TestServeEndToEnd(t *testing.T) {
 	for {
 		resp, err := http.Get(base + "/readyz")
 		if err == nil {
+			body, _ := io.ReadAll(resp.Body)
 			resp.Body.Close()
 			if resp.StatusCode == http.StatusOK {
 				break
+			}
+			// While it starts, it says so.
+			if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" ||
+				!strings.Contains(string(body), "problem-starting") {
+				t.Fatalf("before ready: %d %v %s", resp.StatusCode, resp.Header, body)
 			}
 		}
 		select {
