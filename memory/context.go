@@ -174,6 +174,10 @@ func (s *Service) finishView(out ViewOutput, view condenser.View, in ViewInput) 
 		out.Events[i].Tokens = condenser.EventTokens(e, s.counter)
 	}
 	out.Tokens = condenser.View{Events: events}.Tokens(s.counter)
+	if over := (in.MaxEvents > 0 && len(events) > in.MaxEvents) || (in.MaxTokens > 0 && out.Tokens > in.MaxTokens); over && out.Deferred == "" {
+		out.Deferred = fmt.Sprintf("the view cannot be smaller than its system prompt, first user message, summaries and last event (%d events, %d tokens)",
+			len(events), out.Tokens)
+	}
 	out.HeadSeq = view.HeadSeq
 	out.UnhandledRequest = view.UnhandledRequest
 	out.AppliedCondensationIDs = view.AppliedCondensationIDs

@@ -427,6 +427,18 @@ func TestTightBudgetViewShrinksAndStaysBounded(t *testing.T) {
 		t.Fatalf("asking for the same view again stored %d more condensations", n-stored)
 	}
 
+	// A budget below what a view keeps says so instead of passing in silence.
+	var tiny struct {
+		Events   []any  `json:"events"`
+		Deferred string `json:"deferred"`
+	}
+	if err := json.Unmarshal(e.must(t, http.StatusOK, http.MethodPost, "/v1/sessions/trim-1/context", map[string]any{"max_events": 1}), &tiny); err != nil {
+		t.Fatal(err)
+	}
+	if len(tiny.Events) > 1 && tiny.Deferred == "" {
+		t.Fatalf("max_events 1 gave %d events without saying why", len(tiny.Events))
+	}
+
 	var ctx struct {
 		Tokens          int `json:"tokens"`
 		ShortTermTokens int `json:"short_term_tokens"`
