@@ -184,17 +184,27 @@ func (s *Server) Stop(ctx context.Context) error {
 	return nil
 }
 
+// Running is Status without asking the server anything: the pid file and
+// the process table only, cheap enough to poll.
+func (s *Server) Running() (pid int, ok bool) {
+	raw, err := os.ReadFile(s.o.pidFile())
+	if err != nil {
+		return 0, false
+	}
+	pid, err = strconv.Atoi(strings.TrimSpace(string(raw)))
+	if err != nil || !isOurProcess(s.o.ProcDir, pid, s.o.Home) {
+		return 0, false
+	}
+	return pid, true
+}
+
 // Status reports whether this Home's server runs, from its pid file and the
 // process table (a stale pid file after a crash counts as not running).
 func (s *Server) Status(ctx context.Context) Status {
 	o := s.o
 	st := Status{BoltURI: o.BoltURI(), HTTPURL: o.HTTPURL(), Home: o.Home, Log: o.NeoLog()}
-	raw, err := os.ReadFile(o.pidFile())
-	if err != nil {
-		return st
-	}
-	pid, err := strconv.Atoi(strings.TrimSpace(string(raw)))
-	if err != nil || !isOurProcess(o.ProcDir, pid, o.Home) {
+	pid, ok := s.Running()
+	if !ok {
 		return st
 	}
 	st.Running, st.PID = true, pid

@@ -310,3 +310,22 @@ func TestUnknownPredicateNamesTheParameter(t *testing.T) {
 		t.Fatalf("want an issue naming predicate with an example, got %+v", p.Errors)
 	}
 }
+
+// TestMoveSaidLaterWinsOverPresentTense: "I live in Berlin" said first,
+// then (minutes later, no dates given by the client) "I moved to Paris last
+// week. I now live in Paris.": the later statement is the news, so Paris is
+// current although "last week" starts before the Berlin statement was made.
+func TestMoveSaidLaterWinsOverPresentTense(t *testing.T) {
+	t.Parallel()
+	e := newE2E(t)
+	for i, text := range []string{"I live in Berlin, I work at Acme, my sister Anna lives in Rome.", "I moved to Paris last week. I now live in Paris."} {
+		session := fmt.Sprintf("mv-%d", i)
+		e.must(t, http.StatusCreated, http.MethodPost, "/v1/sessions/"+session+"/events", map[string]any{"user_id": "u1",
+			"events": []map[string]any{{"kind": "message", "role": "user", "content": text}}})
+		e.closeAndWait(t, session)
+	}
+	f := e.facts(t, "u1", url.Values{"include_history": {"true"}})
+	if !hasFact(f, "LIVES_IN", "Paris", "current") || !hasFact(f, "LIVES_IN", "Berlin", "superseded") {
+		t.Fatalf("want Paris current and Berlin superseded, got %+v", f.Facts)
+	}
+}

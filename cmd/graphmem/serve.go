@@ -83,7 +83,7 @@ func serve(ctx context.Context, cfg Config, stdout, stderr io.Writer) error {
 		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
 	serveErr := make(chan error, 2)
-	go func() { serveErr <- httpSrv.Serve(ln) }()
+	go func() { serveErr <- fmt.Errorf("http server: %w", httpSrv.Serve(ln)) }()
 	defer httpSrv.Close() // a failed start; a normal stop shuts down gracefully below
 
 	if cfg.embedded() {
@@ -113,6 +113,7 @@ func serve(ctx context.Context, cfg Config, stdout, stderr io.Writer) error {
 		}
 		cfg.Neo4jURI = srv.Options().BoltURI()
 		log.Info("Neo4j Browser", "url", srv.Options().HTTPURL()+"/browser/", "connect_url", cfg.Neo4jURI)
+		go watchLocalNeo4j(ctx, srv, serveErr)
 	}
 
 	if cfg.PprofAddr != "" {
@@ -139,7 +140,7 @@ func serve(ctx context.Context, cfg Config, stdout, stderr io.Writer) error {
 	}
 	select {
 	case err := <-serveErr:
-		return fmt.Errorf("http server: %w", err)
+		return err
 	case <-ctx.Done():
 	}
 	log.Info("shutting down: HTTP, then background jobs, the driver and the local Neo4j")
@@ -149,6 +150,25 @@ func serve(ctx context.Context, cfg Config, stdout, stderr io.Writer) error {
 		log.Warn("http shutdown", "error", err)
 	}
 	return nil
+}
+
+// watchLocalNeo4j ends the service when its local Neo4j exits under it
+// (killed, out of memory): unready forever with nothing in the log would
+// leave a supervisor nothing to restart and a user nothing to read.
+func watchLocalNeo4j(ctx context.Context, srv *localneo4j.Server, fail chan<- error) {
+	tick := time.NewTicker(2 * time.Second)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+			if _, ok := srv.Running(); !ok && ctx.Err() == nil {
+				fail <- fmt.Errorf("the local Neo4j exited while graphmem was running (see %s); start graphmem again (make run)", srv.Options().NeoLog())
+				return
+			}
+		}
+	}
 }
 
 // swapHandler serves whichever handler was set last: the starting handler,
