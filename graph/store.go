@@ -84,7 +84,9 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (*Store, error) {
 		c.MaxConnectionPoolSize = cfg.MaxPoolSize
 		c.ConnectionAcquisitionTimeout = 10 * time.Second
 		c.SocketConnectTimeout = 5 * time.Second
-		c.MaxTransactionRetryTime = 15 * time.Second
+		// Retries ride out deadlocks and brief hiccups; an outage should
+		// become a 503 within seconds, not half a minute.
+		c.MaxTransactionRetryTime = 5 * time.Second
 		c.MaxConnectionLifetime = 30 * time.Minute
 	})
 	if err != nil {
