@@ -2,6 +2,7 @@ package api
 
 import (
 	"bufio"
+	"cmp"
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
@@ -116,10 +117,23 @@ func authenticate(ring *KeyRing, onFail func(*gin.Context, error)) gin.HandlerFu
 			c.Next()
 			return
 		}
-		key := c.GetHeader("X-API-Key")
-		// Auth schemes are case-insensitive (RFC 9110 §11.1): "bearer" counts.
-		if scheme, token, ok := strings.Cut(strings.TrimSpace(c.GetHeader("Authorization")), " "); ok && strings.EqualFold(scheme, "Bearer") {
-			key = strings.TrimSpace(token)
+		// Every credential sent must agree: with two different keys there
+		// is no telling which tenant the client meant.
+		keys := c.Request.Header.Values("X-API-Key")
+		for _, h := range c.Request.Header.Values("Authorization") {
+			// Auth schemes are case-insensitive (RFC 9110 §11.1): "bearer"
+			// counts; other schemes carry no key of ours.
+			if scheme, token, ok := strings.Cut(strings.TrimSpace(h), " "); ok && strings.EqualFold(scheme, "Bearer") {
+				keys = append(keys, strings.TrimSpace(token))
+			}
+		}
+		key := ""
+		for _, k := range keys {
+			if key != "" && k != "" && k != key {
+				onFail(c, errUnauthorized)
+				return
+			}
+			key = cmp.Or(key, k)
 		}
 		tenant, ok := ring.tenantFor(key)
 		if key == "" || !ok {

@@ -200,8 +200,13 @@ func abortWithProblem(c *gin.Context, log *slog.Logger, err error) {
 	p := toProblem(err)
 	p.Instance = c.Request.URL.Path
 	p.RequestID = requestIDFrom(c)
+	// A 503 is a dependency being down (Neo4j, the LLM) and is repeated on
+	// every request and probe of an outage: a warning, not an error each.
 	level := slog.LevelInfo
-	if p.Status >= 500 {
+	switch {
+	case p.Status == http.StatusServiceUnavailable:
+		level = slog.LevelWarn
+	case p.Status >= 500:
 		level = slog.LevelError
 	}
 	log.LogAttrs(c.Request.Context(), level, "request failed",

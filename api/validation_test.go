@@ -172,6 +172,15 @@ func TestAuthMapsKeysToTenants(t *testing.T) {
 	if strings.Join(fake.tenants, ",") != "beta,acme,beta" {
 		t.Fatalf("tenants seen by the service: %v", fake.tenants)
 	}
+	// Two different keys name no tenant for sure; the same key twice is fine.
+	if p := problemOf(t, c, http.MethodPost, "/v1/sessions/s1/events", body,
+		"Authorization", "Bearer beta-key-0123456789", "X-API-Key", "acme-key-0123456789"); p.Status != 401 {
+		t.Fatalf("conflicting keys: %+v", p)
+	}
+	if rec := c.do(http.MethodPost, "/v1/sessions/s1/events", body,
+		"Authorization", "Bearer beta-key-0123456789", "X-API-Key", "beta-key-0123456789"); rec.Code != http.StatusCreated {
+		t.Fatalf("the same key in both headers: %d %s", rec.Code, rec.Body)
+	}
 	// Probes stay open so orchestrators need no key.
 	if rec := c.do(http.MethodGet, "/healthz", nil); rec.Code != http.StatusOK {
 		t.Fatalf("healthz with auth on: %d", rec.Code)
