@@ -356,6 +356,10 @@ func (w *Worker) process(base context.Context, job graph.Job, h Handler) {
 	case err == nil:
 		if cerr := w.store.CompleteJob(sctx, job.Tenant, job.ID, w.cfg.Owner, result); cerr != nil {
 			log.Error("record job completion", "err", cerr)
+		} else if job.Attempts > 1 {
+			// A retry that succeeded closes an incident an operator may
+			// have seen start (a failure, a crashed replica's lease).
+			log.Info("job done after a retry", "attempts", job.Attempts, "duration", elapsed)
 		} else {
 			log.Debug("job done", "duration", elapsed)
 		}

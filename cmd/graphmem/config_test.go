@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"log/slog"
 	"net"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/graphmem/graphmem/memory"
 )
@@ -244,5 +246,19 @@ func TestSearchWeightsReachTheSearchConfig(t *testing.T) {
 	_, err = loadConfig(getenv, environ)
 	if err == nil || !strings.Contains(err.Error(), "graph, recency, text, vector") || !strings.Contains(err.Error(), "entity, event, fact, insight, raw") {
 		t.Fatalf("unknown names: %v", err)
+	}
+}
+
+// TestJSONLogsDurationsInMilliseconds: a duration reads as milliseconds in
+// the JSON log, not as integer nanoseconds, and secrets stay masked.
+func TestJSONLogsDurationsInMilliseconds(t *testing.T) {
+	var buf bytes.Buffer
+	newLogger(&buf, "info", "json").Info("done", "took", 1500*time.Microsecond, "api_key", "sk-very-secret")
+	var line map[string]any
+	if err := json.Unmarshal(buf.Bytes(), &line); err != nil {
+		t.Fatal(err)
+	}
+	if line["took_ms"] != 1.5 || line["took"] != nil || strings.Contains(buf.String(), "sk-very-secret") {
+		t.Fatalf("log line: %s", buf.String())
 	}
 }

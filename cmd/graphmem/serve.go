@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net"
 	"net/http"
 	"net/http/pprof"
@@ -346,6 +347,15 @@ func newLogger(w io.Writer, level, format string) *slog.Logger {
 	opts := &slog.HandlerOptions{Level: lv, ReplaceAttr: redact}
 	if format == "text" || (format == "auto" && isTerminal(w)) {
 		return slog.New(slog.NewTextHandler(w, opts))
+	}
+	// JSON would write durations as integer nanoseconds; machines and people
+	// read milliseconds ("duration_ms": 21.3).
+	opts.ReplaceAttr = func(groups []string, a slog.Attr) slog.Attr {
+		a = redact(groups, a)
+		if a.Value.Kind() == slog.KindDuration {
+			return slog.Float64(a.Key+"_ms", math.Round(float64(a.Value.Duration())/1e4)/100)
+		}
+		return a
 	}
 	return slog.New(slog.NewJSONHandler(w, opts))
 }
