@@ -89,7 +89,11 @@ func serve(ctx context.Context, cfg Config, stdout, stderr io.Writer) error {
 
 	if cfg.embedded() {
 		setStep("starting the local Neo4j")
-		srv, err := localServer(cfg, stderr, log)
+		progress := io.Writer(stderr)
+		if !textLogs(stderr, cfg.LogFormat) {
+			progress = lineLog{log}
+		}
+		srv, err := localServer(cfg, progress, log)
 		if err != nil {
 			return err
 		}
@@ -339,13 +343,31 @@ func isLoopback(addr string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
+// textLogs says whether logs to w are for people (a terminal, or forced).
+func textLogs(w io.Writer, format string) bool {
+	return format == "text" || (format == "auto" && isTerminal(w))
+}
+
+// lineLog turns the local Neo4j's progress lines into log records, so a
+// JSON log stays JSON.
+type lineLog struct{ log *slog.Logger }
+
+func (l lineLog) Write(p []byte) (int, error) {
+	for line := range strings.Lines(string(p)) {
+		if line = strings.TrimSpace(line); line != "" {
+			l.log.Info(line)
+		}
+	}
+	return len(p), nil
+}
+
 // newLogger writes JSON unless the output is a terminal (or the format is
 // forced), and masks any attribute whose key names a secret.
 func newLogger(w io.Writer, level, format string) *slog.Logger {
 	var lv slog.Level
 	_ = lv.UnmarshalText([]byte(level))
 	opts := &slog.HandlerOptions{Level: lv, ReplaceAttr: redact}
-	if format == "text" || (format == "auto" && isTerminal(w)) {
+	if textLogs(w, format) {
 		return slog.New(slog.NewTextHandler(w, opts))
 	}
 	// JSON would write durations as integer nanoseconds; machines and people
