@@ -75,10 +75,22 @@ func (s *Service) closeAndSchedule(ctx context.Context, tenant, sessionID string
 // waitForSession polls until the session has no active job or ctx ends.
 func (s *Service) waitForSession(ctx context.Context, tenant, sessionID string) bool {
 	delay := 50 * time.Millisecond
+	zeros := 0
 	for {
 		n, err := s.store.CountActiveJobs(ctx, tenant, sessionID)
-		if err == nil && n == 0 {
-			return true
+		switch {
+		case err == nil && n == 0:
+			// Neo4j reads are read-committed: one count can read the
+			// pending jobs before a job's follow-up was enqueued and the
+			// running ones after that job completed, and see none. A
+			// second count, begun after the first ended, sees the
+			// follow-up (enqueued before its parent completed).
+			if zeros++; zeros == 2 {
+				return true
+			}
+			delay = 20 * time.Millisecond
+		default:
+			zeros = 0
 		}
 		select {
 		case <-ctx.Done():
