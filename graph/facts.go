@@ -491,7 +491,8 @@ func planFact(kw *knowledgeWrite, facts []*memFact, n *memFact) (*memFact, strin
 //     positive preferences on that object, and back);
 //  3. negation: a negative fact closes the positive one on the same object;
 //  4. stale: when n started before a contradicted fact (and is not simply
-//     later news about an earlier start), n is stored superseded by it and
+//     later news about an earlier start), or was said before it and gives
+//     no start (a window extracted late), n is stored superseded by it and
 //     nothing is closed;
 //  5. weak: when n's confidence is below the threshold nothing is closed
 //     and each conflict stays open for review.
@@ -566,9 +567,15 @@ func conflictKind(m, n *memFact) string {
 	return ""
 }
 
-// isStale: n started before m, unless m's start is only when it was said
-// and n was said later (then n is later news about an earlier start).
+// isStale: n was said before m with no start of its own, or n started
+// before m, unless m's start is only when it was said and n was said later
+// (then n is later news about an earlier start).
 func isStale(n, m *memFact) bool {
+	// Arriving late (a window extracted after a later one): a statement
+	// dated only by when it was said yields to anything said after it.
+	if !n.observedAt.IsZero() && n.validFrom.Equal(n.observedAt) && m.observedAt.After(n.observedAt) {
+		return true
+	}
 	if !n.validFrom.Before(m.validFrom) {
 		return false
 	}

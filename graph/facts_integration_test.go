@@ -284,6 +284,19 @@ func TestFactsOutOfOrderIngestion(t *testing.T) {
 	if !berlin.ValidTo.Equal(berlin.ValidFrom) {
 		t.Fatalf("Berlin closed at %s, want its own start %s (never valid after it was said)", berlin.ValidTo, berlin.ValidFrom)
 	}
+
+	// The same two statements extracted in the other order (the later
+	// session's window first): the earlier "I live in Berlin", dated only
+	// by when it was said, arrives late and yields.
+	k3 := newKn(t)
+	k3.write("s2", knDay("2024-10-01"), []graph.EntityInput{knUserEnt(), knEnt("munich", "Munich", ontology.Place)},
+		knFact("user", "LIVES_IN", "munich", knFrom(knDay("2024-07-01"))))
+	late := k3.write("s1", knDay("2024-09-01"), []graph.EntityInput{knUserEnt(), knEnt("berlin", "Berlin", ontology.Place)},
+		knFact("user", "LIVES_IN", "berlin"))
+	knEqual(t, "late present tense", knObjects(k3.facts(graph.FactQuery{}), false), []string{"LIVES_IN Munich"})
+	if len(late.FactsSuperseded) != 1 || late.FactsSuperseded[0] != late.FactsCreated[0] {
+		t.Fatalf("the late Berlin should be stored superseded: %+v", late)
+	}
 }
 
 // TestFactsEndedWhenSaid: "I lived in Oslo until 2020" is history from the
