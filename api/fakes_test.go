@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/graphmem/graphmem/errs"
 	"github.com/graphmem/graphmem/memory"
 )
 
@@ -97,12 +98,12 @@ func (f *fakeMemory) Conflicts(context.Context, string, string, string, int) ([]
 }
 
 func (f *fakeMemory) ResolveConflict(context.Context, string, string, memory.ConflictResolution) (memory.Conflict, error) {
-	return memory.Conflict{}, memory.ErrNotFound
+	return memory.Conflict{}, errs.ErrNotFound
 }
 
 func (f *fakeMemory) Entity(_ context.Context, _, id string, _ memory.EntityQuery) (memory.EntityView, error) {
 	// Wrapped as the graph layer wraps it, operation name first.
-	return memory.EntityView{}, fmt.Errorf("entity.get: %w: entity %q", memory.ErrNotFound, id)
+	return memory.EntityView{}, fmt.Errorf("entity.get: %w", errs.NotFound("entity %q", id))
 }
 
 func (f *fakeMemory) Insights(context.Context, string, string, memory.InsightQuery) ([]memory.Insight, error) {
@@ -118,7 +119,7 @@ func (f *fakeMemory) ListJobs(context.Context, string, memory.JobQuery) ([]memor
 }
 
 func (f *fakeMemory) RetryJob(context.Context, string, string) (memory.Job, error) {
-	return memory.Job{}, memory.ErrNotFound
+	return memory.Job{}, errs.ErrNotFound
 }
 
 func (f *fakeMemory) Search(ctx context.Context, _ string, in memory.SearchInput) (memory.SearchOutput, error) {

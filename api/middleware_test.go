@@ -14,7 +14,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/graphmem/graphmem/api/apitest"
-	"github.com/graphmem/graphmem/memory"
+	"github.com/graphmem/graphmem/errs"
 )
 
 // TestPanicIsAnsweredLoggedAndCounted: a panicking handler yields a 500
@@ -79,7 +79,7 @@ func TestPanicIsAnsweredLoggedAndCounted(t *testing.T) {
 func TestClientDisconnectIsNotAServerError(t *testing.T) {
 	var logs bytes.Buffer
 	deps := fullDeps(t)
-	deps.Sessions.(*fakeMemory).failWith = fmt.Errorf("append events: %w: %w", memory.ErrUnavailable, context.Canceled)
+	deps.Sessions.(*fakeMemory).failWith = fmt.Errorf("append events: %w: %w", errs.ErrUnavailable, context.Canceled)
 	e, err := New(deps, Options{Log: slog.New(slog.NewJSONHandler(&logs, nil))})
 	if err != nil {
 		t.Fatal(err)

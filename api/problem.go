@@ -13,7 +13,7 @@ import (
 	"github.com/gin-gonic/gin"
 	"github.com/go-playground/validator/v10"
 
-	"github.com/graphmem/graphmem/memory"
+	"github.com/graphmem/graphmem/errs"
 )
 
 // Problem is an RFC 9457 problem details body. Every error response of the
@@ -46,7 +46,7 @@ const statusClientClosedRequest = 499
 func problemType(slug string) string { return "/docs#problem-" + slug }
 
 // Errors the handlers and middleware raise themselves; everything else comes
-// from the memory layer and is mapped by its sentinel.
+// from the layers below and is mapped by its errs category.
 var (
 	errUnauthorized  = errors.New("missing or unknown API key")
 	errRouteNotFound = errors.New("no such route")
@@ -76,7 +76,7 @@ func (e *httpError) Unwrap() error { return e.cause }
 
 // invalidField is the 422 problem of one field a handler or binder checked
 // itself; its detail reads like the validator's ("field: message"). The
-// validator's and the memory layer's own errors are mapped by type in
+// validator's and the lower layers' typed errors are mapped by type in
 // toProblem instead.
 func invalidField(field, rule, message string) *httpError {
 	return &httpError{status: http.StatusUnprocessableEntity, slug: "validation", title: "Validation failed",
@@ -84,12 +84,16 @@ func invalidField(field, rule, message string) *httpError {
 }
 
 // toProblem is the single mapping from errors to HTTP. 5xx problems carry a
-// generic detail: internals are logged with the request id, never sent.
+// generic detail: internals are logged with the request id, never sent; a
+// 4xx detail comes from a typed error (errs.NotFoundError, ConflictError,
+// ValidationError), never from the text of a wrapped error.
 func toProblem(err error) Problem {
 	var (
 		herr     *httpError
 		verrs    validator.ValidationErrors
-		memVal   *memory.ValidationError
+		valErr   *errs.ValidationError
+		notFound *errs.NotFoundError
+		conflict *errs.ConflictError
 		maxBytes *http.MaxBytesError
 		syntax   *json.SyntaxError
 		typeErr  *json.UnmarshalTypeError
@@ -107,9 +111,9 @@ func toProblem(err error) Problem {
 			Detail: fmt.Sprintf("the request body exceeds %d bytes; send smaller batches", maxBytes.Limit)}
 	case errors.As(err, &verrs):
 		return validationProblem(fieldIssues(verrs))
-	case errors.As(err, &memVal):
-		issues := make([]FieldIssue, len(memVal.Fields))
-		for i, f := range memVal.Fields {
+	case errors.As(err, &valErr):
+		issues := make([]FieldIssue, len(valErr.Fields))
+		for i, f := range valErr.Fields {
 			issues[i] = FieldIssue{Field: f.Field, Rule: f.Rule, Message: f.Message}
 		}
 		return validationProblem(issues)
@@ -137,34 +141,31 @@ func toProblem(err error) Problem {
 	case errors.Is(err, errMethod):
 		return Problem{Type: problemType("method-not-allowed"), Title: "Method not allowed", Status: http.StatusMethodNotAllowed,
 			Detail: "this route does not accept that method; see the Allow header"}
-	case errors.Is(err, memory.ErrInvalid):
-		return validationProblem([]FieldIssue{{Field: "body", Rule: "invalid", Message: userDetail(err, memory.ErrInvalid)}})
-	case errors.Is(err, memory.ErrNotFound):
-		return Problem{Type: problemType("not-found"), Title: "Not found", Status: http.StatusNotFound, Detail: userDetail(err, memory.ErrNotFound)}
-	case errors.Is(err, memory.ErrConflict):
-		return Problem{Type: problemType("conflict"), Title: "Conflict", Status: http.StatusConflict, Detail: userDetail(err, memory.ErrConflict)}
+	// The client-facing text of a 404 or 409 travels in a typed error; an
+	// error that matches only the category (a constraint violation, say)
+	// says what kind of problem it is, never its internals.
+	case errors.As(err, &notFound):
+		return Problem{Type: problemType("not-found"), Title: "Not found", Status: http.StatusNotFound, Detail: notFound.What}
+	case errors.As(err, &conflict):
+		return Problem{Type: problemType("conflict"), Title: "Conflict", Status: http.StatusConflict, Detail: conflict.Detail}
+	case errors.Is(err, errs.ErrInvalid):
+		return validationProblem([]FieldIssue{{Field: "body", Rule: "invalid", Message: "the request cannot be stored as given"}})
+	case errors.Is(err, errs.ErrNotFound):
+		return Problem{Type: problemType("not-found"), Title: "Not found", Status: http.StatusNotFound,
+			Detail: "the resource does not exist for this tenant"}
+	case errors.Is(err, errs.ErrConflict):
+		return Problem{Type: problemType("conflict"), Title: "Conflict", Status: http.StatusConflict,
+			Detail: "the request clashes with the stored state; read it again and retry"}
 	case errors.Is(err, context.DeadlineExceeded):
 		return Problem{Type: problemType("timeout"), Title: "Request timed out", Status: http.StatusGatewayTimeout,
 			Detail: "the request did not finish within the server's deadline; retry, or ask for less (smaller limit or batch)"}
-	case errors.Is(err, memory.ErrUnavailable):
+	case errors.Is(err, errs.ErrUnavailable):
 		return Problem{Type: problemType("unavailable"), Title: "Service unavailable", Status: http.StatusServiceUnavailable,
 			Detail: "a backing service (Neo4j or the LLM) is unavailable; retry later"}
 	default:
 		return Problem{Type: problemType("internal"), Title: "Internal server error", Status: http.StatusInternalServerError,
 			Detail: "an unexpected error occurred; report the request_id to the operator"}
 	}
-}
-
-// userDetail is the part of a 4xx error meant for the client: what follows
-// the sentinel ("raw.append: conflict: session \"s\" belongs to another
-// user" says `session "s" belongs to another user`); the operation names
-// before it are for the log.
-func userDetail(err, sentinel error) string {
-	msg := err.Error()
-	if _, rest, ok := strings.Cut(msg, sentinel.Error()+": "); ok && rest != "" {
-		return rest
-	}
-	return msg
 }
 
 func validationProblem(issues []FieldIssue) Problem {

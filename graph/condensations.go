@@ -7,6 +7,8 @@ import (
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j/dbtype"
+
+	"github.com/graphmem/graphmem/errs"
 )
 
 // Event-tier node kinds.
@@ -101,7 +103,7 @@ func (s *Store) SessionLog(ctx context.Context, tenant, sessionID string) (Sessi
 		return SessionLog{}, err
 	}
 	if len(res.Records) == 0 {
-		return SessionLog{}, fmt.Errorf("session %q: %w", sessionID, ErrNotFound)
+		return SessionLog{}, errs.NotFound("session %q", sessionID)
 	}
 	rec := res.Records[0]
 	sess, err := decodeSession(rec)
@@ -149,7 +151,7 @@ func (s *Store) AppendCondensation(ctx context.Context, tenant, sessionID string
 			return EventNode{}, err
 		}
 		if len(recs) == 0 {
-			return EventNode{}, fmt.Errorf("session %q: %w", sessionID, ErrNotFound)
+			return EventNode{}, errs.NotFound("session %q", sessionID)
 		}
 		userID, _ := get[string](recs[0], "user_id")
 		lastSeq, _ := get[int64](recs[0], "last_seq")
@@ -184,7 +186,7 @@ func (s *Store) CloseSession(ctx context.Context, tenant, sessionID string, idle
 		return Session{}, err
 	}
 	if len(res.Records) == 0 {
-		return Session{}, fmt.Errorf("session %q: %w", sessionID, ErrNotFound)
+		return Session{}, errs.NotFound("session %q", sessionID)
 	}
 	if idle, _ := get[bool](res.Records[0], "idle"); !idle {
 		return Session{}, fmt.Errorf("session %q is no longer idle: %w", sessionID, ErrConflict)
@@ -214,7 +216,7 @@ func (s *Store) WriteSessionSummary(ctx context.Context, tenant, sessionID strin
 			return EventNode{}, err
 		}
 		if len(recs) == 0 {
-			return EventNode{}, fmt.Errorf("session %q: %w", sessionID, ErrNotFound)
+			return EventNode{}, errs.NotFound("session %q", sessionID)
 		}
 		if closed, _ := get[bool](recs[0], "closed"); !closed {
 			return EventNode{}, fmt.Errorf("session %q was reopened: %w", sessionID, ErrConflict)
@@ -267,7 +269,7 @@ func (s *Store) createEventNode(ctx context.Context, tx neo4j.ManagedTransaction
 		return EventNode{}, err
 	}
 	if len(recs) == 0 {
-		return EventNode{}, fmt.Errorf("session %q: %w", sessionID, ErrNotFound)
+		return EventNode{}, errs.NotFound("session %q", sessionID)
 	}
 	raw, _ := recs[0].Get("e")
 	node, ok := raw.(dbtype.Node)
@@ -304,7 +306,7 @@ func (s *Store) EventWindow(ctx context.Context, tenant, eventID string) (EventN
 		return EventNode{}, nil, err
 	}
 	if len(res.Records) == 0 {
-		return EventNode{}, nil, fmt.Errorf("event %q: %w", eventID, ErrNotFound)
+		return EventNode{}, nil, errs.NotFound("event %q", eventID)
 	}
 	rec := res.Records[0]
 	raw, _ := rec.Get("e")
@@ -336,7 +338,7 @@ func (s *Store) MarkExtracted(ctx context.Context, tenant, eventID, extractor st
 		return err
 	}
 	if len(res.Records) == 0 {
-		return fmt.Errorf("event %q: %w", eventID, ErrNotFound)
+		return errs.NotFound("event %q", eventID)
 	}
 	return nil
 }
@@ -354,7 +356,7 @@ func (s *Store) ListEventNodes(ctx context.Context, tenant, sessionID string) ([
 		return nil, err
 	}
 	if len(res.Records) == 0 {
-		return nil, fmt.Errorf("session %q: %w", sessionID, ErrNotFound)
+		return nil, errs.NotFound("session %q", sessionID)
 	}
 	nodes, _ := get[[]any](res.Records[0], "events")
 	out := make([]EventNode, 0, len(nodes))

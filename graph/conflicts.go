@@ -7,6 +7,8 @@ import (
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j/dbtype"
+
+	"github.com/graphmem/graphmem/errs"
 )
 
 // Conflict statuses, resolutions, kinds and winners.
@@ -170,7 +172,7 @@ func (s *Store) ResolveConflict(ctx context.Context, tenant, conflictID string, 
 			return Conflict{}, err
 		}
 		if len(recs) == 0 {
-			return Conflict{}, fmt.Errorf("conflict %q: %w", conflictID, ErrNotFound)
+			return Conflict{}, errs.NotFound("conflict %q", conflictID)
 		}
 		c, err := decodeConflict(recs[0])
 		if err != nil {
@@ -185,7 +187,7 @@ func (s *Store) ResolveConflict(ctx context.Context, tenant, conflictID string, 
 		}
 		oldF, newF := byID[c.OldFactID], byID[c.NewFactID]
 		if oldF == nil || newF == nil {
-			return Conflict{}, fmt.Errorf("conflict %q: %w: its facts are missing", conflictID, ErrNotFound)
+			return Conflict{}, errs.NotFound("conflict %q (its facts are missing)", conflictID)
 		}
 		winner, loser := newF, oldF
 		if r.Winner == WinnerOld {
@@ -236,7 +238,7 @@ func (s *Store) ResolveConflict(ctx context.Context, tenant, conflictID string, 
 			return Conflict{}, err
 		}
 		if len(recs) == 0 {
-			return Conflict{}, fmt.Errorf("conflict %q: %w", conflictID, ErrNotFound)
+			return Conflict{}, errs.NotFound("conflict %q", conflictID)
 		}
 		return decodeConflict(recs[0])
 	})

@@ -9,9 +9,10 @@
 //   - Values are always $parameters. Labels and relationship types cannot be
 //     parameters, so they come only from the ontology's allow-list after
 //     ontology.ValidLabel / ValidRelType; caller input never reaches Cypher.
-//   - Errors are wrapped with the operation and unwrap to this package's
-//     sentinels (ErrNotFound, ErrConflict, ErrUnavailable, ErrInvalid), which
-//     the API maps to HTTP in one place.
+//   - Errors are wrapped with the operation and unwrap to the categories of
+//     package errs (ErrNotFound, ErrConflict, ErrUnavailable, ErrInvalid),
+//     which the API maps to HTTP in one place; what a client may read is an
+//     errs.NotFound, errs.Conflict or errs.Invalid error.
 //   - Single statements use neo4j.ExecuteQuery; multi-statement units use
 //     ExecuteWrite with idempotent work functions, because the driver retries
 //     them on transient errors.

@@ -11,6 +11,7 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j/dbtype"
 
+	"github.com/graphmem/graphmem/errs"
 	"github.com/graphmem/graphmem/ontology"
 )
 
@@ -729,7 +730,7 @@ func (s *Store) Entity(ctx context.Context, tenant, entityID string, q EntityQue
 		return EntityView{}, err
 	}
 	if len(res.Records) == 0 {
-		return EntityView{}, fmt.Errorf("entity %q: %w", entityID, ErrNotFound)
+		return EntityView{}, errs.NotFound("entity %q", entityID)
 	}
 	rec := res.Records[0]
 	raw, _ := rec.Get("e")

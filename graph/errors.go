@@ -7,20 +7,26 @@ import (
 	"strings"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	"github.com/graphmem/graphmem/errs"
 )
 
-// Sentinel errors; callers branch on them with errors.Is.
+// The error categories of package errs, named here so that graph's code
+// reads as one package; callers outside graph match errs.ErrNotFound and
+// its siblings. What a client should read travels in errs.NotFound,
+// errs.Conflict and errs.Invalid errors, which match the same categories.
 var (
 	// ErrNotFound means the thing asked for does not exist for this tenant.
-	ErrNotFound = errors.New("not found")
+	ErrNotFound = errs.ErrNotFound
 	// ErrConflict means the write clashes with stored state (a uniqueness
 	// constraint, a session owned by another user, a stale version).
-	ErrConflict = errors.New("conflict")
-	// ErrUnavailable means Neo4j could not be reached or timed out.
-	ErrUnavailable = errors.New("graph database unavailable")
+	ErrConflict = errs.ErrConflict
+	// ErrUnavailable means Neo4j could not be reached or timed out; it
+	// matches errs.ErrUnavailable and says which backing service failed.
+	ErrUnavailable = fmt.Errorf("graph database %w", errs.ErrUnavailable)
 	// ErrInvalid means the request cannot be stored as given (an identifier
 	// outside the allow-list, a malformed value).
-	ErrInvalid = errors.New("invalid")
+	ErrInvalid = errs.ErrInvalid
 )
 
 // mapError wraps a driver error with the operation name and the sentinel

@@ -13,6 +13,8 @@ import (
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j/dbtype"
+
+	"github.com/graphmem/graphmem/errs"
 )
 
 // Durable background jobs, stored as (:Job) nodes so every replica sees the
@@ -274,7 +276,7 @@ func lockJob(ctx context.Context, tx neo4j.ManagedTransaction, tenant, id string
 		return Job{}, err
 	}
 	if len(recs) == 0 {
-		return Job{}, fmt.Errorf("job %q: %w", id, ErrNotFound)
+		return Job{}, errs.NotFound("job %q", id)
 	}
 	return decodeJobRecord(recs[0])
 }
@@ -533,7 +535,7 @@ func (s *Store) GetJob(ctx context.Context, tenant, id string) (Job, error) {
 		return Job{}, err
 	}
 	if len(res.Records) == 0 {
-		return Job{}, fmt.Errorf("job %q: %w", id, ErrNotFound)
+		return Job{}, errs.NotFound("job %q", id)
 	}
 	return decodeJobRecord(res.Records[0])
 }
@@ -602,7 +604,7 @@ func (s *Store) RetryJob(ctx context.Context, tenant, id string) (Job, error) {
 			return Job{}, err
 		}
 		if cur.Status != JobFailed {
-			return Job{}, fmt.Errorf("job %q: %w: only failed jobs can be retried, it is %s", id, ErrConflict, cur.Status)
+			return Job{}, errs.Conflict("job %q: only failed jobs can be retried, it is %s", id, cur.Status)
 		}
 		if cur.Key != "" {
 			latest, _, err := latestJobID(ctx, tx, tenant, jobKeyPrefix(cur.Kind, cur.Key))
@@ -610,7 +612,7 @@ func (s *Store) RetryJob(ctx context.Context, tenant, id string) (Job, error) {
 				return Job{}, err
 			}
 			if latest != id {
-				return Job{}, fmt.Errorf("job %q: %w: superseded by job %q with the same key", id, ErrConflict, latest)
+				return Job{}, errs.Conflict("job %q: superseded by job %q with the same key", id, latest)
 			}
 		}
 		recs, err := runTx(ctx, tx, `

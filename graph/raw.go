@@ -8,6 +8,8 @@ import (
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j/dbtype"
+
+	"github.com/graphmem/graphmem/errs"
 )
 
 // Session is one conversation of one user.
@@ -93,7 +95,7 @@ func (s *Store) AppendEvents(ctx context.Context, tenant, sessionID, userID, age
 		}
 		owner, _ := get[string](recs[0], "user_id")
 		if owner != userID {
-			return out, fmt.Errorf("%w: session %q belongs to another user", ErrConflict, sessionID)
+			return out, errs.Conflict("session %q belongs to another user", sessionID)
 		}
 		lastSeq, _ := get[int64](recs[0], "last_seq")
 		status, _ := get[string](recs[0], "status")
@@ -128,8 +130,8 @@ func (s *Store) AppendEvents(ctx context.Context, tenant, sessionID, userID, age
 				// A re-send is a duplicate; the same id with other content
 				// is a client bug that first-write-wins would hide.
 				if stored[e.ID] != [3]string{e.Kind, e.Role, e.Content} {
-					return out, fmt.Errorf("%w: event %q is already stored in session %q with other content; raw events are immutable, so send new content under a new id",
-						ErrConflict, e.ID, sessionID)
+					return out, errs.Conflict("event %q is already stored in session %q with other content; raw events are immutable, so send new content under a new id",
+						e.ID, sessionID)
 				}
 				out.Events = append(out.Events, Appended{ID: e.ID, Seq: seq, Duplicate: true})
 				continue
@@ -196,7 +198,7 @@ func rawRow(e NewRawEvent, seq int64) (map[string]any, error) {
 	if len(e.Metadata) > 0 {
 		b, err := json.Marshal(e.Metadata)
 		if err != nil {
-			return nil, fmt.Errorf("%w: metadata of event %q: %v", ErrInvalid, e.ID, err)
+			return nil, errs.Invalid("body", "invalid", "metadata of event %q: %v", e.ID, err)
 		}
 		meta = string(b)
 	}
@@ -221,7 +223,7 @@ func (s *Store) GetSession(ctx context.Context, tenant, sessionID string) (Sessi
 		return Session{}, err
 	}
 	if len(res.Records) == 0 {
-		return Session{}, fmt.Errorf("session %q: %w", sessionID, ErrNotFound)
+		return Session{}, errs.NotFound("session %q", sessionID)
 	}
 	return decodeSession(res.Records[0])
 }
@@ -239,7 +241,7 @@ func (s *Store) ListEvents(ctx context.Context, tenant, sessionID string, afterS
 		return nil, err
 	}
 	if len(res.Records) == 0 {
-		return nil, fmt.Errorf("session %q: %w", sessionID, ErrNotFound)
+		return nil, errs.NotFound("session %q", sessionID)
 	}
 	nodes, _ := get[[]any](res.Records[0], "events")
 	out := make([]RawEvent, 0, len(nodes))

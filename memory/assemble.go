@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/graphmem/graphmem/errs"
 	"github.com/graphmem/graphmem/graph"
 )
 
@@ -237,7 +238,7 @@ func (s *Service) packView(events []Event, budget int) []Event {
 // who it is talking to.
 func (s *Service) userProfile(ctx context.Context, tenant, userID string, packed []SearchResult) ([]SearchResult, error) {
 	id, err := s.store.UserEntityID(ctx, tenant, userID)
-	if errors.Is(err, graph.ErrNotFound) {
+	if errors.Is(err, errs.ErrNotFound) {
 		return nil, nil
 	}
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/graphmem/graphmem/errs"
 	"github.com/graphmem/graphmem/graph"
 )
 
@@ -36,7 +37,7 @@ func (s *Service) SweepIdle(ctx context.Context, idle time.Duration) (int, error
 	for _, r := range refs {
 		_, err := s.closeAndSchedule(ctx, r.Tenant, r.ID, before)
 		switch {
-		case errors.Is(err, graph.ErrConflict):
+		case errors.Is(err, errs.ErrConflict):
 			continue // an event arrived since the session was found idle
 		case err != nil:
 			return closed, fmt.Errorf("close idle session %s: %w", r.ID, err)

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/graphmem/graphmem/errs"
 	"github.com/graphmem/graphmem/extract"
 	"github.com/graphmem/graphmem/graph"
 )
@@ -124,7 +125,7 @@ func (s *Service) handleCloseSession(ctx context.Context, job graph.Job) (map[st
 	if len(uncovered) > 0 {
 		node, err := s.summarizeSession(ctx, tenant, p.SessionID, job.ID, nodes, uncovered)
 		switch {
-		case errors.Is(err, graph.ErrConflict):
+		case errors.Is(err, errs.ErrConflict):
 			// Reopened since: the conversation goes on, and its next close
 			// summarizes the whole tail.
 			result["summary_skipped"] = "the session received events after it was closed"
@@ -211,13 +212,13 @@ func engineError(err error) error {
 	return err
 }
 
-// engineUnavailable is an LLM outage: it matches ErrUnavailable (retried,
+// engineUnavailable is an LLM outage: it matches errs.ErrUnavailable (retried,
 // 503) but reads as the engine's own message, so an operator looking at a
 // job's last_error is sent to the LLM, not to Neo4j.
 type engineUnavailable struct{ err error }
 
 func (e engineUnavailable) Error() string   { return e.err.Error() }
-func (e engineUnavailable) Unwrap() []error { return []error{e.err, ErrUnavailable} }
+func (e engineUnavailable) Unwrap() []error { return []error{e.err, errs.ErrUnavailable} }
 
 func rawToExtract(r graph.RawEvent) extract.Event {
 	return extract.Event{ID: r.ID, Role: r.Role, Kind: r.Kind, Name: r.Name, Content: r.Content, OccurredAt: r.OccurredAt}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/graphmem/graphmem/condenser"
+	"github.com/graphmem/graphmem/errs"
 	"github.com/graphmem/graphmem/graph"
 )
 
@@ -20,7 +21,7 @@ type ViewInput struct {
 	Profile string
 	// DryRun computes the view without storing any condensation.
 	DryRun bool
-	// UserID, when set, must own the session (ErrConflict otherwise):
+	// UserID, when set, must own the session (errs.ErrConflict otherwise):
 	// a caller assembling one user's context must not read another's.
 	UserID string
 }
@@ -77,7 +78,7 @@ const maxCondenseRounds = 4
 // budget) call for it.
 func (s *Service) View(ctx context.Context, tenant, sessionID string, in ViewInput) (ViewOutput, error) {
 	if in.MaxEvents < 0 || in.MaxTokens < 0 {
-		return ViewOutput{}, invalid("max_events", "gte", "budgets must not be negative")
+		return ViewOutput{}, errs.Invalid("max_events", "gte", "budgets must not be negative")
 	}
 	profileName := in.Profile
 	if profileName == "" {
@@ -85,7 +86,7 @@ func (s *Service) View(ctx context.Context, tenant, sessionID string, in ViewInp
 	}
 	profile, ok := s.cfg.Profiles[profileName]
 	if !ok {
-		return ViewOutput{}, invalid("profile", "oneof", "unknown condenser profile %q (configured: %v)", profileName, s.ProfileNames())
+		return ViewOutput{}, errs.Invalid("profile", "oneof", "unknown condenser profile %q (configured: %v)", profileName, s.ProfileNames())
 	}
 	cfg := withBudget(profile, in.MaxEvents, in.MaxTokens)
 	out := ViewOutput{Profile: profileName}
@@ -96,7 +97,7 @@ func (s *Service) View(ctx context.Context, tenant, sessionID string, in ViewInp
 			return ViewOutput{}, err
 		}
 		if in.UserID != "" && glog.Session.UserID != in.UserID {
-			return ViewOutput{}, fmt.Errorf("%w: session %q belongs to another user", ErrConflict, sessionID)
+			return ViewOutput{}, errs.Conflict("session %q belongs to another user", sessionID)
 		}
 		clog := toCondenserLog(glog)
 		view := condenser.BuildView(clog, s.cfg.ViewMode)
@@ -130,7 +131,7 @@ func (s *Service) View(ctx context.Context, tenant, sessionID string, in ViewInp
 			return s.finishView(out, view, in), nil
 		}
 		stored, err := s.storeCondensation(ctx, tenant, sessionID, clog, *res.Condensation, cfg, deps, time.Since(started))
-		if errors.Is(err, ErrConflict) {
+		if errors.Is(err, errs.ErrConflict) {
 			continue // another request condensed the same view first: rebuild
 		}
 		if err != nil {
@@ -152,9 +153,9 @@ func shrinks(c condenser.Condensation) bool {
 func condenseError(err error) error {
 	switch {
 	case errors.Is(err, condenser.ErrInvalidConfig):
-		return &ValidationError{Fields: []FieldError{{Field: "profile", Rule: "invalid", Message: err.Error()}}}
+		return &errs.ValidationError{Fields: []errs.FieldError{{Field: "profile", Rule: "invalid", Message: err.Error()}}}
 	case errors.Is(err, condenser.ErrNoCondensation):
-		return fmt.Errorf("%w: a required condensation could not be made: %v", ErrUnavailable, err)
+		return fmt.Errorf("%w: a required condensation could not be made: %v", errs.ErrUnavailable, err)
 	default:
 		return fmt.Errorf("condense: %w", err)
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/graphmem/graphmem/errs"
 	"github.com/graphmem/graphmem/extract"
 	"github.com/graphmem/graphmem/graph"
 	"github.com/graphmem/graphmem/ontology"
@@ -50,7 +51,7 @@ func (s *Service) handleExtract(ctx context.Context, job graph.Job) (map[string]
 		return nil, Permanent(err)
 	}
 	node, raws, err := s.store.EventWindow(ctx, job.Tenant, p.EventID)
-	if errors.Is(err, ErrNotFound) {
+	if errors.Is(err, errs.ErrNotFound) {
 		return nil, Permanent(err)
 	}
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/graphmem/graphmem/errs"
 	"github.com/graphmem/graphmem/graph"
 )
 
@@ -26,9 +27,9 @@ type (
 // or the full history.
 func (s *Service) Facts(ctx context.Context, tenant, userID string, q FactQuery) ([]Fact, error) {
 	facts, err := s.store.Facts(ctx, tenant, userID, q)
-	if q.Predicate != "" && errors.Is(err, ErrInvalid) {
+	if q.Predicate != "" && errors.Is(err, errs.ErrInvalid) {
 		// The only input the store can find invalid here is the type.
-		return nil, invalid("predicate", "oneof", "%q is not a fact type; fact types are UPPER_SNAKE relationship types such as LIVES_IN or WORKS_AT (GET /v1/users/{user_id}/facts lists those in use)", q.Predicate)
+		return nil, errs.Invalid("predicate", "oneof", "%q is not a fact type; fact types are UPPER_SNAKE relationship types such as LIVES_IN or WORKS_AT (GET /v1/users/{user_id}/facts lists those in use)", q.Predicate)
 	}
 	return facts, err
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/graphmem/graphmem/errs"
 	"github.com/graphmem/graphmem/graph"
 )
 
@@ -419,7 +420,7 @@ func (s *Service) vectorCandidates(ctx context.Context, sc graph.SearchScope, qu
 		return fmt.Errorf("embed query: %w", engineError(err))
 	}
 	if len(vecs) != 1 {
-		return fmt.Errorf("embed query: %w: the embedder returned %d vectors for one text", ErrUnavailable, len(vecs))
+		return fmt.Errorf("embed query: %w: the embedder returned %d vectors for one text", errs.ErrUnavailable, len(vecs))
 	}
 	hits, err := s.store.VectorSearch(ctx, sc, vecs[0], pool)
 	if err != nil {
@@ -880,18 +881,18 @@ func explain(r SearchResult, q queryAnalysis) string {
 }
 
 func validateSearch(in SearchInput) error {
-	var fields []FieldError
+	var fields []errs.FieldError
 	if strings.TrimSpace(in.Query) == "" {
-		fields = append(fields, FieldError{Field: "query", Rule: "required", Message: "is required"})
+		fields = append(fields, errs.FieldError{Field: "query", Rule: "required", Message: "is required"})
 	}
 	for i, k := range in.Tiers {
 		if !slices.Contains(allKinds, k) {
-			fields = append(fields, FieldError{Field: fmt.Sprintf("tiers[%d]", i), Rule: "oneof",
+			fields = append(fields, errs.FieldError{Field: fmt.Sprintf("tiers[%d]", i), Rule: "oneof",
 				Message: "must be one of: raw, event, insight, fact, entity"})
 		}
 	}
 	if len(fields) > 0 {
-		return &ValidationError{Fields: fields}
+		return &errs.ValidationError{Fields: fields}
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/graphmem/graphmem/errs"
 	"github.com/graphmem/graphmem/graph"
 )
 
@@ -92,7 +93,7 @@ func TestDedupeKeysTurnsBySession(t *testing.T) {
 
 func TestValidateSearch(t *testing.T) {
 	err := validateSearch(SearchInput{Query: " ", Tiers: []string{"raw", "memes"}})
-	v, ok := err.(*ValidationError)
+	v, ok := err.(*errs.ValidationError)
 	if !ok || len(v.Fields) != 2 || v.Fields[0].Field != "query" || v.Fields[1].Field != "tiers[1]" {
 		t.Fatalf("validateSearch = %v", err)
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/graphmem/graphmem/condenser"
+	"github.com/graphmem/graphmem/errs"
 	"github.com/graphmem/graphmem/graph"
 )
 
@@ -127,9 +128,9 @@ func (s *Service) Append(ctx context.Context, tenant, sessionID string, in Appen
 // validateAppend checks what struct tags cannot: kinds and roles that
 // depend on each other, duplicate ids inside one batch.
 func validateAppend(in AppendInput) error {
-	var fields []FieldError
+	var fields []errs.FieldError
 	add := func(field, rule, format string, args ...any) {
-		fields = append(fields, FieldError{Field: field, Rule: rule, Message: fmt.Sprintf(format, args...)})
+		fields = append(fields, errs.FieldError{Field: field, Rule: rule, Message: fmt.Sprintf(format, args...)})
 	}
 	if len(in.Events) == 0 {
 		add("events", "min", "must hold at least one event")
@@ -160,7 +161,7 @@ func validateAppend(in AppendInput) error {
 		}
 	}
 	if len(fields) > 0 {
-		return &ValidationError{Fields: fields}
+		return &errs.ValidationError{Fields: fields}
 	}
 	return nil
 }

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/graphmem/graphmem/errs"
 	"github.com/graphmem/graphmem/graph"
 )
 
@@ -186,11 +187,11 @@ func (w *Worker) Run(ctx context.Context) error {
 	w.mu.Lock()
 	if w.running {
 		w.mu.Unlock()
-		return fmt.Errorf("worker %s: %w: already running", w.cfg.Owner, ErrConflict)
+		return fmt.Errorf("worker %s: %w: already running", w.cfg.Owner, errs.ErrConflict)
 	}
 	if len(w.handlers) == 0 {
 		w.mu.Unlock()
-		return fmt.Errorf("worker %s: %w: no handlers registered", w.cfg.Owner, ErrInvalid)
+		return fmt.Errorf("worker %s: %w: no handlers registered", w.cfg.Owner, errs.ErrInvalid)
 	}
 	w.running = true
 	w.mu.Unlock()
@@ -333,7 +334,7 @@ func (w *Worker) process(base context.Context, job graph.Job, h Handler) {
 	var result map[string]any
 	var err error
 	if h == nil {
-		err = Permanent(fmt.Errorf("%w: no handler for job kind %q", ErrInvalid, job.Kind))
+		err = Permanent(fmt.Errorf("%w: no handler for job kind %q", errs.ErrInvalid, job.Kind))
 	} else {
 		stopRenewing := w.keepLease(leaseCtx, loseLease, job)
 		result, err = callHandler(ctx, h, job)
@@ -416,7 +417,7 @@ func (w *Worker) keepLease(ctx context.Context, lose context.CancelCauseFunc, jo
 			switch {
 			case err == nil:
 				expires = renewedAt.Add(w.cfg.Lease)
-			case errors.Is(err, ErrConflict), errors.Is(err, ErrNotFound):
+			case errors.Is(err, errs.ErrConflict), errors.Is(err, errs.ErrNotFound):
 				lose(fmt.Errorf("%w: %w", errLeaseLost, err))
 				return
 			case !time.Now().Before(expires):
@@ -483,12 +484,12 @@ func Permanent(err error) error {
 }
 
 // IsPermanent reports whether err was marked with Permanent or is invalid
-// input (ErrInvalid, including ValidationError), which no retry can fix.
+// input (errs.ErrInvalid, including errs.ValidationError), which no retry can fix.
 func IsPermanent(err error) bool {
 	if _, ok := errors.AsType[*permanentError](err); ok {
 		return true
 	}
-	return errors.Is(err, ErrInvalid)
+	return errors.Is(err, errs.ErrInvalid)
 }
 
 // waitTimeout waits for wg up to d and reports whether it finished.

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/graphmem/graphmem/errs"
 	"github.com/graphmem/graphmem/graph"
 )
 
@@ -80,7 +81,7 @@ func (f *fakeJobs) ClaimJobs(_ context.Context, owner string, filter graph.Claim
 	f.claims++
 	if f.claimErrs > 0 {
 		f.claimErrs--
-		return nil, fmt.Errorf("claim: %w", ErrUnavailable)
+		return nil, fmt.Errorf("claim: %w", errs.ErrUnavailable)
 	}
 	now := time.Now()
 	var out []graph.Job
@@ -105,12 +106,12 @@ func (f *fakeJobs) owned(id, owner string) (*graph.Job, error) {
 	for _, j := range f.jobs {
 		if j.ID == id {
 			if j.Status != graph.JobRunning || j.LeaseOwner != owner {
-				return nil, fmt.Errorf("job %s: %w", id, ErrConflict)
+				return nil, fmt.Errorf("job %s: %w", id, errs.ErrConflict)
 			}
 			return j, nil
 		}
 	}
-	return nil, fmt.Errorf("job %s: %w", id, ErrNotFound)
+	return nil, fmt.Errorf("job %s: %w", id, errs.ErrNotFound)
 }
 
 func (f *fakeJobs) RenewLease(_ context.Context, _, id, owner string, lease time.Duration) error {
@@ -260,9 +261,9 @@ func TestIsPermanent(t *testing.T) {
 	}{
 		{"marked", Permanent(base), true},
 		{"marked and wrapped", fmt.Errorf("extract: %w", Permanent(base)), true},
-		{"invalid", fmt.Errorf("write: %w", ErrInvalid), true},
-		{"validation error", invalid("kind", "oneof", "unknown kind"), true},
-		{"unavailable", fmt.Errorf("llm: %w", ErrUnavailable), false},
+		{"invalid", fmt.Errorf("write: %w", errs.ErrInvalid), true},
+		{"validation error", errs.Invalid("kind", "oneof", "unknown kind"), true},
+		{"unavailable", fmt.Errorf("llm: %w", errs.ErrUnavailable), false},
 		{"plain", base, false},
 		{"timeout", context.DeadlineExceeded, false},
 		{"nil", nil, false},
@@ -302,8 +303,8 @@ func TestNewWorkerDefaults(t *testing.T) {
 func TestWorkerRunNeedsHandlers(t *testing.T) {
 	t.Parallel()
 	w, _ := testWorker(newFakeJobs(), WorkerConfig{})
-	if err := w.Run(t.Context()); !errors.Is(err, ErrInvalid) {
-		t.Fatalf("Run without handlers: %v, want ErrInvalid", err)
+	if err := w.Run(t.Context()); !errors.Is(err, errs.ErrInvalid) {
+		t.Fatalf("Run without handlers: %v, want errs.ErrInvalid", err)
 	}
 }
 
@@ -344,7 +345,7 @@ func TestWorkerTransientFailureBacksOff(t *testing.T) {
 	w.now = func() time.Time { return fixed }
 	w.jitter = func() float64 { return 0.5 }
 	w.Handle("flaky", func(context.Context, graph.Job) (map[string]any, error) {
-		return nil, fmt.Errorf("summarize: %w", ErrUnavailable)
+		return nil, fmt.Errorf("summarize: %w", errs.ErrUnavailable)
 	})
 	id := store.add("flaky", 3)
 	runWorker(t, w)
@@ -352,7 +353,7 @@ func TestWorkerTransientFailureBacksOff(t *testing.T) {
 	_, _, _, failures := store.snapshot()
 	f := failures[0]
 	// Attempt 1: nominal 2s, equal jitter at 0.5 → 1.5s.
-	if f.id != id || f.permanent || !f.retryAt.Equal(fixed.Add(1500*time.Millisecond)) || !errors.Is(f.cause, ErrUnavailable) {
+	if f.id != id || f.permanent || !f.retryAt.Equal(fixed.Add(1500*time.Millisecond)) || !errors.Is(f.cause, errs.ErrUnavailable) {
 		t.Fatalf("failure = %+v", f)
 	}
 	if j := store.job(id); j.Status != graph.JobPending || j.LastError == "" {
@@ -390,8 +391,8 @@ func TestWorkerPermanentErrorsFailAtOnce(t *testing.T) {
 	t.Parallel()
 	cases := map[string]error{
 		"marked":     Permanent(errors.New("schema mismatch")),
-		"invalid":    fmt.Errorf("write facts: %w", ErrInvalid),
-		"validation": invalid("payload.session_id", "required", "missing"),
+		"invalid":    fmt.Errorf("write facts: %w", errs.ErrInvalid),
+		"validation": errs.Invalid("payload.session_id", "required", "missing"),
 	}
 	for name, herr := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -468,7 +469,7 @@ func TestWorkerRenewsLeaseWhileRunning(t *testing.T) {
 func TestWorkerLeaseLostCancelsHandler(t *testing.T) {
 	t.Parallel()
 	store := newFakeJobs()
-	store.renewErr = fmt.Errorf("renew: %w", ErrConflict)
+	store.renewErr = fmt.Errorf("renew: %w", errs.ErrConflict)
 	w, logs := testWorker(store, WorkerConfig{Lease: 60 * time.Millisecond, JobTimeout: time.Minute})
 	cancelled := make(chan error, 1)
 	w.Handle("long", func(ctx context.Context, _ graph.Job) (map[string]any, error) {
@@ -480,7 +481,7 @@ func TestWorkerLeaseLostCancelsHandler(t *testing.T) {
 	runWorker(t, w)
 	select {
 	case cause := <-cancelled:
-		if !errors.Is(cause, errLeaseLost) || !errors.Is(cause, ErrConflict) {
+		if !errors.Is(cause, errLeaseLost) || !errors.Is(cause, errs.ErrConflict) {
 			t.Fatalf("handler cancelled by %v", cause)
 		}
 	case <-time.After(5 * time.Second):
@@ -615,8 +616,8 @@ func TestWorkerRejectsSecondRun(t *testing.T) {
 	w.Handle("k", func(context.Context, graph.Job) (map[string]any, error) { return nil, nil })
 	runWorker(t, w)
 	workerEventually(t, "the worker to start", func() bool { w.mu.Lock(); defer w.mu.Unlock(); return w.running })
-	if err := w.Run(t.Context()); !errors.Is(err, ErrConflict) {
-		t.Fatalf("second Run: %v, want ErrConflict", err)
+	if err := w.Run(t.Context()); !errors.Is(err, errs.ErrConflict) {
+		t.Fatalf("second Run: %v, want errs.ErrConflict", err)
 	}
 }
 
