@@ -25,8 +25,9 @@ var importRule = map[string]struct {
 	"extract":    {allowed: []string{"ontology", "nlp"}, forbidden: []string{"github.com/neo4j", "github.com/gin-gonic", "github.com/go-playground"}},
 	"errs":       {allowed: nil, forbidden: []string{"github.com/neo4j", "github.com/sashabaranov", "github.com/gin-gonic", "github.com/go-playground"}},
 	"graph":      {allowed: []string{"ontology", "nlp", "graph", "errs"}, forbidden: []string{"github.com/sashabaranov", "github.com/gin-gonic", "github.com/go-playground"}},
+	"jobs":       {allowed: nil, forbidden: []string{"github.com/neo4j", "github.com/sashabaranov", "github.com/gin-gonic", "github.com/go-playground"}},
 	"localneo4j": {allowed: nil, forbidden: []string{"github.com/neo4j", "github.com/sashabaranov", "github.com/gin-gonic", "github.com/go-playground"}},
-	"memory":     {allowed: []string{"ontology", "nlp", "condenser", "extract", "graph", "errs"}, forbidden: []string{"github.com/neo4j", "github.com/sashabaranov", "github.com/gin-gonic", "github.com/go-playground"}},
+	"memory":     {allowed: []string{"ontology", "nlp", "condenser", "extract", "graph", "errs", "jobs"}, forbidden: []string{"github.com/neo4j", "github.com/sashabaranov", "github.com/gin-gonic", "github.com/go-playground"}},
 	"api":        {allowed: []string{"memory", "ontology", "errs"}, forbidden: []string{"github.com/neo4j", "github.com/sashabaranov"}},
 }
 

@@ -10,14 +10,6 @@ import (
 	"github.com/graphmem/graphmem/graph"
 )
 
-// RegisterJobs installs the service's job handlers on a worker.
-func (s *Service) RegisterJobs(w *Worker) {
-	w.Handle(JobCloseSession, s.handleCloseSession)
-	w.Handle(JobExtract, s.handleExtract)
-	w.Handle(JobInsights, s.handleInsights)
-	s.SetKicker(w.Kick)
-}
-
 // idleStore finds sessions to sweep.
 type idleStore interface {
 	IdleSessions(ctx context.Context, before time.Time, limit int) ([]graph.SessionRef, error)

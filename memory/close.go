@@ -10,6 +10,7 @@ import (
 	"github.com/graphmem/graphmem/errs"
 	"github.com/graphmem/graphmem/extract"
 	"github.com/graphmem/graphmem/graph"
+	"github.com/graphmem/graphmem/jobs"
 )
 
 // CloseOutput reports a close request.
@@ -103,10 +104,10 @@ func (s *Service) waitForSession(ctx context.Context, tenant, sessionID string) 
 }
 
 // handleCloseSession is the JobCloseSession handler.
-func (s *Service) handleCloseSession(ctx context.Context, job graph.Job) (map[string]any, error) {
+func (s *Service) handleCloseSession(ctx context.Context, job jobs.Job) (map[string]any, error) {
 	var p closePayload
 	if err := job.Decode(&p); err != nil {
-		return nil, Permanent(err)
+		return nil, jobs.Permanent(err)
 	}
 	tenant := job.Tenant
 	uncovered, err := s.store.UncoveredEvents(ctx, tenant, p.SessionID)
@@ -204,7 +205,7 @@ func (s *Service) llmCalls() int {
 // an unavailable LLM is retried later.
 func engineError(err error) error {
 	if errors.Is(err, extract.ErrInvalidOutput) {
-		return Permanent(err)
+		return jobs.Permanent(err)
 	}
 	if errors.Is(err, extract.ErrUnavailable) {
 		return engineUnavailable{err}

@@ -10,6 +10,7 @@ import (
 	"github.com/graphmem/graphmem/errs"
 	"github.com/graphmem/graphmem/extract"
 	"github.com/graphmem/graphmem/graph"
+	"github.com/graphmem/graphmem/jobs"
 	"github.com/graphmem/graphmem/ontology"
 )
 
@@ -45,14 +46,14 @@ const insightDelay = 10 * time.Second
 // result is written to the graph with entity resolution and conflict
 // handling. Writing the same result twice changes nothing, so a retried
 // job is harmless.
-func (s *Service) handleExtract(ctx context.Context, job graph.Job) (map[string]any, error) {
+func (s *Service) handleExtract(ctx context.Context, job jobs.Job) (map[string]any, error) {
 	var p extractPayload
 	if err := job.Decode(&p); err != nil {
-		return nil, Permanent(err)
+		return nil, jobs.Permanent(err)
 	}
 	node, raws, err := s.store.EventWindow(ctx, job.Tenant, p.EventID)
 	if errors.Is(err, errs.ErrNotFound) {
-		return nil, Permanent(err)
+		return nil, jobs.Permanent(err)
 	}
 	if err != nil {
 		return nil, err
@@ -161,7 +162,7 @@ func (s *Service) embedWindow(ctx context.Context, tenant string, node graph.Eve
 		return fmt.Errorf("embed window %s: %w", node.ID, engineError(err))
 	}
 	if len(vecs) != len(texts) {
-		return Permanent(fmt.Errorf("embed window %s: %d vectors for %d texts", node.ID, len(vecs), len(texts)))
+		return jobs.Permanent(fmt.Errorf("embed window %s: %d vectors for %d texts", node.ID, len(vecs), len(texts)))
 	}
 	for i := range items {
 		items[i].Vector = vecs[i]

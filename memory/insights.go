@@ -9,6 +9,7 @@ import (
 
 	"github.com/graphmem/graphmem/extract"
 	"github.com/graphmem/graphmem/graph"
+	"github.com/graphmem/graphmem/jobs"
 )
 
 type insightsPayload struct {
@@ -32,10 +33,10 @@ func (s *Service) GenerateInsights(ctx context.Context, tenant, userID string) (
 	return s.store.Insights(ctx, tenant, userID, graph.InsightQuery{})
 }
 
-func (s *Service) handleInsights(ctx context.Context, job graph.Job) (map[string]any, error) {
+func (s *Service) handleInsights(ctx context.Context, job jobs.Job) (map[string]any, error) {
 	var p insightsPayload
 	if err := job.Decode(&p); err != nil {
-		return nil, Permanent(err)
+		return nil, jobs.Permanent(err)
 	}
 	res, err := s.deriveInsights(ctx, job.Tenant, p.UserID)
 	if err != nil {

@@ -4,11 +4,14 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
 
+	"github.com/graphmem/graphmem/errs"
 	"github.com/graphmem/graphmem/graph"
+	"github.com/graphmem/graphmem/jobs"
 )
 
 // Job kinds the service runs in the background. Every handler is
@@ -23,6 +26,28 @@ const (
 	// JobInsights derives insights over a user's recent memory.
 	JobInsights = "insights"
 )
+
+// RegisterJobs installs the service's job handlers on a worker and lets
+// the service wake it after each enqueue.
+func (s *Service) RegisterJobs(w *jobs.Worker) {
+	w.Handle(JobCloseSession, failInvalidForGood(s.handleCloseSession))
+	w.Handle(JobExtract, failInvalidForGood(s.handleExtract))
+	w.Handle(JobInsights, failInvalidForGood(s.handleInsights))
+	s.SetKicker(w.Kick)
+}
+
+// failInvalidForGood marks a handler's invalid-input errors (errs.ErrInvalid,
+// validation errors included) Permanent: the same input fails the same way
+// on every retry, so the job fails at once instead of after its attempts.
+func failInvalidForGood(h jobs.Handler) jobs.Handler {
+	return func(ctx context.Context, job jobs.Job) (map[string]any, error) {
+		res, err := h(ctx, job)
+		if errors.Is(err, errs.ErrInvalid) && !jobs.IsPermanent(err) {
+			err = jobs.Permanent(err)
+		}
+		return res, err
+	}
+}
 
 // jobStore is what the service needs of the durable job table.
 type jobStore interface {

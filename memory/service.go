@@ -52,7 +52,6 @@ type Store interface {
 	idleStore
 	searchStore
 	vectorStore
-	JobStore
 }
 
 // vectorStore stores and queries embeddings.

@@ -13,11 +13,12 @@ import (
 
 	"github.com/graphmem/graphmem/graph"
 	"github.com/graphmem/graphmem/graph/graphtest"
+	"github.com/graphmem/graphmem/jobs"
 	"github.com/graphmem/graphmem/memory"
 )
 
 // startWorker runs w until the returned stop is called (or the test ends).
-func startWorker(t *testing.T, w *memory.Worker) (stop func()) {
+func startWorker(t *testing.T, w *jobs.Worker) (stop func()) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
@@ -51,8 +52,8 @@ func TestWorkerTwoReplicasProcessEachJobOnce(t *testing.T) {
 	t.Parallel()
 	s, tenant, ctx := graphtest.Store(t), graphtest.Tenant(t), t.Context()
 	kind := "replicas-" + strings.TrimPrefix(tenant, "t-")
-	const jobs = 100
-	for i := range jobs {
+	const total = 100
+	for i := range total {
 		if _, _, err := s.EnqueueJob(ctx, tenant, graph.JobSpec{Kind: kind, Key: fmt.Sprint("k", i), SessionID: "s1",
 			Payload: map[string]int{"n": i}}); err != nil {
 			t.Fatal(err)
@@ -61,13 +62,13 @@ func TestWorkerTwoReplicasProcessEachJobOnce(t *testing.T) {
 
 	var mu sync.Mutex
 	handled := map[string][]string{} // job id → replicas that ran it
-	replica := func(name string) *memory.Worker {
-		w := memory.NewWorker(s, memory.WorkerConfig{Owner: name, Concurrency: 4, PollInterval: 100 * time.Millisecond,
+	replica := func(name string) *jobs.Worker {
+		w := jobs.NewWorker(memory.JobQueue(s), jobs.Config{Owner: name, Concurrency: 4, PollInterval: 100 * time.Millisecond,
 			Lease: 10 * time.Second}, slog.New(slog.DiscardHandler))
-		w.Handle(kind, func(_ context.Context, j graph.Job) (map[string]any, error) {
+		w.Handle(kind, func(_ context.Context, j jobs.Job) (map[string]any, error) {
 			var p struct{ N int }
 			if err := j.Decode(&p); err != nil {
-				return nil, memory.Permanent(err)
+				return nil, jobs.Permanent(err)
 			}
 			mu.Lock()
 			handled[j.ID] = append(handled[j.ID], name)
@@ -84,7 +85,7 @@ func TestWorkerTwoReplicasProcessEachJobOnce(t *testing.T) {
 		n, err := s.CountActiveJobs(ctx, tenant, "s1")
 		return err == nil && n == 0
 	})
-	t.Logf("2 replicas ran %d jobs in %v", jobs, time.Since(start))
+	t.Logf("2 replicas ran %d jobs in %v", total, time.Since(start))
 
 	mu.Lock()
 	defer mu.Unlock()
@@ -95,12 +96,12 @@ func TestWorkerTwoReplicasProcessEachJobOnce(t *testing.T) {
 		}
 		perReplica[by[0]]++
 	}
-	if len(handled) != jobs {
-		t.Fatalf("%d jobs ran, want %d", len(handled), jobs)
+	if len(handled) != total {
+		t.Fatalf("%d jobs ran, want %d", len(handled), total)
 	}
 	t.Logf("per replica: %v", perReplica)
 	done, err := s.ListJobs(ctx, tenant, graph.JobFilter{Status: graph.JobDone, Limit: 1000})
-	if err != nil || len(done) != jobs {
+	if err != nil || len(done) != total {
 		t.Fatalf("%d done jobs, %v", len(done), err)
 	}
 	for _, j := range done {
@@ -122,10 +123,10 @@ func TestWorkerCrashedJobIsRetriedByAnotherReplica(t *testing.T) {
 	}
 	const lease = time.Second
 
-	crashing := memory.NewWorker(s, memory.WorkerConfig{Owner: "doomed", PollInterval: 50 * time.Millisecond,
+	crashing := jobs.NewWorker(memory.JobQueue(s), jobs.Config{Owner: "doomed", PollInterval: 50 * time.Millisecond,
 		Lease: lease, DrainTimeout: time.Millisecond}, slog.New(slog.DiscardHandler))
 	started := make(chan struct{})
-	crashing.Handle(kind, func(ctx context.Context, _ graph.Job) (map[string]any, error) {
+	crashing.Handle(kind, func(ctx context.Context, _ jobs.Job) (map[string]any, error) {
 		close(started)
 		<-ctx.Done() // hangs until the process "dies"
 		return nil, ctx.Err()
@@ -139,10 +140,10 @@ func TestWorkerCrashedJobIsRetriedByAnotherReplica(t *testing.T) {
 		t.Fatalf("job after the crash = %+v, %v", held, err)
 	}
 
-	rescuer := memory.NewWorker(s, memory.WorkerConfig{Owner: "rescuer", PollInterval: 50 * time.Millisecond, Lease: lease},
+	rescuer := jobs.NewWorker(memory.JobQueue(s), jobs.Config{Owner: "rescuer", PollInterval: 50 * time.Millisecond, Lease: lease},
 		slog.New(slog.DiscardHandler))
 	ran := make(chan int, 1)
-	rescuer.Handle(kind, func(_ context.Context, j graph.Job) (map[string]any, error) {
+	rescuer.Handle(kind, func(_ context.Context, j jobs.Job) (map[string]any, error) {
 		ran <- j.Attempts
 		return map[string]any{"recovered": true}, nil
 	})

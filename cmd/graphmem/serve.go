@@ -21,6 +21,7 @@ import (
 	"github.com/graphmem/graphmem"
 	"github.com/graphmem/graphmem/api"
 	"github.com/graphmem/graphmem/graph"
+	"github.com/graphmem/graphmem/jobs"
 	"github.com/graphmem/graphmem/localneo4j"
 	"github.com/graphmem/graphmem/memory"
 	"github.com/graphmem/graphmem/nlp"
@@ -254,7 +255,7 @@ func buildApp(ctx context.Context, cfg Config, keys *api.KeyRing, log *slog.Logg
 	bgCtx, stop := context.WithCancel(context.WithoutCancel(ctx))
 	a.stop = stop
 	if cfg.Workers > 0 {
-		worker := memory.NewWorker(store, memory.WorkerConfig{Concurrency: cfg.Workers, Lease: cfg.JobLease, BaseBackoff: cfg.JobBackoff,
+		worker := jobs.NewWorker(memory.JobQueue(store), jobs.Config{Concurrency: cfg.Workers, Lease: cfg.JobLease, BaseBackoff: cfg.JobBackoff,
 			Tenants: cfg.WorkerTenants, Observe: metrics.ObserveJob}, log)
 		svc.RegisterJobs(worker)
 		a.wg.Add(1)

@@ -1,4 +1,4 @@
-package memory
+package jobs
 
 import (
 	"bytes"
@@ -13,20 +13,36 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/graphmem/graphmem/errs"
-	"github.com/graphmem/graphmem/graph"
 )
 
-// The real store must satisfy the worker's interface.
-var _ JobStore = (*graph.Store)(nil)
+// Statuses of the fake queue's jobs, as a real store keeps them.
+const (
+	statusPending = "pending"
+	statusRunning = "running"
+	statusDone    = "done"
+	statusFailed  = "failed"
+)
 
-// fakeJobs is an in-memory JobStore with the real store's rules (claim
+// errQueueDown is a store outage.
+var errQueueDown = errors.New("queue unavailable")
+
+// fakeJob is a job with the state a real store keeps beside it.
+type fakeJob struct {
+	Job
+	Status     string
+	RunAfter   time.Time
+	LeaseOwner string
+	LeaseUntil time.Time
+	LastError  string
+	Result     map[string]any
+}
+
+// fakeJobs is an in-memory Store with a real store's rules (claim
 // pending-and-due or expired-lease jobs, owner checks, max attempts) and a
 // record of what the worker asked.
 type fakeJobs struct {
 	mu        sync.Mutex
-	jobs      []*graph.Job
+	jobs      []*fakeJob
 	claims    int
 	claimErrs int // fail this many claims first
 	renewErr  error
@@ -48,12 +64,12 @@ func (f *fakeJobs) add(kind string, maxAttempts int) string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	id := fmt.Sprint(kind, "-", len(f.jobs))
-	f.jobs = append(f.jobs, &graph.Job{Tenant: "t1", ID: id, Kind: kind, Status: graph.JobPending,
-		MaxAttempts: maxAttempts, RunAfter: time.Now().Add(-time.Second)})
+	f.jobs = append(f.jobs, &fakeJob{Job: Job{Tenant: "t1", ID: id, Kind: kind, MaxAttempts: maxAttempts},
+		Status: statusPending, RunAfter: time.Now().Add(-time.Second)})
 	return id
 }
 
-func (f *fakeJobs) job(id string) graph.Job {
+func (f *fakeJobs) job(id string) fakeJob {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for _, j := range f.jobs {
@@ -61,7 +77,7 @@ func (f *fakeJobs) job(id string) graph.Job {
 			return *j
 		}
 	}
-	return graph.Job{}
+	return fakeJob{}
 }
 
 func (f *fakeJobs) snapshot() (claims, renews int, completed map[string]map[string]any, failures []fakeFailure) {
@@ -74,44 +90,45 @@ func (f *fakeJobs) snapshot() (claims, renews int, completed map[string]map[stri
 	return f.claims, f.renews, completed, append([]fakeFailure(nil), f.failures...)
 }
 
-func (f *fakeJobs) ClaimJobs(_ context.Context, owner string, filter graph.ClaimFilter, max int, lease time.Duration) ([]graph.Job, error) {
+func (f *fakeJobs) ClaimJobs(_ context.Context, owner string, filter ClaimFilter, max int, lease time.Duration) ([]Job, error) {
 	kinds := filter.Kinds
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.claims++
 	if f.claimErrs > 0 {
 		f.claimErrs--
-		return nil, fmt.Errorf("claim: %w", errs.ErrUnavailable)
+		return nil, fmt.Errorf("claim: %w", errQueueDown)
 	}
 	now := time.Now()
-	var out []graph.Job
+	var out []Job
 	for _, j := range f.jobs {
 		if len(out) == max {
 			break
 		}
-		due := j.Status == graph.JobPending && !j.RunAfter.After(now) ||
-			j.Status == graph.JobRunning && j.LeaseUntil.Before(now)
+		due := j.Status == statusPending && !j.RunAfter.After(now) ||
+			j.Status == statusRunning && j.LeaseUntil.Before(now)
 		if !due || !slices.Contains(kinds, j.Kind) {
 			continue
 		}
-		j.Status, j.LeaseOwner, j.LeaseUntil = graph.JobRunning, owner, now.Add(lease)
+		j.Status, j.LeaseOwner, j.LeaseUntil = statusRunning, owner, now.Add(lease)
 		j.Attempts++
-		out = append(out, *j)
+		out = append(out, j.Job)
 	}
 	return out, nil
 }
 
-// owned returns the job if owner holds it, or the error the real store gives.
-func (f *fakeJobs) owned(id, owner string) (*graph.Job, error) {
+// owned returns the job if owner holds it, or the error Store's contract
+// asks for.
+func (f *fakeJobs) owned(id, owner string) (*fakeJob, error) {
 	for _, j := range f.jobs {
 		if j.ID == id {
-			if j.Status != graph.JobRunning || j.LeaseOwner != owner {
-				return nil, fmt.Errorf("job %s: %w", id, errs.ErrConflict)
+			if j.Status != statusRunning || j.LeaseOwner != owner {
+				return nil, fmt.Errorf("job %s held by %s: %w", id, j.LeaseOwner, ErrLeaseLost)
 			}
 			return j, nil
 		}
 	}
-	return nil, fmt.Errorf("job %s: %w", id, errs.ErrNotFound)
+	return nil, fmt.Errorf("job %s is gone: %w", id, ErrLeaseLost)
 }
 
 func (f *fakeJobs) RenewLease(_ context.Context, _, id, owner string, lease time.Duration) error {
@@ -136,7 +153,7 @@ func (f *fakeJobs) CompleteJob(_ context.Context, _, id, owner string, result ma
 	if err != nil {
 		return err
 	}
-	j.Status, j.Result = graph.JobDone, result
+	j.Status, j.Result = statusDone, result
 	f.completed[id] = result
 	return nil
 }
@@ -151,9 +168,9 @@ func (f *fakeJobs) FailJob(_ context.Context, _, id, owner string, cause error, 
 	f.failures = append(f.failures, fakeFailure{id, cause, retryAt, permanent})
 	j.LastError = cause.Error()
 	if permanent || j.Attempts >= j.MaxAttempts {
-		j.Status = graph.JobFailed
+		j.Status = statusFailed
 	} else {
-		j.Status, j.RunAfter = graph.JobPending, retryAt
+		j.Status, j.RunAfter = statusPending, retryAt
 	}
 	return nil
 }
@@ -177,7 +194,7 @@ func (s *workerLogBuffer) String() string {
 }
 
 // testWorker returns a fast-polling worker over store and its log.
-func testWorker(store JobStore, cfg WorkerConfig) (*Worker, *workerLogBuffer) {
+func testWorker(store Store, cfg Config) (*Worker, *workerLogBuffer) {
 	if cfg.PollInterval == 0 {
 		cfg.PollInterval = 10 * time.Millisecond
 	}
@@ -261,9 +278,7 @@ func TestIsPermanent(t *testing.T) {
 	}{
 		{"marked", Permanent(base), true},
 		{"marked and wrapped", fmt.Errorf("extract: %w", Permanent(base)), true},
-		{"invalid", fmt.Errorf("write: %w", errs.ErrInvalid), true},
-		{"validation error", errs.Invalid("kind", "oneof", "unknown kind"), true},
-		{"unavailable", fmt.Errorf("llm: %w", errs.ErrUnavailable), false},
+		{"unavailable", fmt.Errorf("llm: %w", errQueueDown), false},
 		{"plain", base, false},
 		{"timeout", context.DeadlineExceeded, false},
 		{"nil", nil, false},
@@ -283,14 +298,14 @@ func TestIsPermanent(t *testing.T) {
 
 func TestNewWorkerDefaults(t *testing.T) {
 	t.Parallel()
-	w := NewWorker(newFakeJobs(), WorkerConfig{}, nil)
+	w := NewWorker(newFakeJobs(), Config{}, nil)
 	c := w.cfg
 	if !strings.Contains(c.Owner, fmt.Sprint("-", os.Getpid(), "-")) || c.Concurrency != 2 || c.PollInterval != 2*time.Second ||
 		c.Lease != 30*time.Second || c.BaseBackoff != 2*time.Second || c.MaxBackoff != 5*time.Minute ||
 		c.DrainTimeout != 15*time.Second || c.JobTimeout != 10*time.Minute {
 		t.Fatalf("defaults = %+v", c)
 	}
-	if other := NewWorker(newFakeJobs(), WorkerConfig{}, nil); other.Owner() == w.Owner() {
+	if other := NewWorker(newFakeJobs(), Config{}, nil); other.Owner() == w.Owner() {
 		t.Fatalf("two workers share owner %s", w.Owner())
 	}
 	for range 100 {
@@ -302,9 +317,9 @@ func TestNewWorkerDefaults(t *testing.T) {
 
 func TestWorkerRunNeedsHandlers(t *testing.T) {
 	t.Parallel()
-	w, _ := testWorker(newFakeJobs(), WorkerConfig{})
-	if err := w.Run(t.Context()); !errors.Is(err, errs.ErrInvalid) {
-		t.Fatalf("Run without handlers: %v, want errs.ErrInvalid", err)
+	w, _ := testWorker(newFakeJobs(), Config{})
+	if err := w.Run(t.Context()); !errors.Is(err, ErrNoHandlers) {
+		t.Fatalf("Run without handlers: %v, want ErrNoHandlers", err)
 	}
 }
 
@@ -312,13 +327,13 @@ func TestWorkerCompletesJobs(t *testing.T) {
 	t.Parallel()
 	store := newFakeJobs()
 	var observed atomic.Int32
-	w, _ := testWorker(store, WorkerConfig{Observe: func(kind string, d time.Duration, err error) {
+	w, _ := testWorker(store, Config{Observe: func(kind string, d time.Duration, err error) {
 		if kind != "ok" || err != nil || d < 0 {
 			t.Errorf("observe(%s, %v, %v)", kind, d, err)
 		}
 		observed.Add(1)
 	}})
-	w.Handle("ok", func(_ context.Context, j graph.Job) (map[string]any, error) {
+	w.Handle("ok", func(_ context.Context, j Job) (map[string]any, error) {
 		return map[string]any{"id": j.ID}, nil
 	})
 	ids := []string{store.add("ok", 3), store.add("ok", 3), store.add("ok", 3)}
@@ -331,7 +346,7 @@ func TestWorkerCompletesJobs(t *testing.T) {
 			t.Errorf("job %s result = %v", id, done[id])
 		}
 	}
-	if len(failures) != 0 || store.job(other).Status != graph.JobPending {
+	if len(failures) != 0 || store.job(other).Status != statusPending {
 		t.Errorf("failures %v; unhandled kind status %s", failures, store.job(other).Status)
 	}
 	workerEventually(t, "observations", func() bool { return observed.Load() == 3 })
@@ -341,11 +356,11 @@ func TestWorkerTransientFailureBacksOff(t *testing.T) {
 	t.Parallel()
 	store := newFakeJobs()
 	fixed := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
-	w, logs := testWorker(store, WorkerConfig{BaseBackoff: 2 * time.Second, MaxBackoff: time.Minute})
+	w, logs := testWorker(store, Config{BaseBackoff: 2 * time.Second, MaxBackoff: time.Minute})
 	w.now = func() time.Time { return fixed }
 	w.jitter = func() float64 { return 0.5 }
-	w.Handle("flaky", func(context.Context, graph.Job) (map[string]any, error) {
-		return nil, fmt.Errorf("summarize: %w", errs.ErrUnavailable)
+	w.Handle("flaky", func(context.Context, Job) (map[string]any, error) {
+		return nil, fmt.Errorf("summarize: %w", errQueueDown)
 	})
 	id := store.add("flaky", 3)
 	runWorker(t, w)
@@ -353,10 +368,10 @@ func TestWorkerTransientFailureBacksOff(t *testing.T) {
 	_, _, _, failures := store.snapshot()
 	f := failures[0]
 	// Attempt 1: nominal 2s, equal jitter at 0.5 → 1.5s.
-	if f.id != id || f.permanent || !f.retryAt.Equal(fixed.Add(1500*time.Millisecond)) || !errors.Is(f.cause, errs.ErrUnavailable) {
+	if f.id != id || f.permanent || !f.retryAt.Equal(fixed.Add(1500*time.Millisecond)) || !errors.Is(f.cause, errQueueDown) {
 		t.Fatalf("failure = %+v", f)
 	}
-	if j := store.job(id); j.Status != graph.JobPending || j.LastError == "" {
+	if j := store.job(id); j.Status != statusPending || j.LastError == "" {
 		t.Fatalf("job after transient failure = %+v", j)
 	}
 	out := logs.String()
@@ -369,15 +384,15 @@ func TestWorkerTransientFailureBacksOff(t *testing.T) {
 func TestWorkerGivesUpAfterMaxAttempts(t *testing.T) {
 	t.Parallel()
 	store := newFakeJobs()
-	w, logs := testWorker(store, WorkerConfig{BaseBackoff: time.Millisecond, MaxBackoff: time.Millisecond})
+	w, logs := testWorker(store, Config{BaseBackoff: time.Millisecond, MaxBackoff: time.Millisecond})
 	var calls atomic.Int32
-	w.Handle("flaky", func(context.Context, graph.Job) (map[string]any, error) {
+	w.Handle("flaky", func(context.Context, Job) (map[string]any, error) {
 		calls.Add(1)
 		return nil, errors.New("still broken")
 	})
 	id := store.add("flaky", 3)
 	runWorker(t, w)
-	workerEventually(t, "the job to fail for good", func() bool { return store.job(id).Status == graph.JobFailed })
+	workerEventually(t, "the job to fail for good", func() bool { return store.job(id).Status == statusFailed })
 	if j := store.job(id); j.Attempts != 3 || calls.Load() != 3 || j.LastError != "still broken" {
 		t.Fatalf("job = %+v after %d calls", j, calls.Load())
 	}
@@ -390,19 +405,18 @@ func TestWorkerGivesUpAfterMaxAttempts(t *testing.T) {
 func TestWorkerPermanentErrorsFailAtOnce(t *testing.T) {
 	t.Parallel()
 	cases := map[string]error{
-		"marked":     Permanent(errors.New("schema mismatch")),
-		"invalid":    fmt.Errorf("write facts: %w", errs.ErrInvalid),
-		"validation": errs.Invalid("payload.session_id", "required", "missing"),
+		"marked":         Permanent(errors.New("schema mismatch")),
+		"marked wrapped": fmt.Errorf("write facts: %w", Permanent(errors.New("bad payload"))),
 	}
 	for name, herr := range cases {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			store := newFakeJobs()
-			w, logs := testWorker(store, WorkerConfig{})
-			w.Handle("bad", func(context.Context, graph.Job) (map[string]any, error) { return nil, herr })
+			w, logs := testWorker(store, Config{})
+			w.Handle("bad", func(context.Context, Job) (map[string]any, error) { return nil, herr })
 			id := store.add("bad", 5)
 			runWorker(t, w)
-			workerEventually(t, "the failure", func() bool { return store.job(id).Status == graph.JobFailed })
+			workerEventually(t, "the failure", func() bool { return store.job(id).Status == statusFailed })
 			_, _, _, failures := store.snapshot()
 			if len(failures) != 1 || !failures[0].permanent || store.job(id).Attempts != 1 {
 				t.Fatalf("failures = %+v", failures)
@@ -418,12 +432,12 @@ func TestWorkerRecoversPanics(t *testing.T) {
 	t.Parallel()
 	store := newFakeJobs()
 	var observedErr atomic.Value
-	w, logs := testWorker(store, WorkerConfig{Concurrency: 1, Observe: func(_ string, _ time.Duration, err error) {
+	w, logs := testWorker(store, Config{Concurrency: 1, Observe: func(_ string, _ time.Duration, err error) {
 		if err != nil {
 			observedErr.Store(err.Error())
 		}
 	}})
-	w.Handle("boom", func(_ context.Context, j graph.Job) (map[string]any, error) {
+	w.Handle("boom", func(_ context.Context, j Job) (map[string]any, error) {
 		if strings.HasSuffix(j.ID, "-0") {
 			panic("kaboom")
 		}
@@ -447,8 +461,8 @@ func TestWorkerRecoversPanics(t *testing.T) {
 func TestWorkerRenewsLeaseWhileRunning(t *testing.T) {
 	t.Parallel()
 	store := newFakeJobs()
-	w, _ := testWorker(store, WorkerConfig{Lease: 300 * time.Millisecond})
-	w.Handle("slow", func(ctx context.Context, _ graph.Job) (map[string]any, error) {
+	w, _ := testWorker(store, Config{Lease: 300 * time.Millisecond})
+	w.Handle("slow", func(ctx context.Context, _ Job) (map[string]any, error) {
 		select {
 		case <-time.After(time.Second):
 			return map[string]any{"ok": true}, nil
@@ -458,7 +472,7 @@ func TestWorkerRenewsLeaseWhileRunning(t *testing.T) {
 	})
 	id := store.add("slow", 3)
 	runWorker(t, w)
-	workerEventually(t, "completion", func() bool { return store.job(id).Status == graph.JobDone })
+	workerEventually(t, "completion", func() bool { return store.job(id).Status == statusDone })
 	// Without renewals (every 100ms) the 300ms lease would have expired and
 	// the job been re-claimed (attempts 2) during the 1s run.
 	if _, renews, _, _ := store.snapshot(); renews < 3 || store.job(id).Attempts != 1 {
@@ -469,10 +483,11 @@ func TestWorkerRenewsLeaseWhileRunning(t *testing.T) {
 func TestWorkerLeaseLostCancelsHandler(t *testing.T) {
 	t.Parallel()
 	store := newFakeJobs()
-	store.renewErr = fmt.Errorf("renew: %w", errs.ErrConflict)
-	w, logs := testWorker(store, WorkerConfig{Lease: 60 * time.Millisecond, JobTimeout: time.Minute})
+	errTaken := errors.New("held by another worker")
+	store.renewErr = fmt.Errorf("renew: %w: %w", ErrLeaseLost, errTaken)
+	w, logs := testWorker(store, Config{Lease: 60 * time.Millisecond, JobTimeout: time.Minute})
 	cancelled := make(chan error, 1)
-	w.Handle("long", func(ctx context.Context, _ graph.Job) (map[string]any, error) {
+	w.Handle("long", func(ctx context.Context, _ Job) (map[string]any, error) {
 		<-ctx.Done()
 		cancelled <- context.Cause(ctx)
 		return nil, ctx.Err()
@@ -481,7 +496,7 @@ func TestWorkerLeaseLostCancelsHandler(t *testing.T) {
 	runWorker(t, w)
 	select {
 	case cause := <-cancelled:
-		if !errors.Is(cause, errLeaseLost) || !errors.Is(cause, errs.ErrConflict) {
+		if !errors.Is(cause, ErrLeaseLost) || !errors.Is(cause, errTaken) {
 			t.Fatalf("handler cancelled by %v", cause)
 		}
 	case <-time.After(5 * time.Second):
@@ -489,7 +504,7 @@ func TestWorkerLeaseLostCancelsHandler(t *testing.T) {
 	}
 	workerEventually(t, "the log line", func() bool { return strings.Contains(logs.String(), "lease lost") })
 	// The worker records nothing: the job is someone else's now.
-	if _, _, done, failures := store.snapshot(); len(done) != 0 || len(failures) != 0 || store.job(id).Status != graph.JobRunning {
+	if _, _, done, failures := store.snapshot(); len(done) != 0 || len(failures) != 0 || store.job(id).Status != statusRunning {
 		t.Fatalf("done %v, failures %v, status %s", done, failures, store.job(id).Status)
 	}
 }
@@ -497,10 +512,10 @@ func TestWorkerLeaseLostCancelsHandler(t *testing.T) {
 func TestWorkerBoundsConcurrency(t *testing.T) {
 	t.Parallel()
 	store := newFakeJobs()
-	w, _ := testWorker(store, WorkerConfig{Concurrency: 3})
+	w, _ := testWorker(store, Config{Concurrency: 3})
 	var running, peak atomic.Int32
 	release := make(chan struct{})
-	w.Handle("busy", func(context.Context, graph.Job) (map[string]any, error) {
+	w.Handle("busy", func(context.Context, Job) (map[string]any, error) {
 		n := running.Add(1)
 		for p := peak.Load(); n > p && !peak.CompareAndSwap(p, n); p = peak.Load() {
 		}
@@ -524,24 +539,24 @@ func TestWorkerBoundsConcurrency(t *testing.T) {
 func TestWorkerKickPollsAtOnce(t *testing.T) {
 	t.Parallel()
 	store := newFakeJobs()
-	w, _ := testWorker(store, WorkerConfig{PollInterval: time.Hour})
-	w.Handle("k", func(context.Context, graph.Job) (map[string]any, error) { return nil, nil })
+	w, _ := testWorker(store, Config{PollInterval: time.Hour})
+	w.Handle("k", func(context.Context, Job) (map[string]any, error) { return nil, nil })
 	runWorker(t, w)
 	workerEventually(t, "the first poll", func() bool { c, _, _, _ := store.snapshot(); return c >= 1 })
 	id := store.add("k", 3)
 	w.Kick()
-	workerEventually(t, "the kicked job", func() bool { return store.job(id).Status == graph.JobDone })
+	workerEventually(t, "the kicked job", func() bool { return store.job(id).Status == statusDone })
 }
 
 func TestWorkerRetriesClaimErrors(t *testing.T) {
 	t.Parallel()
 	store := newFakeJobs()
 	store.claimErrs = 2
-	w, logs := testWorker(store, WorkerConfig{PollInterval: time.Millisecond})
-	w.Handle("k", func(context.Context, graph.Job) (map[string]any, error) { return nil, nil })
+	w, logs := testWorker(store, Config{PollInterval: time.Millisecond})
+	w.Handle("k", func(context.Context, Job) (map[string]any, error) { return nil, nil })
 	id := store.add("k", 3)
 	runWorker(t, w)
-	workerEventually(t, "the job despite claim errors", func() bool { return store.job(id).Status == graph.JobDone })
+	workerEventually(t, "the job despite claim errors", func() bool { return store.job(id).Status == statusDone })
 	if out := logs.String(); strings.Count(out, `msg="claim jobs"`) != 2 || !strings.Contains(out, "recovered") {
 		t.Fatalf("log:\n%s", out)
 	}
@@ -550,9 +565,9 @@ func TestWorkerRetriesClaimErrors(t *testing.T) {
 func TestWorkerDrainLetsInFlightJobsFinish(t *testing.T) {
 	t.Parallel()
 	store := newFakeJobs()
-	w, _ := testWorker(store, WorkerConfig{DrainTimeout: 5 * time.Second})
+	w, _ := testWorker(store, Config{DrainTimeout: 5 * time.Second})
 	started := make(chan struct{})
-	w.Handle("d", func(ctx context.Context, _ graph.Job) (map[string]any, error) {
+	w.Handle("d", func(ctx context.Context, _ Job) (map[string]any, error) {
 		close(started)
 		select {
 		case <-time.After(150 * time.Millisecond):
@@ -566,13 +581,13 @@ func TestWorkerDrainLetsInFlightJobsFinish(t *testing.T) {
 	<-started
 	claimsAtStop, _, _, _ := store.snapshot()
 	stop() // returns once the handler finished
-	if j := store.job(id); j.Status != graph.JobDone {
+	if j := store.job(id); j.Status != statusDone {
 		t.Fatalf("in-flight job after drain = %+v", j)
 	}
 	// Stopped workers claim nothing more.
 	late := store.add("d", 3)
 	time.Sleep(50 * time.Millisecond)
-	if claims, _, _, _ := store.snapshot(); claims > claimsAtStop+1 || store.job(late).Status != graph.JobPending {
+	if claims, _, _, _ := store.snapshot(); claims > claimsAtStop+1 || store.job(late).Status != statusPending {
 		t.Fatalf("claims went from %d to %d after stop; late job %s", claimsAtStop, claims, store.job(late).Status)
 	}
 }
@@ -580,10 +595,10 @@ func TestWorkerDrainLetsInFlightJobsFinish(t *testing.T) {
 func TestWorkerDrainTimeoutCancelsAndLeavesJobLeased(t *testing.T) {
 	t.Parallel()
 	store := newFakeJobs()
-	w, logs := testWorker(store, WorkerConfig{DrainTimeout: 100 * time.Millisecond})
+	w, logs := testWorker(store, Config{DrainTimeout: 100 * time.Millisecond})
 	started := make(chan struct{})
 	causes := make(chan error, 1)
-	w.Handle("stuck", func(ctx context.Context, _ graph.Job) (map[string]any, error) {
+	w.Handle("stuck", func(ctx context.Context, _ Job) (map[string]any, error) {
 		close(started)
 		<-ctx.Done()
 		causes <- context.Cause(ctx)
@@ -602,7 +617,7 @@ func TestWorkerDrainTimeoutCancelsAndLeavesJobLeased(t *testing.T) {
 	}
 	// Neither completed nor failed: running under a lease that will expire.
 	_, _, done, failures := store.snapshot()
-	if j := store.job(id); len(done) != 0 || len(failures) != 0 || j.Status != graph.JobRunning {
+	if j := store.job(id); len(done) != 0 || len(failures) != 0 || j.Status != statusRunning {
 		t.Fatalf("job after abandoned drain = %+v (done %v, failures %v)", j, done, failures)
 	}
 	if !strings.Contains(logs.String(), "retried after its lease expires") {
@@ -612,19 +627,19 @@ func TestWorkerDrainTimeoutCancelsAndLeavesJobLeased(t *testing.T) {
 
 func TestWorkerRejectsSecondRun(t *testing.T) {
 	t.Parallel()
-	w, _ := testWorker(newFakeJobs(), WorkerConfig{})
-	w.Handle("k", func(context.Context, graph.Job) (map[string]any, error) { return nil, nil })
+	w, _ := testWorker(newFakeJobs(), Config{})
+	w.Handle("k", func(context.Context, Job) (map[string]any, error) { return nil, nil })
 	runWorker(t, w)
 	workerEventually(t, "the worker to start", func() bool { w.mu.Lock(); defer w.mu.Unlock(); return w.running })
-	if err := w.Run(t.Context()); !errors.Is(err, errs.ErrConflict) {
-		t.Fatalf("second Run: %v, want errs.ErrConflict", err)
+	if err := w.Run(t.Context()); !errors.Is(err, ErrRunning) {
+		t.Fatalf("second Run: %v, want ErrRunning", err)
 	}
 }
 
 func TestWorkerHandlePanicsOnWiringMistakes(t *testing.T) {
 	t.Parallel()
-	w, _ := testWorker(newFakeJobs(), WorkerConfig{})
-	h := func(context.Context, graph.Job) (map[string]any, error) { return nil, nil }
+	w, _ := testWorker(newFakeJobs(), Config{})
+	h := func(context.Context, Job) (map[string]any, error) { return nil, nil }
 	w.Handle("k", h)
 	for name, f := range map[string]func(){
 		"duplicate": func() { w.Handle("k", h) },

@@ -1,4 +1,4 @@
-package memory
+package jobs
 
 import (
 	"context"
@@ -13,35 +13,10 @@ import (
 	"sort"
 	"sync"
 	"time"
-
-	"github.com/graphmem/graphmem/errs"
-	"github.com/graphmem/graphmem/graph"
 )
 
-// Background jobs run at least once. A job is claimed with a lease that its
-// worker renews while the handler runs; a worker that crashes, hangs past
-// its lease or is stopped before a handler finishes leaves the job
-// "running" with a lease that expires, and then any replica claims it again
-// (attempts+1). A handler can therefore run more than once for one job and
-// must be idempotent: MERGE rather than CREATE, "already done" checks on
-// the target, deterministic ids.
-
-// JobStore is what the Worker needs from the durable job queue. *graph.Store
-// implements it; tests use an in-memory fake.
-type JobStore interface {
-	ClaimJobs(ctx context.Context, owner string, filter graph.ClaimFilter, max int, lease time.Duration) ([]graph.Job, error)
-	RenewLease(ctx context.Context, tenant, jobID, owner string, lease time.Duration) error
-	CompleteJob(ctx context.Context, tenant, jobID, owner string, result map[string]any) error
-	FailJob(ctx context.Context, tenant, jobID, owner string, cause error, retryAt time.Time, permanent bool) error
-}
-
-// Handler runs one job. Its result (a short summary) is stored with the
-// job. It must honour ctx: ctx is cancelled when the job's lease is lost,
-// when the job times out, and when shutdown's grace period ends.
-type Handler func(ctx context.Context, job graph.Job) (map[string]any, error)
-
-// WorkerConfig tunes a Worker; zero values take the defaults shown.
-type WorkerConfig struct {
+// Config tunes a Worker; zero values take the defaults shown.
+type Config struct {
 	// Owner names this worker in job leases; default hostname-pid-random,
 	// unique per process so a restarted replica never mistakes its
 	// predecessor's leases for its own.
@@ -76,8 +51,8 @@ type WorkerConfig struct {
 // Worker claims jobs from the shared queue and runs their handlers on a
 // bounded pool. Replicas coordinate only through the store's leases.
 type Worker struct {
-	store JobStore
-	cfg   WorkerConfig
+	store Store
+	cfg   Config
 	log   *slog.Logger
 
 	kick  chan struct{} // Kick: poll now
@@ -93,18 +68,13 @@ type Worker struct {
 	jitter func() float64 // in [0, 1)
 }
 
-var (
-	errLeaseLost = errors.New("job lease lost")
-	errShutdown  = errors.New("worker shutting down")
-)
-
 // abandonWait bounds how long Run waits, after cancelling handlers at the
 // end of the drain, for them to return.
 const abandonWait = 5 * time.Second
 
 // NewWorker returns a worker over store; register handlers with Handle,
 // then call Run.
-func NewWorker(store JobStore, cfg WorkerConfig, log *slog.Logger) *Worker {
+func NewWorker(store Store, cfg Config, log *slog.Logger) *Worker {
 	if cfg.Owner == "" {
 		cfg.Owner = defaultOwner()
 	}
@@ -159,12 +129,12 @@ func (w *Worker) Owner() string { return w.cfg.Owner }
 // wiring mistakes, found at start.
 func (w *Worker) Handle(kind string, h Handler) {
 	if kind == "" || h == nil {
-		panic("memory: Worker.Handle needs a kind and a handler")
+		panic("jobs: Worker.Handle needs a kind and a handler")
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if _, dup := w.handlers[kind]; dup {
-		panic("memory: Worker.Handle: kind " + kind + " registered twice")
+		panic("jobs: Worker.Handle: kind " + kind + " registered twice")
 	}
 	w.handlers[kind] = h
 }
@@ -187,11 +157,11 @@ func (w *Worker) Run(ctx context.Context) error {
 	w.mu.Lock()
 	if w.running {
 		w.mu.Unlock()
-		return fmt.Errorf("worker %s: %w: already running", w.cfg.Owner, errs.ErrConflict)
+		return fmt.Errorf("worker %s: %w", w.cfg.Owner, ErrRunning)
 	}
 	if len(w.handlers) == 0 {
 		w.mu.Unlock()
-		return fmt.Errorf("worker %s: %w: no handlers registered", w.cfg.Owner, errs.ErrInvalid)
+		return fmt.Errorf("worker %s: %w", w.cfg.Owner, ErrNoHandlers)
 	}
 	w.running = true
 	w.mu.Unlock()
@@ -256,11 +226,11 @@ func (w *Worker) Run(ctx context.Context) error {
 // cancellation: a claim interrupted after its commit would leave jobs
 // leased to nobody until expiry; jobs claimed as shutdown begins are
 // simply drained with the rest.
-func (w *Worker) claim(ctx context.Context, free int) ([]graph.Job, error) {
+func (w *Worker) claim(ctx context.Context, free int) ([]Job, error) {
 	kinds := w.kinds()
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 15*time.Second)
 	defer cancel()
-	return w.store.ClaimJobs(cctx, w.cfg.Owner, graph.ClaimFilter{Kinds: kinds, Tenants: w.cfg.Tenants}, free, w.cfg.Lease)
+	return w.store.ClaimJobs(cctx, w.cfg.Owner, ClaimFilter{Kinds: kinds, Tenants: w.cfg.Tenants}, free, w.cfg.Lease)
 }
 
 func (w *Worker) kinds() []string {
@@ -294,7 +264,7 @@ func (w *Worker) pollDelay() time.Duration {
 // worker's own lease expired, say after a long stall, and it claimed the job
 // again) is not started twice: the running handler keeps going under the
 // fresh lease.
-func (w *Worker) start(ctx context.Context, wg *sync.WaitGroup, job graph.Job) {
+func (w *Worker) start(ctx context.Context, wg *sync.WaitGroup, job Job) {
 	key := job.Tenant + "\x00" + job.ID
 	w.mu.Lock()
 	h := w.handlers[job.Kind]
@@ -321,7 +291,7 @@ func (w *Worker) start(ctx context.Context, wg *sync.WaitGroup, job graph.Job) {
 }
 
 // process runs one claimed job and records its outcome.
-func (w *Worker) process(base context.Context, job graph.Job, h Handler) {
+func (w *Worker) process(base context.Context, job Job, h Handler) {
 	log := w.log.With("job", job.ID, "kind", job.Kind, "tenant", job.Tenant,
 		"attempt", job.Attempts, "max_attempts", job.MaxAttempts)
 	started := w.now()
@@ -334,7 +304,7 @@ func (w *Worker) process(base context.Context, job graph.Job, h Handler) {
 	var result map[string]any
 	var err error
 	if h == nil {
-		err = Permanent(fmt.Errorf("%w: no handler for job kind %q", errs.ErrInvalid, job.Kind))
+		err = Permanent(fmt.Errorf("no handler for job kind %q", job.Kind))
 	} else {
 		stopRenewing := w.keepLease(leaseCtx, loseLease, job)
 		result, err = callHandler(ctx, h, job)
@@ -348,10 +318,10 @@ func (w *Worker) process(base context.Context, job graph.Job, h Handler) {
 	defer scancel()
 
 	switch {
-	case errors.Is(cause, errLeaseLost):
+	case errors.Is(cause, ErrLeaseLost):
 		// Someone else holds the job now (or may, once the expired lease is
 		// noticed): record nothing, the holder decides its fate.
-		err = fmt.Errorf("%w: %w", errLeaseLost, cause)
+		err = fmt.Errorf("%w: %w", ErrLeaseLost, cause)
 		log.Warn("job lease lost; outcome discarded", "err", cause)
 
 	case err == nil:
@@ -393,8 +363,8 @@ func (w *Worker) process(base context.Context, job graph.Job, h Handler) {
 // keepLease renews the job's lease every Lease/3 until stopped. When the
 // store says the job is no longer ours, or renewals have failed for a whole
 // lease (so another replica may have claimed it), it cancels ctx with
-// errLeaseLost.
-func (w *Worker) keepLease(ctx context.Context, lose context.CancelCauseFunc, job graph.Job) (stop func()) {
+// ErrLeaseLost.
+func (w *Worker) keepLease(ctx context.Context, lose context.CancelCauseFunc, job Job) (stop func()) {
 	every := max(w.cfg.Lease/3, time.Millisecond)
 	done, stopped := make(chan struct{}), make(chan struct{})
 	go func() {
@@ -417,11 +387,11 @@ func (w *Worker) keepLease(ctx context.Context, lose context.CancelCauseFunc, jo
 			switch {
 			case err == nil:
 				expires = renewedAt.Add(w.cfg.Lease)
-			case errors.Is(err, errs.ErrConflict), errors.Is(err, errs.ErrNotFound):
-				lose(fmt.Errorf("%w: %w", errLeaseLost, err))
+			case errors.Is(err, ErrLeaseLost):
+				lose(err)
 				return
 			case !time.Now().Before(expires):
-				lose(fmt.Errorf("%w: renewals failing for a whole lease: %w", errLeaseLost, err))
+				lose(fmt.Errorf("%w: renewals failing for a whole lease: %w", ErrLeaseLost, err))
 				return
 			default:
 				w.log.Debug("renew job lease", "job", job.ID, "tenant", job.Tenant, "err", err)
@@ -443,7 +413,7 @@ type panicError struct {
 
 func (e *panicError) Error() string { return fmt.Sprintf("handler panic: %v", e.value) }
 
-func callHandler(ctx context.Context, h Handler, job graph.Job) (result map[string]any, err error) {
+func callHandler(ctx context.Context, h Handler, job Job) (result map[string]any, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			result, err = nil, &panicError{value: r, stack: debug.Stack()}
@@ -466,30 +436,6 @@ func retryDelay(attempt int, base, maxDelay time.Duration, r float64) time.Durat
 		d = base << shift
 	}
 	return d/2 + time.Duration(r*float64(d/2))
-}
-
-// permanentError marks a failure that retrying cannot fix.
-type permanentError struct{ err error }
-
-func (e *permanentError) Error() string { return e.err.Error() }
-func (e *permanentError) Unwrap() error { return e.err }
-
-// Permanent marks err as not worth retrying: the worker fails the job for
-// good at once. Permanent(nil) is nil.
-func Permanent(err error) error {
-	if err == nil {
-		return nil
-	}
-	return &permanentError{err: err}
-}
-
-// IsPermanent reports whether err was marked with Permanent or is invalid
-// input (errs.ErrInvalid, including errs.ValidationError), which no retry can fix.
-func IsPermanent(err error) bool {
-	if _, ok := errors.AsType[*permanentError](err); ok {
-		return true
-	}
-	return errors.Is(err, errs.ErrInvalid)
 }
 
 // waitTimeout waits for wg up to d and reports whether it finished.
