@@ -8,6 +8,7 @@ import (
 
 	"github.com/graphmem/graphmem/errs"
 	"github.com/graphmem/graphmem/memory"
+	"github.com/graphmem/graphmem/retrieval"
 )
 
 // fakeMemory is a hand-written in-memory stand-in for the memory service,
@@ -33,7 +34,7 @@ func (f *fakeMemory) noteDeadline(ctx context.Context, method string) {
 func fullDeps(t testing.TB) Deps {
 	t.Helper()
 	f := &fakeMemory{}
-	return Deps{Ready: readyFunc(func(context.Context) error { return nil }), Sessions: f, Knowledge: f, Retrieval: f}
+	return Deps{Ready: readyFunc(func(context.Context) error { return nil }), Sessions: f, Knowledge: f, Jobs: f, Retrieval: f}
 }
 
 var fakeTime = time.Date(2024, 5, 1, 10, 0, 0, 0, time.UTC)
@@ -101,9 +102,9 @@ func (f *fakeMemory) ResolveConflict(context.Context, string, string, memory.Con
 	return memory.Conflict{}, errs.ErrNotFound
 }
 
-func (f *fakeMemory) Entity(_ context.Context, _, id string, _ memory.EntityQuery) (memory.EntityView, error) {
+func (f *fakeMemory) Entity(_ context.Context, _, id string, _ memory.EntityQuery) (memory.Entity, error) {
 	// Wrapped as the graph layer wraps it, operation name first.
-	return memory.EntityView{}, fmt.Errorf("entity.get: %w", errs.NotFound("entity %q", id))
+	return memory.Entity{}, fmt.Errorf("entity.get: %w", errs.NotFound("entity %q", id))
 }
 
 func (f *fakeMemory) Insights(context.Context, string, string, memory.InsightQuery) ([]memory.Insight, error) {
@@ -122,13 +123,13 @@ func (f *fakeMemory) RetryJob(context.Context, string, string) (memory.Job, erro
 	return memory.Job{}, errs.ErrNotFound
 }
 
-func (f *fakeMemory) Search(ctx context.Context, _ string, in memory.SearchInput) (memory.SearchOutput, error) {
+func (f *fakeMemory) Search(ctx context.Context, _ string, in retrieval.SearchInput) (retrieval.SearchOutput, error) {
 	f.noteDeadline(ctx, "Search")
-	return memory.SearchOutput{Results: []memory.SearchResult{{ID: "m1", Kind: memory.KindRaw, Text: "Alice: hi",
+	return retrieval.SearchOutput{Results: []retrieval.SearchResult{{ID: "m1", Kind: retrieval.KindRaw, Text: "Alice: hi",
 		Score: 1, Status: "current", OccurredAt: fakeTime, SourceEventIDs: []string{"m1"}}}}, nil
 }
 
-func (f *fakeMemory) Context(ctx context.Context, _ string, _ memory.ContextInput) (memory.ContextOutput, error) {
+func (f *fakeMemory) Context(ctx context.Context, _ string, _ retrieval.ContextInput) (retrieval.ContextOutput, error) {
 	f.noteDeadline(ctx, "Context")
-	return memory.ContextOutput{Text: "## Long-term memory\n", Tokens: 5, MaxTokens: 2000}, nil
+	return retrieval.ContextOutput{Text: "## Long-term memory\n", Tokens: 5, MaxTokens: 2000}, nil
 }

@@ -16,11 +16,9 @@ type KnowledgeService interface {
 	Preferences(ctx context.Context, tenant, userID string, q memory.PreferenceQuery) ([]memory.Preference, error)
 	Conflicts(ctx context.Context, tenant, userID, status string, limit int) ([]memory.Conflict, error)
 	ResolveConflict(ctx context.Context, tenant, conflictID string, r memory.ConflictResolution) (memory.Conflict, error)
-	Entity(ctx context.Context, tenant, entityID string, q memory.EntityQuery) (memory.EntityView, error)
+	Entity(ctx context.Context, tenant, entityID string, q memory.EntityQuery) (memory.Entity, error)
 	Insights(ctx context.Context, tenant, userID string, q memory.InsightQuery) ([]memory.Insight, error)
 	GenerateInsights(ctx context.Context, tenant, userID string) ([]memory.Insight, error)
-	ListJobs(ctx context.Context, tenant string, q memory.JobQuery) ([]memory.Job, error)
-	RetryJob(ctx context.Context, tenant, id string) (memory.Job, error)
 }
 
 // --- DTOs ---------------------------------------------------------------
@@ -73,13 +71,6 @@ type entityQuery struct {
 type insightsQuery struct {
 	IncludeSuperseded bool `form:"include_superseded"`
 	Limit             int  `form:"limit" binding:"omitempty,gte=1,lte=1000"`
-}
-
-type jobsQuery struct {
-	Status    string `form:"status" binding:"omitempty,oneof=pending running done failed"`
-	Kind      string `form:"kind" binding:"omitempty,max=100"`
-	SessionID string `form:"session_id" binding:"omitempty,ident"`
-	Limit     int    `form:"limit" binding:"omitempty,gte=1,lte=1000"`
 }
 
 type factOut struct {
@@ -309,42 +300,6 @@ func (s *server) generateInsights(c *gin.Context) {
 		return
 	}
 	c.JSON(http.StatusOK, gin.H{"user_id": userID, "insights": toInsightsOut(list)})
-}
-
-func (s *server) listJobs(c *gin.Context) {
-	var q jobsQuery
-	if err := s.bindQuery(c, &q); err != nil {
-		s.fail(c, err)
-		return
-	}
-	jobs, err := s.deps.Knowledge.ListJobs(c.Request.Context(), tenantOf(c), memory.JobQuery{Status: q.Status, Kind: q.Kind, SessionID: q.SessionID, Limit: q.Limit})
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	out := make([]jobOut, len(jobs))
-	for i, j := range jobs {
-		out[i] = toJobOut(j)
-	}
-	c.JSON(http.StatusOK, gin.H{"jobs": out})
-}
-
-func (s *server) retryJob(c *gin.Context) {
-	id := c.Param("job_id")
-	switch {
-	case id == "":
-		s.fail(c, invalidField("job_id", "required", "is required"))
-		return
-	case len(id) > 300:
-		s.fail(c, invalidField("job_id", "max", "must have at most 300 characters"))
-		return
-	}
-	j, err := s.deps.Knowledge.RetryJob(c.Request.Context(), tenantOf(c), id)
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	c.JSON(http.StatusOK, toJobOut(j))
 }
 
 // --- converters -----------------------------------------------------------

@@ -47,6 +47,7 @@ type Deps struct {
 	Ready     ReadinessChecker
 	Sessions  SessionService
 	Knowledge KnowledgeService
+	Jobs      JobService
 	Retrieval RetrievalService
 }
 
@@ -79,7 +80,7 @@ func New(deps Deps, opts Options) (*gin.Engine, error) {
 	}
 	// A long request may never get less time than an ordinary one.
 	opts.LongRequestTimeout = max(opts.LongRequestTimeout, opts.RequestTimeout)
-	if deps.Ready == nil || deps.Sessions == nil || deps.Knowledge == nil || deps.Retrieval == nil {
+	if deps.Ready == nil || deps.Sessions == nil || deps.Knowledge == nil || deps.Jobs == nil || deps.Retrieval == nil {
 		return nil, errors.New("api: every dependency is required")
 	}
 	validate, err := newValidator()
@@ -126,7 +127,7 @@ func (s *server) register(v1 *gin.RouterGroup) {
 	sess.POST("/events", s.timed(), s.appendEvents)
 	sess.GET("/events", s.timed(), s.listEvents)
 	sess.GET("", s.timed(), s.getSession)
-	sess.POST("/context", s.long(), s.sessionContext)
+	sess.POST("/context", s.long(), s.sessionView) // the session's view; /v1/context assembles prompts
 	sess.POST("/condensations", s.long(), s.condense)
 	sess.GET("/condensations", s.timed(), s.listCondensations)
 	sess.POST("/condensation-requests", s.timed(), s.requestCondensation)

@@ -7,13 +7,13 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/graphmem/graphmem/memory"
+	"github.com/graphmem/graphmem/retrieval"
 )
 
 // RetrievalService is what the search and context routes need.
 type RetrievalService interface {
-	Search(ctx context.Context, tenant string, in memory.SearchInput) (memory.SearchOutput, error)
-	Context(ctx context.Context, tenant string, in memory.ContextInput) (memory.ContextOutput, error)
+	Search(ctx context.Context, tenant string, in retrieval.SearchInput) (retrieval.SearchOutput, error)
+	Context(ctx context.Context, tenant string, in retrieval.ContextInput) (retrieval.ContextOutput, error)
 }
 
 type searchRequest struct {
@@ -97,7 +97,7 @@ func (s *server) search(c *gin.Context) {
 		return
 	}
 	started := time.Now()
-	out, err := s.deps.Retrieval.Search(c.Request.Context(), tenantOf(c), memory.SearchInput{
+	out, err := s.deps.Retrieval.Search(c.Request.Context(), tenantOf(c), retrieval.SearchInput{
 		UserID: req.UserID, AgentID: req.AgentID, SessionID: req.SessionID, Query: req.Query, Limit: req.Limit,
 		Tiers: req.Tiers, AsOf: asOf, IncludeHistory: req.IncludeHistory, Explain: req.Explain})
 	if err != nil {
@@ -115,7 +115,7 @@ func (s *server) context(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	out, err := s.deps.Retrieval.Context(c.Request.Context(), tenantOf(c), memory.ContextInput{
+	out, err := s.deps.Retrieval.Context(c.Request.Context(), tenantOf(c), retrieval.ContextInput{
 		UserID: req.UserID, SessionID: req.SessionID, Query: req.Query, MaxTokens: req.MaxTokens,
 		IncludeHistory: req.IncludeHistory})
 	if err != nil {
@@ -125,7 +125,7 @@ func (s *server) context(c *gin.Context) {
 	resp := contextResponse{Text: out.Text, Tokens: out.Tokens, MaxTokens: out.MaxTokens, Omitted: out.Omitted}
 	resp.Parts.ShortTerm = make([]eventOut, len(out.ShortTerm))
 	for i, e := range out.ShortTerm {
-		resp.Parts.ShortTerm[i] = toEventOut(e, false)
+		resp.Parts.ShortTerm[i] = toViewEventOut(e)
 	}
 	resp.Parts.ShortTermTokens = out.ShortTermTokens
 	resp.Parts.Insights = toResultsOut(out.Insights)
@@ -133,12 +133,12 @@ func (s *server) context(c *gin.Context) {
 	resp.Parts.Memories = toResultsOut(out.Memories)
 	resp.Parts.Preferences = make([]preferenceOut, len(out.Preferences))
 	for i, p := range out.Preferences {
-		resp.Parts.Preferences[i] = toPreferenceOut(p)
+		resp.Parts.Preferences[i] = toContextPreferenceOut(p)
 	}
 	c.JSON(http.StatusOK, resp)
 }
 
-func toResultsOut(list []memory.SearchResult) []searchResultOut {
+func toResultsOut(list []retrieval.SearchResult) []searchResultOut {
 	out := make([]searchResultOut, len(list))
 	for i, r := range list {
 		out[i] = searchResultOut{ID: r.ID, Kind: r.Kind, Text: r.Text, Score: r.Score,
@@ -148,4 +148,21 @@ func toResultsOut(list []memory.SearchResult) []searchResultOut {
 			SourceEventIDs: nonNil(r.SourceEventIDs), SessionID: r.SessionID, Path: r.Path, Explanation: r.Explanation}
 	}
 	return out
+}
+
+// toViewEventOut renders an event of the session's view packed into a
+// context as the session routes render events.
+func toViewEventOut(e retrieval.ViewEvent) eventOut {
+	return eventOut{ID: e.ID, Seq: e.Seq, Kind: e.Kind, Role: e.Role, Name: e.Name, Content: e.Content,
+		ToolCallID: e.ToolCallID, BatchID: e.BatchID, URL: e.URL, Metadata: e.Metadata, Tokens: e.Tokens,
+		OccurredAt: timePtr(e.OccurredAt)}
+}
+
+// toContextPreferenceOut renders a preference packed into a context as the
+// preference routes render preferences.
+func toContextPreferenceOut(p retrieval.Preference) preferenceOut {
+	return preferenceOut{FactID: p.FactID, Object: p.Object, ObjectID: p.ObjectID, Predicate: p.Predicate,
+		Qualifier: p.Qualifier, Polarity: p.Polarity, Strength: p.Strength, Confidence: p.Confidence, Status: p.Status,
+		ValidFrom: timePtr(p.ValidFrom), ValidTo: timePtr(p.ValidTo), RecordedAt: timePtr(p.RecordedAt),
+		ExpiredAt: timePtr(p.ExpiredAt), Fact: p.Fact, SourceEventIDs: nonNil(p.SourceEventIDs), SupersededBy: p.SupersededBy}
 }

@@ -154,21 +154,6 @@ type closeQuery struct {
 	Wait bool `form:"wait"`
 }
 
-type jobOut struct {
-	ID          string     `json:"id"`
-	Kind        string     `json:"kind"`
-	Status      string     `json:"status"`
-	SessionID   string     `json:"session_id,omitempty"`
-	UserID      string     `json:"user_id,omitempty"`
-	Attempts    int        `json:"attempts"`
-	MaxAttempts int        `json:"max_attempts"`
-	LastError   string     `json:"last_error,omitempty"`
-	RunAfter    *time.Time `json:"run_after,omitempty"`
-	CreatedAt   time.Time  `json:"created_at"`
-	UpdatedAt   time.Time  `json:"updated_at"`
-	FinishedAt  *time.Time `json:"finished_at,omitempty"`
-}
-
 type closeResponse struct {
 	SessionID string   `json:"session_id"`
 	Status    string   `json:"status"`
@@ -252,7 +237,7 @@ func (s *server) listEvents(c *gin.Context) {
 	c.JSON(http.StatusOK, resp)
 }
 
-func (s *server) sessionContext(c *gin.Context) {
+func (s *server) sessionView(c *gin.Context) {
 	sessionID, req, ok := pathAndBody[viewRequest](s, c, "session_id")
 	if !ok {
 		return
@@ -380,12 +365,6 @@ func toViewResponse(sessionID string, v memory.ViewOutput) viewResponse {
 		out.NewCondensations[i] = toCondensationOut(c)
 	}
 	return out
-}
-
-func toJobOut(j memory.Job) jobOut {
-	return jobOut{ID: j.ID, Kind: j.Kind, Status: j.Status, SessionID: j.SessionID, UserID: j.UserID,
-		Attempts: j.Attempts, MaxAttempts: j.MaxAttempts, LastError: j.LastError, RunAfter: timePtr(j.RunAfter),
-		CreatedAt: j.CreatedAt, UpdatedAt: j.UpdatedAt, FinishedAt: timePtr(j.FinishedAt)}
 }
 
 func timePtr(t time.Time) *time.Time {

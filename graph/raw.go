@@ -25,10 +25,25 @@ type Session struct {
 	ClosedAt   time.Time
 }
 
+// RawKind is what a raw event is; clients send these kinds, and graphmem
+// stores them as sent.
+type RawKind string
+
+// Raw event kinds.
+const (
+	RawMessage     RawKind = "message"
+	RawToolCall    RawKind = "tool_call"
+	RawToolResult  RawKind = "tool_result"
+	RawObservation RawKind = "observation"
+	// RawCondensationRequest asks the next view to condense; it carries no
+	// content and is neither searched nor extracted.
+	RawCondensationRequest RawKind = "condensation_request"
+)
+
 // NewRawEvent is an event to append to the raw tier.
 type NewRawEvent struct {
 	ID         string // required: the client's id or one the caller generated
-	Kind       string
+	Kind       RawKind
 	Role       string
 	Name       string
 	Content    string
@@ -129,7 +144,7 @@ func (s *Store) AppendEvents(ctx context.Context, tenant, sessionID, userID, age
 			if seq, dup := known[e.ID]; dup {
 				// A re-send is a duplicate; the same id with other content
 				// is a client bug that first-write-wins would hide.
-				if stored[e.ID] != [3]string{e.Kind, e.Role, e.Content} {
+				if stored[e.ID] != [3]string{string(e.Kind), e.Role, e.Content} {
 					return out, errs.Conflict("event %q is already stored in session %q with other content; raw events are immutable, so send new content under a new id",
 						e.ID, sessionID)
 				}
@@ -137,7 +152,7 @@ func (s *Store) AppendEvents(ctx context.Context, tenant, sessionID, userID, age
 				continue
 			}
 			lastSeq++
-			known[e.ID], stored[e.ID] = lastSeq, [3]string{e.Kind, e.Role, e.Content}
+			known[e.ID], stored[e.ID] = lastSeq, [3]string{string(e.Kind), e.Role, e.Content}
 			row, err := rawRow(e, lastSeq)
 			if err != nil {
 				return out, err
@@ -207,7 +222,7 @@ func rawRow(e NewRawEvent, seq int64) (map[string]any, error) {
 		text = e.Content
 	}
 	return map[string]any{
-		"id": e.ID, "seq": seq, "kind": e.Kind, "role": nilIfEmpty(e.Role), "name": nilIfEmpty(e.Name),
+		"id": e.ID, "seq": seq, "kind": string(e.Kind), "role": nilIfEmpty(e.Role), "name": nilIfEmpty(e.Name),
 		"content": e.Content, "text": text, "tool_call_id": nilIfEmpty(e.ToolCallID),
 		"batch_id": nilIfEmpty(e.BatchID), "url": nilIfEmpty(e.URL), "metadata": meta,
 		"tokens": int64(e.Tokens), "occurred_at": e.OccurredAt.UTC(),
@@ -276,7 +291,7 @@ func decodeSession(rec *neo4j.Record) (Session, error) {
 func decodeRaw(p map[string]any) (RawEvent, error) {
 	ev := RawEvent{
 		NewRawEvent: NewRawEvent{
-			ID: str(p, "id"), Kind: str(p, "kind"), Role: str(p, "role"), Name: str(p, "name"),
+			ID: str(p, "id"), Kind: RawKind(str(p, "kind")), Role: str(p, "role"), Name: str(p, "name"),
 			Content: str(p, "content"), Text: str(p, "text"), ToolCallID: str(p, "tool_call_id"),
 			BatchID: str(p, "batch_id"), URL: str(p, "url"), Tokens: int(i64(p, "tokens")),
 			OccurredAt: tm(p, "occurred_at"),

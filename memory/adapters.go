@@ -137,3 +137,19 @@ func utcOr(t time.Time, now func() time.Time) time.Time {
 	}
 	return t.UTC()
 }
+
+// ClassifiedEmbedder returns e with its failures classified as the
+// engine's are everywhere in graphmem (engineError): an unreachable
+// embedding server matches errs.ErrUnavailable, so a search that cannot
+// embed its query answers 503 like any outage, not 500.
+func ClassifiedEmbedder(e Embedder) Embedder { return classifiedEmbedder{e} }
+
+type classifiedEmbedder struct{ e Embedder }
+
+func (c classifiedEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	vecs, err := c.e.Embed(ctx, texts)
+	if err != nil {
+		return nil, engineError(err)
+	}
+	return vecs, nil
+}

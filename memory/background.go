@@ -7,13 +7,7 @@ import (
 	"time"
 
 	"github.com/graphmem/graphmem/errs"
-	"github.com/graphmem/graphmem/graph"
 )
-
-// idleStore finds sessions to sweep.
-type idleStore interface {
-	IdleSessions(ctx context.Context, before time.Time, limit int) ([]graph.SessionRef, error)
-}
 
 // SweepIdle closes sessions untouched for idle, so a conversation an agent
 // never closed still gets summarized and extracted. Every replica may
@@ -21,7 +15,7 @@ type idleStore interface {
 // of the same session enqueue one job.
 func (s *Service) SweepIdle(ctx context.Context, idle time.Duration) (int, error) {
 	before := s.now().Add(-idle)
-	refs, err := s.store.IdleSessions(ctx, before, 200)
+	refs, err := s.sessions.IdleSessions(ctx, before, 200)
 	if err != nil {
 		return 0, fmt.Errorf("find idle sessions: %w", err)
 	}

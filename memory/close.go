@@ -41,13 +41,13 @@ func (s *Service) Close(ctx context.Context, tenant, sessionID string, wait bool
 	if wait {
 		out.Done = s.waitForSession(ctx, tenant, sessionID)
 	} else {
-		n, err := s.store.CountActiveJobs(ctx, tenant, sessionID)
+		n, err := s.jobs.CountActiveJobs(ctx, tenant, sessionID)
 		if err != nil {
 			return out, err
 		}
 		out.Done = n == 0
 	}
-	jobs, err := s.store.ListJobs(context.WithoutCancel(ctx), tenant, graph.JobFilter{SessionID: sessionID, Limit: 50})
+	jobs, err := s.jobs.ListJobs(context.WithoutCancel(ctx), tenant, graph.JobFilter{SessionID: sessionID, Limit: 50})
 	if err != nil {
 		return out, err
 	}
@@ -63,7 +63,7 @@ func (s *Service) Close(ctx context.Context, tenant, sessionID string, wait bool
 // and closed again gets a new job; closing twice (or a sweep racing a
 // client's close) does not.
 func (s *Service) closeAndSchedule(ctx context.Context, tenant, sessionID string, idleBefore time.Time) (graph.Session, error) {
-	sess, err := s.store.CloseSession(ctx, tenant, sessionID, idleBefore)
+	sess, err := s.sessions.CloseSession(ctx, tenant, sessionID, idleBefore)
 	if err != nil {
 		return sess, err
 	}
@@ -79,7 +79,7 @@ func (s *Service) waitForSession(ctx context.Context, tenant, sessionID string) 
 	delay := 50 * time.Millisecond
 	zeros := 0
 	for {
-		n, err := s.store.CountActiveJobs(ctx, tenant, sessionID)
+		n, err := s.jobs.CountActiveJobs(ctx, tenant, sessionID)
 		switch {
 		case err == nil && n == 0:
 			// Neo4j reads are read-committed: one count can read the
@@ -110,11 +110,11 @@ func (s *Service) handleCloseSession(ctx context.Context, job jobs.Job) (map[str
 		return nil, jobs.Permanent(err)
 	}
 	tenant := job.Tenant
-	uncovered, err := s.store.UncoveredEvents(ctx, tenant, p.SessionID)
+	uncovered, err := s.windows.UncoveredEvents(ctx, tenant, p.SessionID)
 	if err != nil {
 		return nil, err
 	}
-	nodes, err := s.store.ListEventNodes(ctx, tenant, p.SessionID)
+	nodes, err := s.windows.ListEventNodes(ctx, tenant, p.SessionID)
 	if err != nil {
 		return nil, err
 	}
@@ -139,7 +139,7 @@ func (s *Service) handleCloseSession(ctx context.Context, job jobs.Job) (map[str
 		}
 	}
 	// Reconcile: every window not extracted yet gets its job (dedupe by
-	// node id), including condensations stored during context requests.
+	// node id), including condensations stored while building views.
 	scheduled := 0
 	for _, n := range nodes {
 		if !n.ExtractedAt.IsZero() || len(n.CoveredIDs) == 0 {
@@ -176,7 +176,7 @@ func (s *Service) summarizeSession(ctx context.Context, tenant, sessionID, jobID
 	if err != nil {
 		return graph.EventNode{}, fmt.Errorf("summarize session: %w", engineError(err))
 	}
-	return s.store.WriteSessionSummary(ctx, tenant, sessionID, graph.NewEventNode{
+	return s.windows.WriteSessionSummary(ctx, tenant, sessionID, graph.NewEventNode{
 		ID: "sum_" + jobKey(jobID), Kind: graph.EventKindSessionSummary, Summary: sum.Text,
 		SummarizerName: sum.Model, Cover: cover, EventsBefore: len(events), LLMCalls: s.llmCalls(),
 		DurationMS: time.Since(started).Milliseconds(),
@@ -222,5 +222,5 @@ func (e engineUnavailable) Error() string   { return e.err.Error() }
 func (e engineUnavailable) Unwrap() []error { return []error{e.err, errs.ErrUnavailable} }
 
 func rawToExtract(r graph.RawEvent) extract.Event {
-	return extract.Event{ID: r.ID, Role: r.Role, Kind: r.Kind, Name: r.Name, Content: r.Content, OccurredAt: r.OccurredAt}
+	return extract.Event{ID: r.ID, Role: r.Role, Kind: string(r.Kind), Name: r.Name, Content: r.Content, OccurredAt: r.OccurredAt}
 }

@@ -14,22 +14,6 @@ import (
 	"github.com/graphmem/graphmem/ontology"
 )
 
-// knowledgeStore is what extraction and the knowledge reads need.
-type knowledgeStore interface {
-	EventWindow(ctx context.Context, tenant, eventID string) (graph.EventNode, []graph.RawEvent, error)
-	MarkExtracted(ctx context.Context, tenant, eventID, extractor string) error
-	WriteKnowledge(ctx context.Context, w graph.KnowledgeWrite) (graph.KnowledgeResult, error)
-	Facts(ctx context.Context, tenant, userID string, q graph.FactQuery) ([]graph.Fact, error)
-	Preferences(ctx context.Context, tenant, userID string, q graph.PreferenceQuery) ([]graph.Preference, error)
-	Conflicts(ctx context.Context, tenant, userID, status string, limit int) ([]graph.Conflict, error)
-	ResolveConflict(ctx context.Context, tenant, conflictID string, r graph.ConflictResolution) (graph.Conflict, error)
-	Entity(ctx context.Context, tenant, entityID string, q graph.EntityQuery) (graph.EntityView, error)
-	UserEntityID(ctx context.Context, tenant, userID string) (string, error)
-	WriteInsights(ctx context.Context, tenant, userID string, in []graph.InsightInput) (graph.InsightWriteResult, error)
-	Insights(ctx context.Context, tenant, userID string, q graph.InsightQuery) ([]graph.Insight, error)
-	InsightMaterial(ctx context.Context, tenant, userID string, since time.Time, limit int) (graph.InsightMaterial, error)
-}
-
 // extractPayload names the event-tier window an extraction job works on.
 type extractPayload struct {
 	EventID string `json:"event_id"`
@@ -51,7 +35,7 @@ func (s *Service) handleExtract(ctx context.Context, job jobs.Job) (map[string]a
 	if err := job.Decode(&p); err != nil {
 		return nil, jobs.Permanent(err)
 	}
-	node, raws, err := s.store.EventWindow(ctx, job.Tenant, p.EventID)
+	node, raws, err := s.windows.EventWindow(ctx, job.Tenant, p.EventID)
 	if errors.Is(err, errs.ErrNotFound) {
 		return nil, jobs.Permanent(err)
 	}
@@ -61,7 +45,7 @@ func (s *Service) handleExtract(ctx context.Context, job jobs.Job) (map[string]a
 	in := extract.Input{UserID: node.UserID, SessionID: node.SessionID, Summary: node.Summary}
 	var observed time.Time
 	for _, r := range raws {
-		if r.Kind == "condensation_request" {
+		if r.Kind == graph.RawCondensationRequest {
 			continue
 		}
 		if in.UserName == "" && r.Role == "user" && r.Name != "" {
@@ -80,7 +64,7 @@ func (s *Service) handleExtract(ctx context.Context, job jobs.Job) (map[string]a
 		if err := s.embedWindow(ctx, job.Tenant, node, raws, &kw); err != nil {
 			return nil, err
 		}
-		kr, err := s.store.WriteKnowledge(ctx, kw)
+		kr, err := s.knowledge.WriteKnowledge(ctx, kw)
 		if err != nil {
 			return nil, fmt.Errorf("write knowledge of window %s: %w", node.ID, err)
 		}
@@ -90,7 +74,7 @@ func (s *Service) handleExtract(ctx context.Context, job jobs.Job) (map[string]a
 		result["conflicts"] = len(kr.ConflictsResolved) + len(kr.ConflictsOpened)
 		result["extracted_by"] = res.Model
 	}
-	if err := s.store.MarkExtracted(ctx, job.Tenant, node.ID, s.cfg.EngineName); err != nil {
+	if err := s.windows.MarkExtracted(ctx, job.Tenant, node.ID, s.cfg.EngineName); err != nil {
 		return nil, err
 	}
 	if _, err := s.enqueue(ctx, job.Tenant, graph.JobSpec{
@@ -140,7 +124,7 @@ func (s *Service) embedWindow(ctx context.Context, tenant string, node graph.Eve
 	var texts []string
 	var items []graph.Embedding
 	for _, r := range raws {
-		if r.Kind == "condensation_request" || strings.TrimSpace(r.Text) == "" {
+		if r.Kind == graph.RawCondensationRequest || strings.TrimSpace(r.Text) == "" {
 			continue
 		}
 		texts = append(texts, r.Text)
@@ -170,5 +154,5 @@ func (s *Service) embedWindow(ctx context.Context, tenant string, node graph.Eve
 	for i := range kw.Entities {
 		kw.Entities[i].Embedding = vecs[nodes+i]
 	}
-	return s.store.SetEmbeddings(ctx, tenant, items)
+	return s.vectors.SetEmbeddings(ctx, tenant, items)
 }

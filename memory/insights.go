@@ -30,7 +30,7 @@ func (s *Service) GenerateInsights(ctx context.Context, tenant, userID string) (
 	if _, err := s.deriveInsights(ctx, tenant, userID); err != nil {
 		return nil, err
 	}
-	return s.store.Insights(ctx, tenant, userID, graph.InsightQuery{})
+	return s.Insights(ctx, tenant, userID, InsightQuery{})
 }
 
 func (s *Service) handleInsights(ctx context.Context, job jobs.Job) (map[string]any, error) {
@@ -46,7 +46,7 @@ func (s *Service) handleInsights(ctx context.Context, job jobs.Job) (map[string]
 }
 
 func (s *Service) deriveInsights(ctx context.Context, tenant, userID string) (graph.InsightWriteResult, error) {
-	mat, err := s.store.InsightMaterial(ctx, tenant, userID, s.now().Add(-insightWindow), insightMaxEvents)
+	mat, err := s.insights.InsightMaterial(ctx, tenant, userID, s.now().Add(-insightWindow), insightMaxEvents)
 	if err != nil {
 		return graph.InsightWriteResult{}, err
 	}
@@ -80,7 +80,7 @@ func (s *Service) deriveInsights(ctx context.Context, tenant, userID string) (gr
 	if len(rows) == 0 {
 		return graph.InsightWriteResult{}, nil
 	}
-	return s.store.WriteInsights(ctx, tenant, userID, rows)
+	return s.insights.WriteInsights(ctx, tenant, userID, rows)
 }
 
 // insightKey identifies what an insight is about, so a regenerated insight

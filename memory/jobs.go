@@ -49,15 +49,6 @@ func failInvalidForGood(h jobs.Handler) jobs.Handler {
 	}
 }
 
-// jobStore is what the service needs of the durable job table.
-type jobStore interface {
-	EnqueueJob(ctx context.Context, tenant string, spec graph.JobSpec) (graph.Job, bool, error)
-	ListJobs(ctx context.Context, tenant string, filter graph.JobFilter) ([]graph.Job, error)
-	CountActiveJobs(ctx context.Context, tenant, sessionID string) (int, error)
-	GetJob(ctx context.Context, tenant, id string) (graph.Job, error)
-	RetryJob(ctx context.Context, tenant, id string) (graph.Job, error)
-}
-
 // Job is a background job as clients see it.
 type Job struct {
 	ID          string
@@ -85,7 +76,7 @@ type JobQuery struct {
 
 // ListJobs lists the tenant's jobs, newest first.
 func (s *Service) ListJobs(ctx context.Context, tenant string, q JobQuery) ([]Job, error) {
-	jobs, err := s.store.ListJobs(ctx, tenant, graph.JobFilter{Status: q.Status, Kind: q.Kind, SessionID: q.SessionID, Limit: q.Limit})
+	jobs, err := s.jobs.ListJobs(ctx, tenant, graph.JobFilter{Status: q.Status, Kind: q.Kind, SessionID: q.SessionID, Limit: q.Limit})
 	if err != nil {
 		return nil, err
 	}
@@ -98,7 +89,7 @@ func (s *Service) ListJobs(ctx context.Context, tenant string, q JobQuery) ([]Jo
 
 // RetryJob puts a failed job back in the queue.
 func (s *Service) RetryJob(ctx context.Context, tenant, id string) (Job, error) {
-	j, err := s.store.RetryJob(ctx, tenant, id)
+	j, err := s.jobs.RetryJob(ctx, tenant, id)
 	if err != nil {
 		return Job{}, err
 	}
@@ -111,7 +102,7 @@ func (s *Service) enqueue(ctx context.Context, tenant string, spec graph.JobSpec
 	if spec.MaxAttempts == 0 {
 		spec.MaxAttempts = s.cfg.JobMaxAttempts
 	}
-	j, _, err := s.store.EnqueueJob(ctx, tenant, spec)
+	j, _, err := s.jobs.EnqueueJob(ctx, tenant, spec)
 	if err != nil {
 		return graph.Job{}, fmt.Errorf("enqueue %s job: %w", spec.Kind, err)
 	}

@@ -25,39 +25,64 @@ type Engine interface {
 }
 
 // Embedder turns texts into vectors (an OpenAI-compatible embeddings API);
-// it is optional: without it, retrieval uses full text, graph and recency.
+// it is optional: without it, windows are not embedded and search uses
+// full text, graph and recency.
 type Embedder interface {
 	Embed(ctx context.Context, texts []string) ([][]float32, error)
 }
 
-// sessionStore is what sessions and condensation need from the graph.
-type sessionStore interface {
+// The store methods the service calls, as small interfaces by what they
+// serve; *graph.Store satisfies all of them.
+
+// SessionStore is the raw tier: sessions and their events.
+type SessionStore interface {
 	AppendEvents(ctx context.Context, tenant, sessionID, userID, agentID string, events []graph.NewRawEvent) (graph.AppendResult, error)
 	GetSession(ctx context.Context, tenant, sessionID string) (graph.Session, error)
 	ListEvents(ctx context.Context, tenant, sessionID string, afterSeq int64, limit int) ([]graph.RawEvent, error)
 	SessionLog(ctx context.Context, tenant, sessionID string) (graph.SessionLog, error)
-	AppendCondensation(ctx context.Context, tenant, sessionID string, n graph.NewEventNode) (graph.EventNode, error)
 	CloseSession(ctx context.Context, tenant, sessionID string, idleBefore time.Time) (graph.Session, error)
+	IdleSessions(ctx context.Context, before time.Time, limit int) ([]graph.SessionRef, error)
+}
+
+// WindowStore is the event tier: condensations and session summaries, the
+// windows extraction reads.
+type WindowStore interface {
+	AppendCondensation(ctx context.Context, tenant, sessionID string, n graph.NewEventNode) (graph.EventNode, error)
 	WriteSessionSummary(ctx context.Context, tenant, sessionID string, summary graph.NewEventNode) (graph.EventNode, error)
 	UncoveredEvents(ctx context.Context, tenant, sessionID string) ([]graph.RawEvent, error)
 	ListEventNodes(ctx context.Context, tenant, sessionID string) ([]graph.EventNode, error)
+	EventWindow(ctx context.Context, tenant, eventID string) (graph.EventNode, []graph.RawEvent, error)
+	MarkExtracted(ctx context.Context, tenant, eventID, extractor string) error
 }
 
-// Store is everything the service needs from the graph; *graph.Store
-// satisfies it.
-type Store interface {
-	sessionStore
-	jobStore
-	knowledgeStore
-	idleStore
-	searchStore
-	vectorStore
+// JobStore is the durable job table as the service enqueues and lists.
+type JobStore interface {
+	EnqueueJob(ctx context.Context, tenant string, spec graph.JobSpec) (graph.Job, bool, error)
+	ListJobs(ctx context.Context, tenant string, filter graph.JobFilter) ([]graph.Job, error)
+	CountActiveJobs(ctx context.Context, tenant, sessionID string) (int, error)
+	RetryJob(ctx context.Context, tenant, id string) (graph.Job, error)
 }
 
-// vectorStore stores and queries embeddings.
-type vectorStore interface {
+// KnowledgeStore writes what extraction found and reads it back.
+type KnowledgeStore interface {
+	WriteKnowledge(ctx context.Context, w graph.KnowledgeWrite) (graph.KnowledgeResult, error)
+	Facts(ctx context.Context, tenant, userID string, q graph.FactQuery) ([]graph.Fact, error)
+	Preferences(ctx context.Context, tenant, userID string, q graph.PreferenceQuery) ([]graph.Preference, error)
+	Conflicts(ctx context.Context, tenant, userID, status string, limit int) ([]graph.Conflict, error)
+	ResolveConflict(ctx context.Context, tenant, conflictID string, r graph.ConflictResolution) (graph.Conflict, error)
+	Entity(ctx context.Context, tenant, entityID string, q graph.EntityQuery) (graph.EntityView, error)
+}
+
+// InsightStore is the insight tier.
+type InsightStore interface {
+	WriteInsights(ctx context.Context, tenant, userID string, in []graph.InsightInput) (graph.InsightWriteResult, error)
+	Insights(ctx context.Context, tenant, userID string, q graph.InsightQuery) ([]graph.Insight, error)
+	InsightMaterial(ctx context.Context, tenant, userID string, since time.Time, limit int) (graph.InsightMaterial, error)
+}
+
+// VectorStore stores embeddings.
+type VectorStore interface {
 	SetEmbeddings(ctx context.Context, tenant string, items []graph.Embedding) error
-	VectorSearch(ctx context.Context, sc graph.SearchScope, vec []float32, limit int) ([]graph.VectorHit, error)
 }
 
 // Config tunes the service; cmd/graphmem fills it from the environment.
@@ -75,41 +100,48 @@ type Config struct {
 	EngineName string
 	// EngineIsLLM says the engine calls an LLM (for the call accounting).
 	EngineIsLLM bool
-	// JobMaxAttempts bounds retries of background jobs.
+	// JobMaxAttempts bounds retries of background jobs; 0 leaves it to
+	// the job table (graph.DefaultJobMaxAttempts).
 	JobMaxAttempts int
-	// Search tunes retrieval ranking; the zero value means the defaults.
-	Search SearchConfig
 }
 
 // Service is graphmem's orchestration. It is safe for concurrent use and
 // keeps no per-session state in memory: every request reads the graph, so
 // any replica can serve any session.
 type Service struct {
-	store    Store
-	engine   Engine
-	embedder Embedder // nil when no embedder is configured
-	counter  condenser.TokenCounter
-	cfg      Config
-	log      *slog.Logger
-	now      func() time.Time
+	sessions  SessionStore
+	windows   WindowStore
+	jobs      JobStore
+	knowledge KnowledgeStore
+	insights  InsightStore
+	vectors   VectorStore // nil when no embedder is configured
+	engine    Engine
+	embedder  Embedder // nil when no embedder is configured
+	counter   condenser.TokenCounter
+	cfg       Config
+	log       *slog.Logger
+	now       func() time.Time
 	// kicker wakes the local workers after an enqueue (nil: none).
 	kicker func()
-	// hints maps query-word stems to the fact types they ask about.
-	hints hintIndex
 }
 
 // SetKicker registers the function that wakes local workers; main wires the
 // worker pool's Kick here.
 func (s *Service) SetKicker(kick func()) { s.kicker = kick }
 
-// Deps are the service's collaborators.
+// Deps are the service's collaborators; *graph.Store is every store.
 type Deps struct {
-	Store   Store
-	Engine  Engine
-	Counter condenser.TokenCounter
-	// Embedder is optional; with it, windows are embedded at extraction and
-	// queries at search.
+	Sessions  SessionStore
+	Windows   WindowStore
+	Jobs      JobStore
+	Knowledge KnowledgeStore
+	Insights  InsightStore
+	Engine    Engine
+	Counter   condenser.TokenCounter
+	// Embedder is optional; with it, windows are embedded at extraction
+	// and their vectors stored in Vectors.
 	Embedder Embedder
+	Vectors  VectorStore
 	Log      *slog.Logger
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
@@ -118,8 +150,12 @@ type Deps struct {
 // New validates the configuration (every profile must build) and returns
 // the service.
 func New(deps Deps, cfg Config) (*Service, error) {
-	if deps.Store == nil || deps.Engine == nil || deps.Counter == nil {
-		return nil, fmt.Errorf("memory: store, engine and token counter are required")
+	if deps.Sessions == nil || deps.Windows == nil || deps.Jobs == nil || deps.Knowledge == nil || deps.Insights == nil ||
+		deps.Engine == nil || deps.Counter == nil {
+		return nil, fmt.Errorf("memory: the session, window, job, knowledge and insight stores, an engine and a token counter are required")
+	}
+	if deps.Embedder != nil && deps.Vectors == nil {
+		return nil, fmt.Errorf("memory: an embedder needs a vector store")
 	}
 	if deps.Log == nil {
 		deps.Log = slog.New(slog.DiscardHandler)
@@ -139,14 +175,9 @@ func New(deps Deps, cfg Config) (*Service, error) {
 	if cfg.EngineName == "" {
 		cfg.EngineName = "offline"
 	}
-	if cfg.JobMaxAttempts <= 0 {
-		cfg.JobMaxAttempts = 5
-	}
-	if cfg.Search.Fusion == "" {
-		cfg.Search = DefaultSearchConfig()
-	}
-	s := &Service{store: deps.Store, engine: deps.Engine, embedder: deps.Embedder, counter: deps.Counter, cfg: cfg,
-		log: deps.Log, now: deps.Now, hints: newHintIndex()}
+	s := &Service{sessions: deps.Sessions, windows: deps.Windows, jobs: deps.Jobs, knowledge: deps.Knowledge,
+		insights: deps.Insights, vectors: deps.Vectors, engine: deps.Engine, embedder: deps.Embedder, counter: deps.Counter,
+		cfg: cfg, log: deps.Log, now: deps.Now}
 	if _, ok := cfg.Profiles[cfg.DefaultProfile]; !ok {
 		return nil, fmt.Errorf("memory: default condenser profile %q is not defined", cfg.DefaultProfile)
 	}

@@ -14,7 +14,8 @@ import (
 // Event kinds a client may send. Summaries are produced by graphmem and
 // condensation requests have their own endpoint, but a client may also
 // send a condensation_request in a batch, as OpenHands' agent does.
-var clientKinds = []string{"message", "tool_call", "tool_result", "observation", "condensation_request"}
+var clientKinds = []graph.RawKind{graph.RawMessage, graph.RawToolCall, graph.RawToolResult, graph.RawObservation,
+	graph.RawCondensationRequest}
 
 // NewEvent is one event a client appends.
 type NewEvent struct {
@@ -109,12 +110,12 @@ func (s *Service) Append(ctx context.Context, tenant, sessionID string, in Appen
 			tokens = s.counter.Count(e.Content)
 		}
 		rows[i] = graph.NewRawEvent{
-			ID: id, Kind: e.Kind, Role: e.Role, Name: e.Name, Content: e.Content,
+			ID: id, Kind: graph.RawKind(e.Kind), Role: e.Role, Name: e.Name, Content: e.Content,
 			Text: searchText(e.Name, e.Content, e.Metadata), ToolCallID: e.ToolCallID, BatchID: e.BatchID,
 			URL: e.URL, Metadata: e.Metadata, Tokens: tokens, OccurredAt: utcOr(e.OccurredAt, s.now),
 		}
 	}
-	res, err := s.store.AppendEvents(ctx, tenant, sessionID, in.UserID, in.AgentID, rows)
+	res, err := s.sessions.AppendEvents(ctx, tenant, sessionID, in.UserID, in.AgentID, rows)
 	if err != nil {
 		return AppendOutput{}, fmt.Errorf("append to session %q: %w", sessionID, err)
 	}
@@ -141,16 +142,17 @@ func validateAppend(in AppendInput) error {
 	seen := map[string]int{}
 	for i, e := range in.Events {
 		at := fmt.Sprintf("events[%d]", i)
-		if !slices.Contains(clientKinds, e.Kind) {
+		kind := graph.RawKind(e.Kind)
+		if !slices.Contains(clientKinds, kind) {
 			add(at+".kind", "oneof", "must be one of: message, tool_call, tool_result, observation, condensation_request")
 		}
-		if e.Kind == "message" && e.Role == "" {
+		if kind == graph.RawMessage && e.Role == "" {
 			add(at+".role", "required", "is required for a message (system, user or assistant)")
 		}
-		if (e.Kind == "tool_call" || e.Kind == "tool_result") && e.ToolCallID == "" {
+		if (kind == graph.RawToolCall || kind == graph.RawToolResult) && e.ToolCallID == "" {
 			add(at+".tool_call_id", "required", "is required for a %s, so the call and its result pair up", e.Kind)
 		}
-		if e.Kind != "condensation_request" && e.Content == "" && e.Kind != "tool_call" {
+		if kind != graph.RawCondensationRequest && e.Content == "" && kind != graph.RawToolCall {
 			add(at+".content", "required", "is required for a %s", e.Kind)
 		}
 		if e.ID != "" {
@@ -168,7 +170,7 @@ func validateAppend(in AppendInput) error {
 
 // GetSession returns a session.
 func (s *Service) GetSession(ctx context.Context, tenant, sessionID string) (Session, error) {
-	g, err := s.store.GetSession(ctx, tenant, sessionID)
+	g, err := s.sessions.GetSession(ctx, tenant, sessionID)
 	if err != nil {
 		return Session{}, err
 	}
@@ -180,7 +182,7 @@ func (s *Service) GetSession(ctx context.Context, tenant, sessionID string) (Ses
 // otherwise only the events still in the view are.
 func (s *Service) ListEvents(ctx context.Context, tenant, sessionID string, afterSeq int64, limit int, includeForgotten bool) ([]Event, error) {
 	if !includeForgotten {
-		log, err := s.store.SessionLog(ctx, tenant, sessionID)
+		log, err := s.sessions.SessionLog(ctx, tenant, sessionID)
 		if err != nil {
 			return nil, err
 		}
@@ -197,13 +199,13 @@ func (s *Service) ListEvents(ctx context.Context, tenant, sessionID string, afte
 		}
 		return out, nil
 	}
-	raws, err := s.store.ListEvents(ctx, tenant, sessionID, afterSeq, limit)
+	raws, err := s.sessions.ListEvents(ctx, tenant, sessionID, afterSeq, limit)
 	if err != nil {
 		return nil, err
 	}
 	var inView map[string]bool
 	if len(raws) > 0 {
-		log, err := s.store.SessionLog(ctx, tenant, sessionID)
+		log, err := s.sessions.SessionLog(ctx, tenant, sessionID)
 		if err != nil {
 			return nil, err
 		}
@@ -232,7 +234,7 @@ func fromGraphSession(g graph.Session) Session {
 }
 
 func fromRaw(r graph.RawEvent, forgotten bool) Event {
-	return Event{ID: r.ID, SessionID: r.SessionID, Seq: r.Seq, Kind: r.Kind, Role: r.Role, Name: r.Name,
+	return Event{ID: r.ID, SessionID: r.SessionID, Seq: r.Seq, Kind: string(r.Kind), Role: r.Role, Name: r.Name,
 		Content: r.Content, ToolCallID: r.ToolCallID, BatchID: r.BatchID, URL: r.URL, Metadata: r.Metadata,
 		Tokens: r.Tokens, OccurredAt: r.OccurredAt, RecordedAt: r.RecordedAt, Forgotten: forgotten}
 }

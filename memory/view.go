@@ -92,7 +92,7 @@ func (s *Service) View(ctx context.Context, tenant, sessionID string, in ViewInp
 	out := ViewOutput{Profile: profileName}
 
 	for round := 0; ; round++ {
-		glog, err := s.store.SessionLog(ctx, tenant, sessionID)
+		glog, err := s.sessions.SessionLog(ctx, tenant, sessionID)
 		if err != nil {
 			return ViewOutput{}, err
 		}
@@ -209,7 +209,7 @@ func (s *Service) storeCondensation(ctx context.Context, tenant, sessionID strin
 	if c.ForgottenRange != nil {
 		forgotten = c.ExpandForgotten(log)
 	}
-	node, err := s.store.AppendCondensation(ctx, tenant, sessionID, graph.NewEventNode{
+	node, err := s.windows.AppendCondensation(ctx, tenant, sessionID, graph.NewEventNode{
 		ID: id, Kind: graph.EventKindCondensation, Summary: summary, Record: string(record), Config: string(cfgJSON),
 		Strategy: c.Strategy, SummarizerName: summarizerName, ForgottenIDs: forgotten, BasedOnSeq: c.BasedOnSeq,
 		TokensBefore: c.TokensBefore, TokensAfter: c.TokensAfter, EventsBefore: c.EventsBefore, EventsAfter: c.EventsAfter,
@@ -236,7 +236,7 @@ func (s *Service) storeCondensation(ctx context.Context, tenant, sessionID strin
 // Condensations lists a session's event-tier nodes (condensations and
 // session summaries), the audit trail of its short-term memory.
 func (s *Service) Condensations(ctx context.Context, tenant, sessionID string) ([]Condensation, error) {
-	nodes, err := s.store.ListEventNodes(ctx, tenant, sessionID)
+	nodes, err := s.windows.ListEventNodes(ctx, tenant, sessionID)
 	if err != nil {
 		return nil, err
 	}
@@ -250,12 +250,12 @@ func (s *Service) Condensations(ctx context.Context, tenant, sessionID string) (
 // RequestCondensation appends a condensation request to the session log;
 // the next view request handles it (HARD: the view must shrink).
 func (s *Service) RequestCondensation(ctx context.Context, tenant, sessionID string) (Appended, error) {
-	sess, err := s.store.GetSession(ctx, tenant, sessionID)
+	sess, err := s.sessions.GetSession(ctx, tenant, sessionID)
 	if err != nil {
 		return Appended{}, err
 	}
-	res, err := s.store.AppendEvents(ctx, tenant, sessionID, sess.UserID, sess.AgentID, []graph.NewRawEvent{{
-		ID: newID("req_"), Kind: string(condenser.KindCondensationRequest), OccurredAt: s.now().UTC(),
+	res, err := s.sessions.AppendEvents(ctx, tenant, sessionID, sess.UserID, sess.AgentID, []graph.NewRawEvent{{
+		ID: newID("req_"), Kind: graph.RawCondensationRequest, OccurredAt: s.now().UTC(),
 	}})
 	if err != nil {
 		return Appended{}, err

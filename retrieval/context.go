@@ -1,4 +1,4 @@
-package memory
+package retrieval
 
 import (
 	"context"
@@ -10,7 +10,56 @@ import (
 
 	"github.com/graphmem/graphmem/errs"
 	"github.com/graphmem/graphmem/graph"
+	"github.com/graphmem/graphmem/ontology"
 )
+
+// SessionViewer gives context assembly the session's condensed view within
+// maxTokens, condensing (and storing the condensation) first when the
+// budget or the condenser profile calls for it. userID, when set, must own
+// the session (errs.ErrConflict otherwise). memory builds views;
+// cmd/graphmem wires it here.
+type SessionViewer interface {
+	SessionView(ctx context.Context, tenant, sessionID, userID string, maxTokens int) ([]ViewEvent, error)
+}
+
+// ViewEvent is one event of a session's view, as a prompt shows it.
+type ViewEvent struct {
+	ID         string
+	Seq        int64
+	Kind       string
+	Role       string
+	Name       string
+	Content    string
+	ToolCallID string
+	BatchID    string
+	URL        string
+	Metadata   map[string]any
+	Tokens     int
+	OccurredAt time.Time
+	// Summary marks a condensation's summary, which stands for the turns
+	// it condensed: packing keeps it before any turn.
+	Summary bool
+}
+
+// Preference is one of the user's preferences as a context lists it.
+type Preference struct {
+	FactID         string
+	Predicate      string
+	Qualifier      string
+	ObjectID       string
+	Object         string
+	Polarity       string
+	Strength       float64
+	Confidence     float64
+	Status         string
+	ValidFrom      time.Time
+	ValidTo        time.Time
+	RecordedAt     time.Time
+	ExpiredAt      time.Time
+	SourceEventIDs []string
+	Fact           string
+	SupersededBy   string
+}
 
 // ContextInput asks for a prompt-ready context.
 type ContextInput struct {
@@ -27,7 +76,7 @@ type ContextOutput struct {
 	Tokens    int
 	MaxTokens int
 	// ShortTerm is the session's condensed view (empty without a session).
-	ShortTerm       []Event
+	ShortTerm       []ViewEvent
 	ShortTermTokens int
 	// Long-term parts, in the order they are packed.
 	Insights    []SearchResult
@@ -71,11 +120,11 @@ func (s *Service) Context(ctx context.Context, tenant string, in ContextInput) (
 	var session strings.Builder
 	if in.SessionID != "" {
 		share := min(int(float64(in.MaxTokens)*shortTermShare), budget)
-		view, err := s.View(ctx, tenant, in.SessionID, ViewInput{MaxTokens: share, UserID: in.UserID})
+		view, err := s.views.SessionView(ctx, tenant, in.SessionID, in.UserID, share)
 		if err != nil {
 			return ContextOutput{}, err
 		}
-		out.ShortTerm = s.packView(view.Events, share)
+		out.ShortTerm = s.packView(view, share)
 		for _, e := range out.ShortTerm {
 			session.WriteString(viewLine(e))
 		}
@@ -143,12 +192,15 @@ func (s *Service) Context(ctx context.Context, tenant string, in ContextInput) (
 		return ContextOutput{}, err
 	}
 	section("About the user", profile, &out.Facts)
-	prefs, err := s.store.Preferences(ctx, tenant, in.UserID, PreferenceQuery{Limit: maxPreferences})
+	prefs, err := s.store.Preferences(ctx, tenant, in.UserID, graph.PreferenceQuery{Limit: maxPreferences})
 	if err != nil {
 		return ContextOutput{}, err
 	}
 	if len(prefs) > 0 && fits(preferencesSection(prefs)) {
-		out.Preferences = prefs
+		out.Preferences = make([]Preference, len(prefs))
+		for i, p := range prefs {
+			out.Preferences[i] = fromGraphPreference(p)
+		}
 	}
 	section("Relevant past conversation", memories, &out.Memories)
 
@@ -171,10 +223,10 @@ func (s *Service) Context(ctx context.Context, tenant string, in ContextInput) (
 
 // preferencesSection renders the user's preferences as two lines, liked
 // and disliked, which is how an agent uses them.
-func preferencesSection(prefs []Preference) string {
+func preferencesSection(prefs []graph.Preference) string {
 	var liked, disliked []string
 	for _, p := range prefs {
-		if p.Polarity == "negative" {
+		if p.Polarity == string(ontology.Negative) {
 			disliked = append(disliked, p.Object)
 		} else {
 			liked = append(liked, p.Object)
@@ -195,7 +247,7 @@ func preferencesSection(prefs []Preference) string {
 // in their original order. A view that could not be condensed into its
 // share (a huge first message, a summary over budget) must not push the
 // context past max_tokens.
-func (s *Service) packView(events []Event, budget int) []Event {
+func (s *Service) packView(events []ViewEvent, budget int) []ViewEvent {
 	total := 0
 	cost := make([]int, len(events))
 	for i, e := range events {
@@ -207,12 +259,12 @@ func (s *Service) packView(events []Event, budget int) []Event {
 	}
 	order := make([]int, 0, len(events))
 	for i := len(events) - 1; i >= 0; i-- {
-		if events[i].Kind == "summary" {
+		if events[i].Summary {
 			order = append(order, i)
 		}
 	}
 	for i := len(events) - 1; i >= 0; i-- {
-		if events[i].Kind != "summary" {
+		if !events[i].Summary {
 			order = append(order, i)
 		}
 	}
@@ -223,7 +275,7 @@ func (s *Service) packView(events []Event, budget int) []Event {
 			chosen[i], used = true, used+cost[i]
 		}
 	}
-	var out []Event
+	var out []ViewEvent
 	for i, e := range events {
 		if chosen[i] {
 			out = append(out, e)
@@ -269,7 +321,7 @@ func resultLine(r SearchResult) string {
 		fmt.Fprintf(&b, "[%s] ", when.Format("2006-01-02"))
 	}
 	b.WriteString(strings.Join(strings.Fields(r.Text), " "))
-	if r.Status == "superseded" {
+	if r.Status == StatusSuperseded {
 		if !r.ValidTo.IsZero() {
 			fmt.Fprintf(&b, " (no longer true since %s)", r.ValidTo.Format("2006-01-02"))
 		} else {
@@ -279,9 +331,9 @@ func resultLine(r SearchResult) string {
 	return b.String()
 }
 
-func viewLine(e Event) string {
+func viewLine(e ViewEvent) string {
 	who := e.Role
-	if e.Kind == "summary" {
+	if e.Summary {
 		who = "summary"
 	} else if e.Name != "" {
 		who = e.Name
@@ -299,4 +351,11 @@ func firstTime(ts ...time.Time) time.Time {
 		}
 	}
 	return time.Time{}
+}
+
+func fromGraphPreference(p graph.Preference) Preference {
+	return Preference{FactID: p.FactID, Predicate: p.Predicate, Qualifier: p.Qualifier, ObjectID: p.ObjectID, Object: p.Object,
+		Polarity: p.Polarity, Strength: p.Strength, Confidence: p.Confidence, Status: p.Status, ValidFrom: p.ValidFrom,
+		ValidTo: p.ValidTo, RecordedAt: p.RecordedAt, ExpiredAt: p.ExpiredAt, SourceEventIDs: p.SourceEventIDs, Fact: p.Fact,
+		SupersededBy: p.SupersededBy}
 }

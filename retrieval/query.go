@@ -1,4 +1,4 @@
-package memory
+package retrieval
 
 import (
 	"strings"
@@ -6,7 +6,7 @@ import (
 	"github.com/graphmem/graphmem/nlp"
 )
 
-// queryAnalysis is what retrieval reads from a query: the words for full
+// queryAnalysis is what search reads from a query: the words for full
 // text, whether it is about the user, and which fact predicates it asks
 // about. The entities it names are found by matching its word n-grams
 // against stored names (nameGrams), not by guessing from capitals.
@@ -151,15 +151,19 @@ var predicateLexicon = map[string]map[string]float64{
 	"instrument":   {"PRACTICES": 1},
 }
 
-// nameGrams returns the normalized 1- to 4-word sequences of a query,
-// which are matched exactly against entity names (as the extractor
+// maxNameWords is the longest entity name a query is searched for, in
+// words ("New York City Marathon").
+const maxNameWords = 4
+
+// nameGrams returns the normalized 1- to maxNameWords-word sequences of a
+// query, which are matched exactly against entity names (as the extractor
 // normalizes them) to find the entities the query names.
 func nameGrams(q string) []string {
 	words := nlp.Words(q)
 	seen := map[string]bool{}
 	var out []string
 	for i := range words {
-		for n := 1; n <= 4 && i+n <= len(words); n++ {
+		for n := 1; n <= maxNameWords && i+n <= len(words); n++ {
 			g := nlp.NormalizeName(strings.Join(words[i:i+n], " "))
 			if g == "" || seen[g] || (n == 1 && (questionWords[g] || nlp.IsStopword(g))) {
 				continue
@@ -182,9 +186,6 @@ var whHints = map[string]map[string]float64{
 	"which": {"HAS_FAVORITE": 0.5, "PREFERS": 0.5, "SUPPORTS": 0.4, "USES": 0.4, "DRIVES": 0.4, "LEARNING": 0.4},
 }
 
-// whWeight scales question-word hints against topic hints.
-const whWeight = 0.4
-
 // hintIndex is predicateLexicon keyed by stem.
 type hintIndex map[string]map[string]float64
 
@@ -202,8 +203,9 @@ func newHintIndex() hintIndex {
 	return idx
 }
 
-// analyzeQuery reads a query once for every retrieval signal.
-func analyzeQuery(q string, hints hintIndex) queryAnalysis {
+// analyzeQuery reads a query once for every search signal; whWeight scales
+// the question word's hints against the topic's (Config.WhHintWeight).
+func analyzeQuery(q string, hints hintIndex, whWeight float64) queryAnalysis {
 	a := queryAnalysis{Stems: map[string]bool{}, Predicates: map[string]float64{}, HintStems: map[string]bool{}}
 	wh := map[string]float64{}
 	for _, w := range nlp.Words(q) {
@@ -259,8 +261,8 @@ type termCache map[string]string
 
 // coverage is the share of the topic stems that text contains; with no
 // topic (the query is only names) every text covers it. A stem matches a
-// word that starts with it ("paint" in "painting"); stems of three letters
-// or fewer must be the whole word, so "go" does not match "good". This
+// word that starts with it ("paint" in "painting"); stems of shortStem
+// letters or fewer must be the whole word, so "go" does not match "good". This
 // scan is much cheaper than tokenizing every candidate, and it is all
 // ranking needs.
 func (tc termCache) coverage(topic map[string]bool, text string) float64 {
@@ -281,6 +283,10 @@ func (tc termCache) coverage(topic map[string]bool, text string) float64 {
 	return float64(n) / float64(len(topic))
 }
 
+// shortStem is the longest stem that must match a whole word (or its
+// plural) rather than a word's start: short stems start too many words.
+const shortStem = 3
+
 // containsWordPrefix reports whether a word of text starts with stem (or,
 // for short stems, is stem, optionally plural).
 func containsWordPrefix(text, stem string) bool {
@@ -292,7 +298,7 @@ func containsWordPrefix(text, stem string) bool {
 		i += from
 		end := i + len(stem)
 		if i == 0 || !isLetter(text[i-1]) {
-			if len(stem) > 3 || wordEndsAt(text, end) || (text[end] == 's' && wordEndsAt(text, end+1)) ||
+			if len(stem) > shortStem || wordEndsAt(text, end) || (text[end] == 's' && wordEndsAt(text, end+1)) ||
 				(strings.HasPrefix(text[end:], "es") && wordEndsAt(text, end+2)) {
 				return true
 			}

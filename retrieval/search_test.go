@@ -1,4 +1,4 @@
-package memory
+package retrieval
 
 import (
 	"slices"
@@ -9,7 +9,7 @@ import (
 )
 
 func TestAnalyzeQuery(t *testing.T) {
-	hints := newHintIndex()
+	hints, wh := newHintIndex(), DefaultConfig().WhHintWeight
 	cases := []struct {
 		q         string
 		words     []string
@@ -25,7 +25,7 @@ func TestAnalyzeQuery(t *testing.T) {
 		{"Why does John like Aragorn from Lord of the Rings?", []string{"john", "aragorn", "lord", "rings"}, false, "LIKES"},
 	}
 	for _, tc := range cases {
-		a := analyzeQuery(tc.q, hints)
+		a := analyzeQuery(tc.q, hints, wh)
 		if !slices.Equal(a.Words, tc.words) {
 			t.Errorf("%q: words %v, want %v", tc.q, a.Words, tc.words)
 		}
@@ -52,7 +52,7 @@ func TestDedupeMergesFactsOfOneTurnAndDropsCoveredTurns(t *testing.T) {
 		{ID: "s1", Kind: KindEvent, Text: "summary", SourceEventIDs: []string{"e1", "e2"}},
 		{ID: "e3", Kind: KindRaw, Text: "other", SourceEventIDs: []string{"e3"}},
 	}
-	got := dedupeByEvents(in, 10)
+	got := dedupeByEvents(in, 10, DefaultConfig().MaxMergedFacts)
 	var ids []string
 	for _, r := range got {
 		ids = append(ids, r.ID)
@@ -63,7 +63,7 @@ func TestDedupeMergesFactsOfOneTurnAndDropsCoveredTurns(t *testing.T) {
 	if got[0].Text != "The user sold the Corolla; The user drives a Tesla" || len(got[0].Path) != 2 {
 		t.Fatalf("facts of one turn were not merged with their paths: %q %v", got[0].Text, got[0].Path)
 	}
-	if got := dedupeByEvents(in, 2); len(got) != 2 {
+	if got := dedupeByEvents(in, 2, DefaultConfig().MaxMergedFacts); len(got) != 2 {
 		t.Fatalf("limit not applied: %d", len(got))
 	}
 }
@@ -78,7 +78,7 @@ func TestDedupeKeysTurnsBySession(t *testing.T) {
 		{ID: "sum", Kind: KindEvent, Text: "summary of s2", SourceEventIDs: []string{"e1"}, SessionID: "s2"},
 	}
 	var got []string
-	for _, r := range dedupeByEvents(in, 10) {
+	for _, r := range dedupeByEvents(in, 10, DefaultConfig().MaxMergedFacts) {
 		got = append(got, r.SessionID+"/"+r.ID)
 	}
 	if !slices.Equal(got, []string{"/f1", "s2/e1"}) {

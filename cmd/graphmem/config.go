@@ -18,8 +18,8 @@ import (
 
 	"github.com/graphmem/graphmem/api"
 	"github.com/graphmem/graphmem/localneo4j"
-	"github.com/graphmem/graphmem/memory"
 	"github.com/graphmem/graphmem/ontology"
+	"github.com/graphmem/graphmem/retrieval"
 )
 
 // Config is every setting of the service, read from GRAPHMEM_* variables
@@ -302,8 +302,8 @@ func parseWeights(spec string, allowed []string) (map[string]float64, error) {
 
 // searchConfig turns the SEARCH_* settings into the ranking configuration,
 // starting from the defaults for anything not set.
-func (c Config) searchConfig() memory.SearchConfig {
-	sc := memory.DefaultSearchConfig()
+func (c Config) searchConfig() retrieval.Config {
+	sc := retrieval.DefaultConfig()
 	sc.Fusion = c.SearchFusion
 	sc.HalfLife = c.SearchHalfLife
 	sc.Hops = c.SearchHops
@@ -321,15 +321,15 @@ func (c Config) searchConfig() memory.SearchConfig {
 
 // signalWeights maps each name SEARCH_WEIGHTS accepts to the weight it
 // sets, so validate and searchConfig share one list of names.
-func signalWeights(sc *memory.SearchConfig) map[string]*float64 {
+func signalWeights(sc *retrieval.Config) map[string]*float64 {
 	return map[string]*float64{"text": &sc.WeightText, "vector": &sc.WeightVector, "graph": &sc.WeightGraph, "recency": &sc.WeightRecency}
 }
 
-func signalNames() []string { return slices.Sorted(maps.Keys(signalWeights(&memory.SearchConfig{}))) }
+func signalNames() []string { return slices.Sorted(maps.Keys(signalWeights(&retrieval.Config{}))) }
 
-// tierNames are the result kinds SEARCH_TIER_WEIGHTS accepts: those the
-// memory layer weighs.
-func tierNames() []string { return slices.Sorted(maps.Keys(memory.DefaultSearchConfig().TierWeights)) }
+// tierNames are the result kinds SEARCH_TIER_WEIGHTS accepts: those
+// retrieval weighs.
+func tierNames() []string { return slices.Sorted(maps.Keys(retrieval.DefaultConfig().TierWeights)) }
 
 func validBoltScheme(s string) bool {
 	switch s {

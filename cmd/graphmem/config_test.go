@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/graphmem/graphmem/memory"
+	"github.com/graphmem/graphmem/retrieval"
 )
 
 func envOf(kv ...string) (func(string) string, []string) {
@@ -239,7 +239,7 @@ func TestSearchWeightsReachTheSearchConfig(t *testing.T) {
 	}
 	sc := cfg.searchConfig()
 	if sc.WeightText != 2 || sc.WeightVector != 0.1 || sc.WeightGraph != 0.3 || sc.WeightRecency != 0.2 || sc.TierWeights["entity"] != 0.9 ||
-		sc.TierWeights["fact"] != memory.DefaultSearchConfig().TierWeights["fact"] {
+		sc.TierWeights["fact"] != retrieval.DefaultConfig().TierWeights["fact"] {
 		t.Fatalf("search config = %+v", sc)
 	}
 	getenv, environ = envOf("GRAPHMEM_SEARCH_WEIGHTS", "txt=1", "GRAPHMEM_SEARCH_TIER_WEIGHTS", "facts=1")

@@ -25,6 +25,7 @@ import (
 	"github.com/graphmem/graphmem/localneo4j"
 	"github.com/graphmem/graphmem/memory"
 	"github.com/graphmem/graphmem/nlp"
+	"github.com/graphmem/graphmem/retrieval"
 )
 
 // HTTP server timeouts. Bodies are small JSON documents, so headers and
@@ -241,10 +242,19 @@ func buildApp(ctx context.Context, cfg Config, keys *api.KeyRing, log *slog.Logg
 	if err != nil {
 		return fail(fmt.Errorf("GRAPHMEM_CONDENSER_PROFILES_FILE: %w", err))
 	}
-	svc, err := memory.New(memory.Deps{Store: store, Engine: engine, Embedder: embedder, Counter: counter, Log: log}, memory.Config{
+	svc, err := memory.New(memory.Deps{Sessions: store, Windows: store, Jobs: store, Knowledge: store, Insights: store,
+		Vectors: store, Engine: engine, Embedder: embedder, Counter: counter, Log: log}, memory.Config{
 		Profiles: profiles, DefaultProfile: cfg.CondenserProfile, EngineName: engineName,
-		EngineIsLLM: cfg.LLMBaseURL != "", JobMaxAttempts: cfg.JobMaxAttempts, Search: cfg.searchConfig(),
+		EngineIsLLM: cfg.LLMBaseURL != "", JobMaxAttempts: cfg.JobMaxAttempts,
 	})
+	if err != nil {
+		return fail(err)
+	}
+	rdeps := retrieval.Deps{Text: store, Graph: store, Context: store, Views: sessionViews{svc}, Counter: counter}
+	if embedder != nil {
+		rdeps.Embedder, rdeps.Vectors = memory.ClassifiedEmbedder(embedder), store
+	}
+	search, err := retrieval.New(rdeps, cfg.searchConfig())
 	if err != nil {
 		return fail(err)
 	}
@@ -278,7 +288,7 @@ func buildApp(ctx context.Context, cfg Config, keys *api.KeyRing, log *slog.Logg
 	}
 
 	gin.SetMode(gin.ReleaseMode)
-	handler, err := api.New(api.Deps{Ready: store, Sessions: svc, Knowledge: svc, Retrieval: svc}, api.Options{
+	handler, err := api.New(api.Deps{Ready: store, Sessions: svc, Knowledge: svc, Jobs: svc, Retrieval: search}, api.Options{
 		Keys: keys, MaxBodyBytes: cfg.MaxBodyBytes, RequestTimeout: cfg.RequestTimeout,
 		LongRequestTimeout: longRequest, TrustedProxies: cfg.TrustedProxies,
 		Spec: graphmem.OpenAPI, Version: version, Log: log, Metrics: metrics, MetricsElsewhere: cfg.MetricsAddr != "",

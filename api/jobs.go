@@ -1,0 +1,88 @@
+package api
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/graphmem/graphmem/memory"
+)
+
+// JobService is what the background-job routes need: operators list jobs
+// and retry the failed ones.
+type JobService interface {
+	ListJobs(ctx context.Context, tenant string, q memory.JobQuery) ([]memory.Job, error)
+	RetryJob(ctx context.Context, tenant, id string) (memory.Job, error)
+}
+
+// --- DTOs ---------------------------------------------------------------
+
+type jobsQuery struct {
+	Status    string `form:"status" binding:"omitempty,oneof=pending running done failed"`
+	Kind      string `form:"kind" binding:"omitempty,max=100"`
+	SessionID string `form:"session_id" binding:"omitempty,ident"`
+	Limit     int    `form:"limit" binding:"omitempty,gte=1,lte=1000"`
+}
+
+type jobOut struct {
+	ID          string     `json:"id"`
+	Kind        string     `json:"kind"`
+	Status      string     `json:"status"`
+	SessionID   string     `json:"session_id,omitempty"`
+	UserID      string     `json:"user_id,omitempty"`
+	Attempts    int        `json:"attempts"`
+	MaxAttempts int        `json:"max_attempts"`
+	LastError   string     `json:"last_error,omitempty"`
+	RunAfter    *time.Time `json:"run_after,omitempty"`
+	CreatedAt   time.Time  `json:"created_at"`
+	UpdatedAt   time.Time  `json:"updated_at"`
+	FinishedAt  *time.Time `json:"finished_at,omitempty"`
+}
+
+// --- handlers -----------------------------------------------------------
+
+func (s *server) listJobs(c *gin.Context) {
+	var q jobsQuery
+	if err := s.bindQuery(c, &q); err != nil {
+		s.fail(c, err)
+		return
+	}
+	jobs, err := s.deps.Jobs.ListJobs(c.Request.Context(), tenantOf(c), memory.JobQuery{Status: q.Status, Kind: q.Kind, SessionID: q.SessionID, Limit: q.Limit})
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	out := make([]jobOut, len(jobs))
+	for i, j := range jobs {
+		out[i] = toJobOut(j)
+	}
+	c.JSON(http.StatusOK, gin.H{"jobs": out})
+}
+
+func (s *server) retryJob(c *gin.Context) {
+	id := c.Param("job_id")
+	switch {
+	case id == "":
+		s.fail(c, invalidField("job_id", "required", "is required"))
+		return
+	case len(id) > 300:
+		s.fail(c, invalidField("job_id", "max", "must have at most 300 characters"))
+		return
+	}
+	j, err := s.deps.Jobs.RetryJob(c.Request.Context(), tenantOf(c), id)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, toJobOut(j))
+}
+
+// --- converters -----------------------------------------------------------
+
+func toJobOut(j memory.Job) jobOut {
+	return jobOut{ID: j.ID, Kind: j.Kind, Status: j.Status, SessionID: j.SessionID, UserID: j.UserID,
+		Attempts: j.Attempts, MaxAttempts: j.MaxAttempts, LastError: j.LastError, RunAfter: timePtr(j.RunAfter),
+		CreatedAt: j.CreatedAt, UpdatedAt: j.UpdatedAt, FinishedAt: timePtr(j.FinishedAt)}
+}

@@ -1,0 +1,225 @@
+package retrieval
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	"github.com/graphmem/graphmem/errs"
+	"github.com/graphmem/graphmem/graph"
+)
+
+// candidate is a result being scored.
+type candidate struct {
+	SearchResult
+	speaker string    // raw turns: who said it
+	role    string    // raw turns: user, assistant, ...
+	ends    [2]string // facts: subject and object entity ids
+	stale   bool      // raw turns: every fact read from it was superseded
+}
+
+// candidateSet holds one search's candidates by candidateKey. A memory
+// found by several signals is one candidate with the best of each.
+type candidateSet map[string]*candidate
+
+// add merges c into the set and returns the candidate that holds it.
+func (set candidateSet) add(c *candidate) *candidate {
+	key := candidateKey(c)
+	if old, ok := set[key]; ok {
+		old.Parts.FullText = max(old.Parts.FullText, c.Parts.FullText)
+		old.Parts.Graph = max(old.Parts.Graph, c.Parts.Graph)
+		old.Parts.Vector = max(old.Parts.Vector, c.Parts.Vector)
+		if len(old.Path) == 0 {
+			old.Path = c.Path
+		}
+		return old
+	}
+	set[key] = c
+	return c
+}
+
+// candidates is the first stage: the full-text hits of every index the
+// request asks for, each normalized by its index's best hit, with the
+// window prior; then the vector index's nearest neighbours.
+func (r *search) candidates(ctx context.Context) error {
+	if err := r.textCandidates(ctx); err != nil {
+		return err
+	}
+	if r.s.embedder != nil {
+		return r.vectorCandidates(ctx)
+	}
+	return nil
+}
+
+// pool is how many raw (and vector) candidates the search reads.
+func (r *search) pool() int { return max(r.limit*r.cfg.PoolPerResult, r.cfg.Pool) }
+
+// textCandidates queries the full-text indexes in one round trip. Raw
+// turns are always fetched (summaries cite them) and so are entities
+// (they seed the graph).
+func (r *search) textCandidates(ctx context.Context) error {
+	cfg := r.cfg
+	lim := graph.TextLimits{Raw: r.pool()}
+	if r.want(KindFact) {
+		lim.Facts = max(r.limit*cfg.FactPoolPerResult, cfg.FactPool)
+	}
+	if r.want(KindEvent) {
+		lim.Events = cfg.EventPool
+	}
+	if r.want(KindInsight) {
+		lim.Insights = cfg.InsightPool
+	}
+	hits, err := r.s.text.SearchText(ctx, r.scope, r.q.Words, nameGrams(r.in.Query), r.q.AboutUser, lim)
+	if err != nil {
+		return err
+	}
+	r.text = hits
+
+	// Raw ids are the client's and unique only within their session, so
+	// turns are keyed by session and id throughout.
+	r.rawText = map[string]float64{}
+	r.replies = map[string]graph.RawEvent{}
+	if top := topScore(len(hits.Raw), func(i int) float64 { return hits.Raw[i].Score }); top > 0 {
+		for _, h := range hits.Raw {
+			n := h.Score / top
+			r.rawText[turnKey(h.Event.SessionID, h.Event.ID)] = n
+			if h.Next != nil {
+				r.replies[turnKey(h.Event.SessionID, h.Event.ID)] = *h.Next
+			}
+			if r.want(KindRaw) && h.Event.Kind != graph.RawCondensationRequest {
+				c := rawCandidate(h.Event)
+				c.Parts.FullText = n
+				r.set.add(c)
+			}
+		}
+	}
+	if top := topScore(len(hits.Facts), func(i int) float64 { return hits.Facts[i].Score }); top > 0 {
+		for _, h := range hits.Facts {
+			c := factCandidate(h.Fact)
+			c.Parts.FullText = h.Score / top
+			c.Parts.Graph = cfg.PredicateHintGraph * r.q.Predicates[h.Fact.Predicate] // a fact of the asked-about kind
+			r.set.add(c)
+		}
+	}
+	windowScore := map[string]float64{} // turn key → normalized score of the summary covering it
+	if top := topScore(len(hits.Events), func(i int) float64 { return hits.Events[i].Score }); top > 0 {
+		for _, h := range hits.Events {
+			c := eventCandidate(h.Node, r.rawText)
+			c.Parts.FullText = h.Score / top
+			r.set.add(c)
+			for _, id := range h.Node.CoveredIDs {
+				k := turnKey(h.Node.SessionID, id)
+				windowScore[k] = max(windowScore[k], h.Score/top)
+			}
+		}
+	}
+	r.windowPrior(windowScore)
+	if top := topScore(len(hits.Insights), func(i int) float64 { return hits.Insights[i].Score }); top > 0 {
+		for _, h := range hits.Insights {
+			c := insightCandidate(h.Insight)
+			c.Parts.FullText = h.Score / top
+			r.set.add(c)
+		}
+	}
+	return nil
+}
+
+// windowPrior raises each turn by the score of the summary covering it: a
+// turn whose window's summary matches the query sits in the part of the
+// conversation the query is about, and matching whole sessions finds the
+// right one more reliably than matching single turns does. It is applied
+// here, as the summaries arrive, because the replies (a signal) follow the
+// questions' boosted scores.
+func (r *search) windowPrior(windowScore map[string]float64) {
+	for k, w := range windowScore {
+		if c := r.set[KindRaw+":"+k]; c != nil {
+			c.Parts.FullText *= 1 + r.cfg.WindowBoost*w
+		}
+	}
+}
+
+// vectorCandidates adds the vector index's nearest neighbours of the query.
+func (r *search) vectorCandidates(ctx context.Context) error {
+	vecs, err := r.s.embedder.Embed(ctx, []string{r.in.Query})
+	if err != nil {
+		return fmt.Errorf("embed query: %w", err)
+	}
+	if len(vecs) != 1 {
+		return fmt.Errorf("embed query: %w: the embedder returned %d vectors for one text", errs.ErrUnavailable, len(vecs))
+	}
+	hits, err := r.s.vectors.VectorSearch(ctx, r.scope, vecs[0], r.pool())
+	if err != nil {
+		return err
+	}
+	for _, h := range hits {
+		var c *candidate
+		switch {
+		case h.Kind == KindRaw && r.want(KindRaw):
+			c = rawCandidate(h.Raw)
+		case h.Kind == KindEvent && r.want(KindEvent):
+			c = eventCandidate(h.Node, r.rawText)
+		case h.Kind == KindInsight && r.want(KindInsight):
+			c = insightCandidate(h.Insight)
+		default:
+			continue
+		}
+		c.Parts.Vector = h.Score
+		r.set.add(c)
+	}
+	return nil
+}
+
+func rawCandidate(r graph.RawEvent) *candidate {
+	text := r.Content
+	if r.Name != "" {
+		text = r.Name + ": " + r.Content
+	}
+	if c, ok := r.Metadata["caption"].(string); ok && c != "" {
+		text += " [image: " + c + "]"
+	}
+	return &candidate{SearchResult: SearchResult{ID: r.ID, Kind: KindRaw, Text: text, Status: StatusCurrent,
+		OccurredAt: r.OccurredAt, SourceEventIDs: []string{r.ID}, SessionID: r.SessionID}, speaker: r.Name, role: r.Role, stale: r.Stale}
+}
+
+func factCandidate(f graph.Fact) *candidate {
+	return &candidate{SearchResult: SearchResult{ID: f.ID, Kind: KindFact, Text: f.Fact, Status: f.Status, Polarity: f.Polarity,
+		ValidFrom: f.ValidFrom, ValidTo: f.ValidTo, OccurredAt: f.ObservedAt, SourceEventIDs: f.SourceEventIDs, sessions: f.SessionIDs},
+		ends: [2]string{f.SubjectID, f.ObjectID}}
+}
+
+// eventCandidate is a summary; its sources are the covered events that
+// themselves match the query (best first), or the whole window when none
+// does, so a summary does not stand for dozens of unrelated turns.
+func eventCandidate(n graph.EventNode, rawText map[string]float64) *candidate {
+	var matching []string
+	score := func(id string) float64 { return rawText[turnKey(n.SessionID, id)] }
+	for _, id := range n.CoveredIDs {
+		if score(id) > 0 {
+			matching = append(matching, id)
+		}
+	}
+	sort.SliceStable(matching, func(i, j int) bool { return score(matching[i]) > score(matching[j]) })
+	sources := matching
+	if len(sources) == 0 {
+		sources = n.CoveredIDs
+	}
+	when := n.OccurredTo
+	if when.IsZero() {
+		when = n.CreatedAt
+	}
+	return &candidate{SearchResult: SearchResult{ID: n.ID, Kind: KindEvent, Text: n.Summary, Status: StatusCurrent,
+		OccurredAt: when, SourceEventIDs: sources, SessionID: n.SessionID}}
+}
+
+func insightCandidate(in graph.Insight) *candidate {
+	return &candidate{SearchResult: SearchResult{ID: in.ID, Kind: KindInsight, Text: in.Text, Status: in.Status,
+		OccurredAt: in.CreatedAt, SourceEventIDs: in.SourceEventIDs}}
+}
+
+func topScore(n int, score func(int) float64) float64 {
+	top := 0.0
+	for i := range n {
+		top = max(top, score(i))
+	}
+	return top
+}

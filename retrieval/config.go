@@ -1,0 +1,196 @@
+package retrieval
+
+import "time"
+
+// Fusion names how Search combines its signals.
+const (
+	// FusionWeighted sums the normalized signals, each times its weight.
+	FusionWeighted = "weighted"
+	// FusionRRF sums reciprocal ranks over the per-signal rankings.
+	FusionRRF = "rrf"
+)
+
+// Config is every number ranking uses, grouped by the stage that reads it.
+// The defaults (DefaultConfig) are documented in docs/retrieval.md and were
+// chosen on the LoCoMo development conversations and the knowledge-update
+// scenarios, then checked to hold on held-out wording. cmd/graphmem exposes
+// the fusion, the signal and tier weights, the half-life and the hops as
+// GRAPHMEM_SEARCH_* settings; the rest are fields for code and experiments.
+type Config struct {
+	// --- candidates: what each index contributes -------------------------
+
+	// Pool is the least number of full-text candidates the raw-turn index
+	// contributes (and of nearest neighbours the vector index does): enough
+	// that the priors and the graph can reorder them.
+	Pool int
+	// PoolPerResult raises Pool for large requests: at least this many raw
+	// candidates per requested result.
+	PoolPerResult int
+	// FactPool and FactPoolPerResult size the fact index's pool the same
+	// way, a little smaller: facts rarely reach the top in numbers.
+	FactPool          int
+	FactPoolPerResult int
+	// EventPool and InsightPool are the summaries' and insights' pools:
+	// summaries are long and match many queries weakly, and both rarely
+	// reach the top, so small pools keep each search cheap.
+	EventPool   int
+	InsightPool int
+	// PredicateHintGraph gives a fact found by full text this share of the
+	// query's hint for its type as a graph score: a fact of the asked-about
+	// kind is more relevant than its words alone say.
+	PredicateHintGraph float64
+	// WindowBoost raises a turn's full-text score by this share of the
+	// normalized score of the summary covering it: a whole session's
+	// summary finds the right part of a conversation more reliably than
+	// single turns do.
+	WindowBoost float64
+
+	// --- query analysis --------------------------------------------------
+
+	// WhHintWeight scales the fact types a question word asks for ("where":
+	// a place or an organization) against those its topic asks for, so
+	// "where does she work" prefers WORKS_AT over WORKS_AS without letting
+	// "where" alone outweigh the topic.
+	WhHintWeight float64
+
+	// --- signals: the graph around the entities the query names ----------
+
+	// MaxSeeds bounds how many entities graph search starts from, the most
+	// specific first: a query names few things, and every seed costs hops.
+	MaxSeeds int
+	// MentionScale slows how fast an entity's specificity falls with its
+	// mentions, 1/(1+ln(1+(mentions-1)/MentionScale)): an entity mentioned
+	// once is fully specific, the two people of a conversation barely.
+	MentionScale float64
+	// RareSpecificity is the specificity from which a seed counts as rare:
+	// the turns that mention it are fetched as candidates.
+	RareSpecificity float64
+	// MentionGraph is the graph score of a turn mentioning a rare seed, per
+	// unit of that seed's specificity.
+	MentionGraph float64
+	// MentionLimit bounds the turns fetched for mentioning rare seeds.
+	MentionLimit int
+	// EntityCardGraph is the graph score of an entity card: it is exactly
+	// what a query that only names the entity asks for.
+	EntityCardGraph float64
+	// EntityCardSources bounds the turns an entity card cites, taken from
+	// the best facts about it.
+	EntityCardSources int
+	// TypedHopMinHint is the least hint weight that makes a fact type one
+	// the walk follows; weaker hints only score facts found otherwise.
+	TypedHopMinHint float64
+	// Hops bounds graph traversal (1-3); HopDecay multiplies each hop's
+	// scores, so a fact two hops away must say more to rank as high.
+	Hops     int
+	HopDecay float64
+	// ExpandPerEntity bounds the facts of the asked-about types read per
+	// seed on the first hop; NeighborsPerEntity bounds them per frontier
+	// entity on the hops after it, which follow few entities.
+	ExpandPerEntity    int
+	NeighborsPerEntity int
+	// A fact's graph score is min(decay × (RelevanceWeight × rel +
+	// WordsWeight × words + JoinsWeight × joins), 1), where rel is its
+	// type's hint times (HintFloor + HintCoverage × the share of the
+	// topic's other stems it covers): a hinted type counts fully only when
+	// the fact also covers the rest of the topic ("John is reading a book"
+	// is a READ fact but says nothing of "favorite series"); words is the
+	// share of the topic it covers; joins the specificity of the seeds it
+	// joins ("Caroline went to the pride parade" is about a query naming
+	// both, whatever its words).
+	RelevanceWeight float64
+	WordsWeight     float64
+	JoinsWeight     float64
+	HintFloor       float64
+	HintCoverage    float64
+	// FrontierMinScore is the least graph score through which an entity
+	// reached joins the next hop's frontier; FrontierWidth bounds that
+	// frontier to the best entities reached, so depth costs little.
+	FrontierMinScore float64
+	FrontierWidth    int
+	// ReplyCandidates is how many of the best raw hits bring the turn that
+	// answers them when they ask a question; ReplyGraph is that answer's
+	// graph score per unit of the question's full-text score: an answer
+	// rarely repeats the question's words.
+	ReplyCandidates int
+	ReplyGraph      float64
+
+	// --- priors: adjustments before fusion --------------------------------
+
+	// Full text is multiplied by TopicFloor + TopicWeight × the share of the
+	// topic's stems a memory covers: a memory is rewarded for what it says
+	// about the topic, not for the names it shares with the query (BM25
+	// normalized per index makes the best name-only hit look perfect).
+	TopicFloor  float64
+	TopicWeight float64
+	// SpeakerBoost scales turns spoken by a person the query names: they
+	// answer it more often than turns addressed to them.
+	SpeakerBoost float64
+	// QuestionWeight scales a question asked by someone other than the
+	// person the query is about (it echoes the query's words, its reply is
+	// the evidence), and the assistant's turns when the query is about the
+	// user (its remarks are not evidence of what the user thinks).
+	QuestionWeight float64
+
+	// --- fusion ----------------------------------------------------------
+
+	// Fusion is FusionWeighted or FusionRRF.
+	Fusion string
+	// The signals' weights in weighted fusion; WeightRecency applies in
+	// both fusions, after the tier weight, to break ties between similar
+	// memories rather than override relevance.
+	WeightText    float64
+	WeightVector  float64
+	WeightGraph   float64
+	WeightRecency float64
+	// RRFK is reciprocal rank fusion's k: a signal's rank r adds
+	// 1/(RRFK + r), so the first ranks differ little from the next ones.
+	RRFK float64
+	// HalfLife of the recency decay, 0.5^(age/HalfLife).
+	HalfLife time.Duration
+	// TierWeights scale each kind's score: a fact is a distilled, dated
+	// statement; a summary is long and matches many queries weakly; an
+	// entity's name alone answers little.
+	TierWeights map[string]float64
+	// StalePenalty scales raw turns whose every fact was superseded, when
+	// history is not asked for.
+	StalePenalty float64
+	// NegativeFactWeight scales current negative facts ("no longer ..."):
+	// a denial answers "does the user still...", not "what does the
+	// user...", so it ranks below the statements it sits beside.
+	NegativeFactWeight float64
+	// HistoryWeight scales a superseded fact when history is asked for:
+	// enough to put the current value first when both match the query
+	// alike, too little to hide history behind weaker matches.
+	HistoryWeight float64
+
+	// --- de-duplication --------------------------------------------------
+
+	// MaxMergedFacts bounds how many facts read from the same turns share
+	// one result: one turn is one piece of evidence.
+	MaxMergedFacts int
+}
+
+// DefaultConfig returns the ranking defaults.
+func DefaultConfig() Config {
+	return Config{
+		Pool: 30, PoolPerResult: 3, FactPool: 25, FactPoolPerResult: 2, EventPool: 5, InsightPool: 5,
+		PredicateHintGraph: 0.3, WindowBoost: 0.5,
+
+		WhHintWeight: 0.4,
+
+		MaxSeeds: 4, MentionScale: 4, RareSpecificity: 0.5, MentionGraph: 0.5, MentionLimit: 20,
+		EntityCardGraph: 1, EntityCardSources: 3, TypedHopMinHint: 0.4, Hops: 2, HopDecay: 0.5,
+		ExpandPerEntity: 100, NeighborsPerEntity: 30,
+		RelevanceWeight: 0.6, WordsWeight: 0.6, JoinsWeight: 0.8, HintFloor: 0.3, HintCoverage: 0.7,
+		FrontierMinScore: 0.2, FrontierWidth: 4, ReplyCandidates: 15, ReplyGraph: 0.8,
+
+		TopicFloor: 0.2, TopicWeight: 0.8, SpeakerBoost: 1.3, QuestionWeight: 0.75,
+
+		Fusion: FusionWeighted, WeightText: 1, WeightVector: 0.8, WeightGraph: 0.7, WeightRecency: 0.05, RRFK: 60,
+		HalfLife:     180 * 24 * time.Hour,
+		TierWeights:  map[string]float64{KindFact: 1.05, KindRaw: 1, KindInsight: 0.8, KindEvent: 0.55, KindEntity: 0.5},
+		StalePenalty: 0.5, NegativeFactWeight: 0.75, HistoryWeight: 0.9,
+
+		MaxMergedFacts: 3,
+	}
+}
