@@ -82,7 +82,7 @@ func (s *server) retryJob(c *gin.Context) {
 // --- converters -----------------------------------------------------------
 
 func toJobOut(j memory.Job) jobOut {
-	return jobOut{ID: j.ID, Kind: j.Kind, Status: j.Status, SessionID: j.SessionID, UserID: j.UserID,
+	return jobOut{ID: j.ID, Kind: j.Kind, Status: string(j.Status), SessionID: j.SessionID, UserID: j.UserID,
 		Attempts: j.Attempts, MaxAttempts: j.MaxAttempts, LastError: j.LastError, RunAfter: timePtr(j.RunAfter),
 		CreatedAt: j.CreatedAt, UpdatedAt: j.UpdatedAt, FinishedAt: timePtr(j.FinishedAt)}
 }

@@ -311,7 +311,7 @@ func (s *server) closeSession(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	resp := closeResponse{SessionID: sessionID, Status: out.Status, Done: out.Done, Jobs: make([]jobOut, len(out.Jobs))}
+	resp := closeResponse{SessionID: sessionID, Status: string(out.Status), Done: out.Done, Jobs: make([]jobOut, len(out.Jobs))}
 	for i, j := range out.Jobs {
 		resp.Jobs[i] = toJobOut(j)
 	}
@@ -336,7 +336,7 @@ func toEventOut(e memory.Event, withForgotten bool) eventOut {
 }
 
 func toSessionOut(s memory.Session) sessionOut {
-	return sessionOut{ID: s.ID, UserID: s.UserID, AgentID: s.AgentID, Status: s.Status, LastSeq: s.LastSeq,
+	return sessionOut{ID: s.ID, UserID: s.UserID, AgentID: s.AgentID, Status: string(s.Status), LastSeq: s.LastSeq,
 		EventCount: s.EventCount, CreatedAt: s.CreatedAt, UpdatedAt: s.UpdatedAt, ClosedAt: timePtr(s.ClosedAt)}
 }
 

@@ -39,12 +39,15 @@ import (
 // clock, so replicas with skewed clocks still agree about whose lease
 // expired. run_after values given by callers are stored as given.
 
+// JobStatus is where a job is in its lifecycle.
+type JobStatus string
+
 // Job statuses.
 const (
-	JobPending = "pending"
-	JobRunning = "running"
-	JobDone    = "done"
-	JobFailed  = "failed"
+	JobPending JobStatus = "pending"
+	JobRunning JobStatus = "running"
+	JobDone    JobStatus = "done"
+	JobFailed  JobStatus = "failed"
 )
 
 // DefaultJobMaxAttempts applies when a JobSpec leaves MaxAttempts at zero.
@@ -95,7 +98,7 @@ type Job struct {
 	Payload     json.RawMessage
 	SessionID   string
 	UserID      string
-	Status      string
+	Status      JobStatus
 	Attempts    int // claims so far, including the current one while running
 	MaxAttempts int
 	LastError   string
@@ -125,7 +128,7 @@ func (j Job) Active() bool { return j.Status == JobPending || j.Status == JobRun
 
 // JobFilter narrows ListJobs; empty fields match everything.
 type JobFilter struct {
-	Status    string
+	Status    JobStatus
 	Kind      string
 	SessionID string
 	Limit     int // default 50, at most 1000
@@ -557,7 +560,7 @@ func (s *Store) ListJobs(ctx context.Context, tenant string, filter JobFilter) (
 		WHERE j.tenant = $tenant AND j.id IS NOT NULL AND ($status IS NULL OR j.status = $status) AND ($kind IS NULL OR j.kind = $kind)
 		  AND ($session IS NULL OR j.session_id = $session)
 		RETURN j ORDER BY j.created_at DESC, j.id DESC LIMIT $limit`,
-		map[string]any{"tenant": tenant, "status": nilIfEmpty(filter.Status), "kind": nilIfEmpty(filter.Kind),
+		map[string]any{"tenant": tenant, "status": nilIfEmpty(string(filter.Status)), "kind": nilIfEmpty(filter.Kind),
 			"session": nilIfEmpty(filter.SessionID), "limit": int64(limit)})
 	if err != nil {
 		return nil, err
@@ -642,7 +645,7 @@ func decodeJobRecord(rec *neo4j.Record) (Job, error) {
 	j := Job{
 		Tenant: str(p, "tenant"), ID: str(p, "id"), Kind: str(p, "kind"), Key: str(p, "key"),
 		Generation: i64(p, "generation"), SessionID: str(p, "session_id"), UserID: str(p, "user_id"),
-		Status: str(p, "status"), Attempts: int(i64(p, "attempts")), MaxAttempts: int(i64(p, "max_attempts")),
+		Status: JobStatus(str(p, "status")), Attempts: int(i64(p, "attempts")), MaxAttempts: int(i64(p, "max_attempts")),
 		LastError: str(p, "last_error"), RunAfter: tm(p, "run_after"), LeaseOwner: str(p, "lease_owner"),
 		LeaseUntil: tm(p, "lease_until"), CreatedAt: tm(p, "created_at"), UpdatedAt: tm(p, "updated_at"),
 		StartedAt: tm(p, "started_at"), FinishedAt: tm(p, "finished_at"),

@@ -17,7 +17,7 @@ type Session struct {
 	ID         string
 	UserID     string
 	AgentID    string
-	Status     string // open | closed
+	Status     SessionStatus
 	LastSeq    int64
 	EventCount int64
 	CreatedAt  time.Time
@@ -38,6 +38,16 @@ const (
 	// RawCondensationRequest asks the next view to condense; it carries no
 	// content and is neither searched nor extracted.
 	RawCondensationRequest RawKind = "condensation_request"
+)
+
+// SessionStatus says whether a session is open to appends and views or
+// closed (condensed and extracted; an append reopens it).
+type SessionStatus string
+
+// Session statuses.
+const (
+	SessionOpen   SessionStatus = "open"
+	SessionClosed SessionStatus = "closed"
 )
 
 // NewRawEvent is an event to append to the raw tier.
@@ -180,7 +190,7 @@ func (s *Store) AppendEvents(ctx context.Context, tenant, sessionID, userID, age
 		if err != nil {
 			return out, err
 		}
-		out.Reopened = status == "closed"
+		out.Reopened = SessionStatus(status) == SessionClosed
 		return out, nil
 	})
 }
@@ -282,7 +292,7 @@ func decodeSession(rec *neo4j.Record) (Session, error) {
 	}
 	p := node.Props
 	return Session{
-		ID: str(p, "id"), UserID: str(p, "user_id"), AgentID: str(p, "agent_id"), Status: str(p, "status"),
+		ID: str(p, "id"), UserID: str(p, "user_id"), AgentID: str(p, "agent_id"), Status: SessionStatus(str(p, "status")),
 		LastSeq: i64(p, "last_seq"), EventCount: i64(p, "event_count"),
 		CreatedAt: tm(p, "created_at"), UpdatedAt: tm(p, "updated_at"), ClosedAt: tm(p, "closed_at"),
 	}, nil

@@ -15,7 +15,7 @@ import (
 
 // CloseOutput reports a close request.
 type CloseOutput struct {
-	Status string
+	Status graph.SessionStatus
 	// Done is set when every job of the session has finished.
 	Done bool
 	Jobs []Job
@@ -37,7 +37,7 @@ func (s *Service) Close(ctx context.Context, tenant, sessionID string, wait bool
 	if _, err := s.closeAndSchedule(ctx, tenant, sessionID, time.Time{}); err != nil {
 		return CloseOutput{}, err
 	}
-	out := CloseOutput{Status: "closed"}
+	out := CloseOutput{Status: graph.SessionClosed}
 	if wait {
 		out.Done = s.waitForSession(ctx, tenant, sessionID)
 	} else {

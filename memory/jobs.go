@@ -53,7 +53,7 @@ func failInvalidForGood(h jobs.Handler) jobs.Handler {
 type Job struct {
 	ID          string
 	Kind        string
-	Status      string
+	Status      graph.JobStatus
 	SessionID   string
 	UserID      string
 	Attempts    int
@@ -68,7 +68,7 @@ type Job struct {
 
 // JobQuery filters ListJobs.
 type JobQuery struct {
-	Status    string
+	Status    string // a graph.JobStatus; empty for all
 	Kind      string
 	SessionID string
 	Limit     int
@@ -76,7 +76,7 @@ type JobQuery struct {
 
 // ListJobs lists the tenant's jobs, newest first.
 func (s *Service) ListJobs(ctx context.Context, tenant string, q JobQuery) ([]Job, error) {
-	jobs, err := s.jobs.ListJobs(ctx, tenant, graph.JobFilter{Status: q.Status, Kind: q.Kind, SessionID: q.SessionID, Limit: q.Limit})
+	jobs, err := s.jobs.ListJobs(ctx, tenant, graph.JobFilter{Status: graph.JobStatus(q.Status), Kind: q.Kind, SessionID: q.SessionID, Limit: q.Limit})
 	if err != nil {
 		return nil, err
 	}

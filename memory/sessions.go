@@ -81,7 +81,7 @@ type Session struct {
 	ID         string
 	UserID     string
 	AgentID    string
-	Status     string
+	Status     graph.SessionStatus
 	LastSeq    int64
 	EventCount int64
 	CreatedAt  time.Time
