@@ -12,6 +12,19 @@ import (
 	"github.com/go-playground/validator/v10"
 )
 
+// Defaults of Options; cmd/graphmem's settings default to the same values
+// (a test there ties them).
+const (
+	// DefaultMaxBodyBytes bounds a request body: a batch of 2000 events
+	// with long tool outputs fits.
+	DefaultMaxBodyBytes = 8 << 20
+	// DefaultRequestTimeout is the deadline of an ordinary request.
+	DefaultRequestTimeout = 60 * time.Second
+	// DefaultLongRequestTimeout is the deadline of a request that waits
+	// for background work (close?wait=true, explicit condensation).
+	DefaultLongRequestTimeout = 10 * time.Minute
+)
+
 // Options configure the HTTP layer.
 type Options struct {
 	// Keys maps API keys to tenants; nil turns auth off (every request is
@@ -70,13 +83,13 @@ func New(deps Deps, opts Options) (*gin.Engine, error) {
 		opts.Metrics = NewMetrics()
 	}
 	if opts.MaxBodyBytes <= 0 {
-		opts.MaxBodyBytes = 8 << 20
+		opts.MaxBodyBytes = DefaultMaxBodyBytes
 	}
 	if opts.RequestTimeout <= 0 {
-		opts.RequestTimeout = 60 * time.Second
+		opts.RequestTimeout = DefaultRequestTimeout
 	}
 	if opts.LongRequestTimeout <= 0 {
-		opts.LongRequestTimeout = 10 * time.Minute
+		opts.LongRequestTimeout = DefaultLongRequestTimeout
 	}
 	// A long request may never get less time than an ordinary one.
 	opts.LongRequestTimeout = max(opts.LongRequestTimeout, opts.RequestTimeout)

@@ -15,6 +15,18 @@ import (
 	"time"
 )
 
+// Defaults of Config; cmd/graphmem's settings default to the same values
+// (a test there ties them).
+const (
+	DefaultConcurrency  = 2
+	DefaultPollInterval = 2 * time.Second
+	DefaultLease        = 30 * time.Second
+	DefaultJobTimeout   = 10 * time.Minute
+	DefaultBaseBackoff  = 2 * time.Second
+	DefaultMaxBackoff   = 5 * time.Minute
+	DefaultDrainTimeout = 15 * time.Second
+)
+
 // Config tunes a Worker; zero values take the defaults shown.
 type Config struct {
 	// Owner names this worker in job leases; default hostname-pid-random,
@@ -79,26 +91,26 @@ func NewWorker(store Store, cfg Config, log *slog.Logger) *Worker {
 		cfg.Owner = defaultOwner()
 	}
 	if cfg.Concurrency <= 0 {
-		cfg.Concurrency = 2
+		cfg.Concurrency = DefaultConcurrency
 	}
 	if cfg.PollInterval <= 0 {
-		cfg.PollInterval = 2 * time.Second
+		cfg.PollInterval = DefaultPollInterval
 	}
 	if cfg.Lease <= 0 {
-		cfg.Lease = 30 * time.Second
+		cfg.Lease = DefaultLease
 	}
 	if cfg.JobTimeout <= 0 {
-		cfg.JobTimeout = 10 * time.Minute
+		cfg.JobTimeout = DefaultJobTimeout
 	}
 	if cfg.BaseBackoff <= 0 {
-		cfg.BaseBackoff = 2 * time.Second
+		cfg.BaseBackoff = DefaultBaseBackoff
 	}
 	if cfg.MaxBackoff <= 0 {
-		cfg.MaxBackoff = 5 * time.Minute
+		cfg.MaxBackoff = DefaultMaxBackoff
 	}
 	cfg.MaxBackoff = max(cfg.MaxBackoff, cfg.BaseBackoff)
 	if cfg.DrainTimeout <= 0 {
-		cfg.DrainTimeout = 15 * time.Second
+		cfg.DrainTimeout = DefaultDrainTimeout
 	}
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)

@@ -8,11 +8,15 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/graphmem/graphmem/api"
+	"github.com/graphmem/graphmem/graph"
+	"github.com/graphmem/graphmem/jobs"
 	"github.com/graphmem/graphmem/retrieval"
 )
 
@@ -34,6 +38,33 @@ func TestDefaultsAreValid(t *testing.T) {
 	}
 	if cfg.ListenAddr != "127.0.0.1:8080" || !cfg.embedded() || cfg.LLMBaseURL != "" {
 		t.Fatalf("defaults = %+v", cfg)
+	}
+}
+
+// The settings' defaults are written in the env tags (for `graphmem config`
+// and the README) and in the packages that apply them when a value is
+// zero; they must say the same.
+func TestDefaultsMatchThePackagesDefaults(t *testing.T) {
+	getenv, environ := envOf()
+	cfg, err := loadConfig(getenv, environ)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name      string
+		got, want any
+	}{
+		{"MAX_BODY_BYTES", cfg.MaxBodyBytes, int64(api.DefaultMaxBodyBytes)},
+		{"REQUEST_TIMEOUT", cfg.RequestTimeout, api.DefaultRequestTimeout},
+		{"JOB_MAX_ATTEMPTS", cfg.JobMaxAttempts, graph.DefaultJobMaxAttempts},
+		{"JOB_LEASE", cfg.JobLease, jobs.DefaultLease},
+		{"JOB_BACKOFF", cfg.JobBackoff, jobs.DefaultBaseBackoff},
+		{"WORKERS", cfg.Workers, jobs.DefaultConcurrency},
+		{"SEARCH_*", cfg.searchConfig(), retrieval.DefaultConfig()},
+	} {
+		if !reflect.DeepEqual(c.got, c.want) {
+			t.Errorf("GRAPHMEM_%s defaults to %v, its package to %v", c.name, c.got, c.want)
+		}
 	}
 }
 

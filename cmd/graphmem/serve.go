@@ -35,7 +35,7 @@ const (
 	readHeaderTimeout = 10 * time.Second
 	readTimeout       = 60 * time.Second
 	idleTimeout       = 2 * time.Minute
-	longRequest       = 10 * time.Minute
+	longRequest       = api.DefaultLongRequestTimeout
 	shutdownGrace     = 20 * time.Second
 )
 
