@@ -193,6 +193,9 @@ def check_semantics(sc: dict, rep: Report) -> None:
                         break
         if typ == "history":
             continue
+        for r, t in turns:
+            if r == "assistant" and contains_any(t, exp):
+                rep.warn(sid, f"check {j}: an assistant turn contains the expected value: {t!r}")
         answer = holders[-1]
         rej = c["reject"]
         if not rej:
@@ -210,9 +213,6 @@ def check_semantics(sc: dict, rep: Report) -> None:
         for i in holders[:-1]:
             if contains_any(turns[i][1], rej):
                 rep.warn(sid, f"check {j}: an older user turn holds both an expect and a reject string: {turns[i][1]!r}")
-        for i, (r, t) in enumerate(turns):
-            if r == "assistant" and contains_any(t, exp):
-                rep.warn(sid, f"check {j}: an assistant turn contains the expected value: {t!r}")
     for j, c in enumerate(sc["checks"]):
         if c["type"] != "history" or answer_of_update is None:
             continue
