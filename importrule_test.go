@@ -24,11 +24,12 @@ var importRule = map[string]struct {
 	"condenser":  {allowed: nil, forbidden: []string{"github.com/neo4j", "github.com/sashabaranov", "github.com/gin-gonic", "github.com/go-playground"}},
 	"extract":    {allowed: []string{"ontology", "nlp"}, forbidden: []string{"github.com/neo4j", "github.com/gin-gonic", "github.com/go-playground"}},
 	"errs":       {allowed: nil, forbidden: []string{"github.com/neo4j", "github.com/sashabaranov", "github.com/gin-gonic", "github.com/go-playground"}},
-	"graph":      {allowed: []string{"ontology", "nlp", "graph", "errs"}, forbidden: []string{"github.com/sashabaranov", "github.com/gin-gonic", "github.com/go-playground"}},
+	"knowledge":  {allowed: []string{"ontology", "nlp"}, forbidden: []string{"github.com/neo4j", "github.com/sashabaranov", "github.com/gin-gonic", "github.com/go-playground"}},
+	"graph":      {allowed: []string{"ontology", "nlp", "graph", "knowledge", "errs"}, forbidden: []string{"github.com/sashabaranov", "github.com/gin-gonic", "github.com/go-playground"}},
 	"jobs":       {allowed: nil, forbidden: []string{"github.com/neo4j", "github.com/sashabaranov", "github.com/gin-gonic", "github.com/go-playground"}},
 	"localneo4j": {allowed: nil, forbidden: []string{"github.com/neo4j", "github.com/sashabaranov", "github.com/gin-gonic", "github.com/go-playground"}},
 	"retrieval":  {allowed: []string{"graph", "ontology", "nlp", "errs"}, forbidden: []string{"github.com/neo4j", "github.com/sashabaranov", "github.com/gin-gonic", "github.com/go-playground"}},
-	"memory":     {allowed: []string{"ontology", "nlp", "condenser", "extract", "graph", "errs", "jobs"}, forbidden: []string{"github.com/neo4j", "github.com/sashabaranov", "github.com/gin-gonic", "github.com/go-playground"}},
+	"memory":     {allowed: []string{"ontology", "nlp", "condenser", "extract", "graph", "knowledge", "errs", "jobs"}, forbidden: []string{"github.com/neo4j", "github.com/sashabaranov", "github.com/gin-gonic", "github.com/go-playground"}},
 	"api":        {allowed: []string{"memory", "retrieval", "ontology", "errs"}, forbidden: []string{"github.com/neo4j", "github.com/sashabaranov"}},
 }
 

@@ -321,7 +321,8 @@ func toPreferenceOut(p memory.Preference) preferenceOut {
 }
 
 func toConflictOut(c memory.Conflict) conflictOut {
-	return conflictOut{ID: c.ID, UserID: c.UserID, Status: c.Status, Resolution: c.Resolution, Kind: c.Kind, Winner: c.Winner,
+	return conflictOut{ID: c.ID, UserID: c.UserID, Status: string(c.Status), Resolution: string(c.Resolution),
+		Kind: string(c.Kind), Winner: string(c.Winner),
 		Predicate: c.Predicate, SubjectID: c.SubjectID, Subject: c.Subject, OldFactID: c.OldFactID, OldFact: c.OldFact,
 		NewFactID: c.NewFactID, NewFact: c.NewFact, DetectedAt: c.DetectedAt, ResolvedAt: timePtr(c.ResolvedAt), Note: c.Note}
 }

@@ -3,29 +3,32 @@ package graph
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j/dbtype"
 
 	"github.com/graphmem/graphmem/errs"
+	"github.com/graphmem/graphmem/knowledge"
 )
 
-// Conflict statuses, resolutions, kinds and winners.
+// Conflict statuses, resolutions, kinds and winners: the policy's types
+// (package knowledge), named here for the readers of this package's API.
 const (
-	ConflictOpen     = "open"
-	ConflictResolved = "resolved"
+	ConflictOpen     = knowledge.Open
+	ConflictResolved = knowledge.Resolved
 
-	ResolutionAuto   = "auto"
-	ResolutionManual = "manual"
+	ResolutionAuto   = knowledge.Auto
+	ResolutionManual = knowledge.Manual
 
-	ConflictExclusive = "exclusive" // a second object for an exclusive predicate
-	ConflictPolarity  = "polarity"  // the opposite polarity or predicate on the same object
-	ConflictNegation  = "negation"  // a denial of a current fact
-	ConflictStale     = "stale"     // the new fact is older than the current one
+	ConflictExclusive = knowledge.Exclusive    // a second object for a one-value predicate
+	ConflictPolarity  = knowledge.PolarityFlip // the opposite polarity or predicate on the same object
+	ConflictNegation  = knowledge.Negation     // a denial of a current fact
+	ConflictStale     = knowledge.Stale        // the new fact is older than the current one
 
-	WinnerNew = "new"
-	WinnerOld = "old"
+	WinnerNew = knowledge.WinnerNew
+	WinnerOld = knowledge.WinnerOld
 )
 
 // Conflict is a recorded contradiction between an older and a newer fact
@@ -34,11 +37,11 @@ const (
 type Conflict struct {
 	ID          string
 	UserID      string
-	Status      string // open | resolved
-	Resolution  string // auto | manual | "" while open
-	Kind        string // exclusive | polarity | negation | stale
-	Winner      string // new | old | ""
-	Predicate   string // the new fact's relationship type
+	Status      knowledge.ConflictStatus // open | resolved
+	Resolution  knowledge.Resolution     // auto | manual | "" while open
+	Kind        knowledge.ConflictKind   // exclusive | polarity | negation | stale
+	Winner      knowledge.Winner         // new | old | ""
+	Predicate   string                   // the new fact's relationship type
 	OldFactID   string
 	NewFactID   string
 	OldFact     string
@@ -59,27 +62,28 @@ type ConflictResolution struct {
 
 // conflictID is stable for a pair of facts, so a retried transaction
 // MERGEs the conflict it recorded instead of adding another.
-func conflictID(tenant string, c conflictRec) string {
-	return knHashID("conflict_", tenant, c.old.id, c.new.id)
+func conflictID(tenant string, c knowledge.Conflict) string {
+	return knHashID("conflict_", tenant, c.Old.ID, c.New.ID)
 }
 
 // writeConflicts records the write's conflicts, each linked to its subject.
-func writeConflicts(ctx context.Context, tx neo4j.ManagedTransaction, kw *knowledgeWrite, conflicts []conflictRec) error {
+func writeConflicts(ctx context.Context, tx neo4j.ManagedTransaction, kw *knowledgeWrite, conflicts []knowledge.Conflict) error {
 	if len(conflicts) == 0 {
 		return nil
 	}
 	rows := make([]map[string]any, len(conflicts))
 	for i, c := range conflicts {
 		props := map[string]any{
-			"tenant": kw.Tenant, "user_id": kw.UserID, "id": conflictID(kw.Tenant, c), "status": c.status,
-			"kind": c.kind, "winner": nilIfEmpty(c.winner), "predicate": c.new.pred.Name, "old_predicate": c.old.pred.Name,
-			"old_fact_id": c.old.id, "new_fact_id": c.new.id, "old_fact": factSentenceOrID(c.old),
-			"new_fact": factSentenceOrID(c.new), "detected_at": kw.now, "session_id": nilIfEmpty(kw.SessionID),
+			"tenant": kw.Tenant, "user_id": kw.UserID, "id": conflictID(kw.Tenant, c), "status": string(c.Status),
+			"kind": string(c.Kind), "winner": nilIfEmpty(string(c.Winner)), "predicate": c.New.Predicate.Name,
+			"old_predicate": c.Old.Predicate.Name, "old_fact_id": c.Old.ID, "new_fact_id": c.New.ID,
+			"old_fact": factSentenceOrID(c.Old), "new_fact": factSentenceOrID(c.New), "detected_at": kw.now,
+			"session_id": nilIfEmpty(kw.SessionID),
 		}
-		if c.status == ConflictResolved {
-			props["resolution"], props["resolved_at"] = ResolutionAuto, kw.now
+		if c.Status == knowledge.Resolved {
+			props["resolution"], props["resolved_at"] = string(knowledge.Auto), kw.now
 		}
-		rows[i] = map[string]any{"sid": c.new.sid, "id": props["id"], "props": props}
+		rows[i] = map[string]any{"sid": c.New.Subject, "id": props["id"], "props": props}
 	}
 	_, err := runTx(ctx, tx, `
 		UNWIND $rows AS row
@@ -93,8 +97,8 @@ func writeConflicts(ctx context.Context, tx neo4j.ManagedTransaction, kw *knowle
 
 // Conflicts lists the user's conflicts, newest first; status "" means all.
 func (s *Store) Conflicts(ctx context.Context, tenant, userID, status string, limit int) ([]Conflict, error) {
-	switch status {
-	case "", ConflictOpen, ConflictResolved:
+	switch knowledge.ConflictStatus(status) {
+	case "", knowledge.Open, knowledge.Resolved:
 	default:
 		return nil, fmt.Errorf("conflicts: %w: status %q (want open, resolved or empty)", ErrInvalid, status)
 	}
@@ -126,8 +130,9 @@ func decodeConflict(rec *neo4j.Record) (Conflict, error) {
 		return Conflict{}, errNoRecords
 	}
 	p := node.Props
-	c := Conflict{ID: str(p, "id"), UserID: str(p, "user_id"), Status: str(p, "status"), Resolution: str(p, "resolution"),
-		Kind: str(p, "kind"), Winner: str(p, "winner"), Predicate: str(p, "predicate"), OldFactType: str(p, "old_predicate"),
+	c := Conflict{ID: str(p, "id"), UserID: str(p, "user_id"), Status: knowledge.ConflictStatus(str(p, "status")),
+		Resolution: knowledge.Resolution(str(p, "resolution")), Kind: knowledge.ConflictKind(str(p, "kind")),
+		Winner: knowledge.Winner(str(p, "winner")), Predicate: str(p, "predicate"), OldFactType: str(p, "old_predicate"),
 		OldFactID: str(p, "old_fact_id"), NewFactID: str(p, "new_fact_id"), OldFact: str(p, "old_fact"),
 		NewFact: str(p, "new_fact"), DetectedAt: tm(p, "detected_at"), ResolvedAt: tm(p, "resolved_at"), Note: str(p, "note")}
 	c.SubjectID, _ = get[string](rec, "sid")
@@ -149,7 +154,8 @@ func decodeConflict(rec *neo4j.Record) (Conflict, error) {
 // touched. Either way the conflict becomes resolved/manual. An unknown id is
 // ErrNotFound; a winner other than "new" or "old" is ErrInvalid.
 func (s *Store) ResolveConflict(ctx context.Context, tenant, conflictID string, r ConflictResolution) (Conflict, error) {
-	if r.Winner != WinnerNew && r.Winner != WinnerOld {
+	winner, ok := knowledge.ParseWinner(r.Winner)
+	if !ok {
 		return Conflict{}, fmt.Errorf("resolve conflict: %w: winner %q (want new or old)", ErrInvalid, r.Winner)
 	}
 	types, err := s.allFactTypes()
@@ -165,9 +171,9 @@ func (s *Store) ResolveConflict(ctx context.Context, tenant, conflictID string, 
 			SET c.updated_at = $now
 			WITH c
 			MATCH (c)-[:ABOUT]->(s:Entity {tenant: $tenant})
-			OPTIONAL MATCH (s)-[r:`+types+`]->(:Entity)
+			OPTIONAL MATCH (s)-[r:`+types+`]->(o:Entity)
 			WHERE r.tenant = $tenant AND r.id IN [c.old_fact_id, c.new_fact_id]
-			RETURN c, s.id AS sid, s.name AS sname, collect(r {.*}) AS facts`, params)
+			RETURN c, s.id AS sid, s.name AS sname, collect(r {.*, type: type(r), oid: o.id}) AS facts`, params)
 		if err != nil {
 			return Conflict{}, err
 		}
@@ -178,31 +184,27 @@ func (s *Store) ResolveConflict(ctx context.Context, tenant, conflictID string, 
 		if err != nil {
 			return Conflict{}, err
 		}
-		byID := map[string]map[string]any{}
+		byID := map[string]*knowledge.Fact{}
 		rawFacts, _ := get[[]any](recs[0], "facts")
 		for _, f := range rawFacts {
 			if p, ok := f.(map[string]any); ok {
-				byID[str(p, "id")] = p
+				pred, _ := s.factType(str(p, "type"))
+				byID[str(p, "id")] = decodePlanFact(p, c.SubjectID, str(p, "oid"), pred)
 			}
 		}
 		oldF, newF := byID[c.OldFactID], byID[c.NewFactID]
 		if oldF == nil || newF == nil {
 			return Conflict{}, errs.NotFound("conflict %q (its facts are missing)", conflictID)
 		}
-		winner, loser := newF, oldF
-		if r.Winner == WinnerOld {
-			winner, loser = oldF, newF
+		changes, err := knowledge.Decide(knowledge.ReviewedConflict{Status: c.Status, Winner: c.Winner}, oldF, newF, winner, now)
+		if err != nil {
+			return Conflict{}, fmt.Errorf("resolve conflict: %w: %w", ErrInvalid, err)
 		}
 		var sets []map[string]any
-		if c.Status == ConflictResolved && c.Winner != "" && c.Winner != r.Winner &&
-			str(winner, "status") == FactSuperseded && str(winner, "superseded_by") == str(loser, "id") {
-			sets = append(sets, map[string]any{"id": str(winner, "id"), "set": map[string]any{
-				"status": FactCurrent, "valid_to": nil, "expired_at": nil, "superseded_by": nil, "reopened_at": now}})
-		}
-		if str(loser, "status") == FactCurrent && (c.Status == ConflictOpen || c.Winner != r.Winner) {
-			sets = append(sets, map[string]any{"id": str(loser, "id"), "set": map[string]any{
-				"status": FactSuperseded, "valid_to": maxTime(tm(loser, "valid_from"), tm(winner, "valid_from")),
-				"expired_at": now, "superseded_by": str(winner, "id")}})
+		for _, f := range []*knowledge.Fact{oldF, newF} {
+			if f.Changed {
+				sets = append(sets, map[string]any{"id": f.ID, "set": lifecycle(f)})
+			}
 		}
 		if len(sets) > 0 {
 			params["sid"], params["rows"] = c.SubjectID, sets
@@ -213,13 +215,13 @@ func (s *Store) ResolveConflict(ctx context.Context, tenant, conflictID string, 
 				SET r += row.set`, params); err != nil {
 				return Conflict{}, err
 			}
-			sources := append(strs(oldF, "source_event_ids"), strs(newF, "source_event_ids")...)
+			sources := append(slices.Clone(oldF.Sources), newF.Sources...)
 			if err := refreshStale(ctx, tx, tenant, c.UserID, sources); err != nil {
 				return Conflict{}, err
 			}
 		}
-		params["winner"], params["note"] = r.Winner, nilIfEmpty(r.Note)
-		if c.Status == ConflictResolved && c.Winner == r.Winner {
+		params["winner"], params["note"] = string(winner), nilIfEmpty(r.Note)
+		if !changes {
 			// Same decision again: keep the resolution, update the note.
 			recs, err = runTx(ctx, tx, `
 				MATCH (c:Conflict {tenant: $tenant, id: $id})
@@ -244,15 +246,20 @@ func (s *Store) ResolveConflict(ctx context.Context, tenant, conflictID string, 
 	})
 }
 
-// openConflict is an open conflict of a subject the write touches.
-type openConflict struct {
-	id, sid, oldID, newID string
-	winner                string // set when this write settles it
-	note                  string
+// lifecycle is what a reviewer's decision changes on a fact: its status
+// and validity, and when it was reopened (only when it was: a null in a
+// map SET removes the property).
+func lifecycle(f *knowledge.Fact) map[string]any {
+	set := map[string]any{"status": string(f.Status), "valid_to": timeOrNil(f.ValidTo),
+		"expired_at": timeOrNil(f.ExpiredAt), "superseded_by": nilIfEmpty(f.SupersededBy)}
+	if f.ReopenedAt != nil {
+		set["reopened_at"] = f.ReopenedAt.UTC()
+	}
+	return set
 }
 
 // loadOpenConflicts reads the open conflicts about the write's subjects.
-func loadOpenConflicts(ctx context.Context, tx neo4j.ManagedTransaction, kw *knowledgeWrite, ents map[string]*resolvedEntity) ([]*openConflict, error) {
+func loadOpenConflicts(ctx context.Context, tx neo4j.ManagedTransaction, kw *knowledgeWrite, ents map[string]*resolvedEntity) ([]*knowledge.OpenConflict, error) {
 	var subjects []string
 	for _, f := range kw.facts {
 		subjects = append(subjects, ents[f.subj].id)
@@ -268,71 +275,30 @@ func loadOpenConflicts(ctx context.Context, tx neo4j.ManagedTransaction, kw *kno
 	if err != nil {
 		return nil, err
 	}
-	out := make([]*openConflict, 0, len(recs))
+	out := make([]*knowledge.OpenConflict, 0, len(recs))
 	for _, rec := range recs {
-		c := &openConflict{}
-		c.id, _ = get[string](rec, "id")
-		c.sid, _ = get[string](rec, "sid")
-		c.oldID, _ = get[string](rec, "old")
-		c.newID, _ = get[string](rec, "new")
+		c := &knowledge.OpenConflict{}
+		c.ID, _ = get[string](rec, "id")
+		c.Subject, _ = get[string](rec, "sid")
+		c.OldID, _ = get[string](rec, "old")
+		c.NewID, _ = get[string](rec, "new")
 		out = append(out, c)
 	}
 	return out, nil
 }
 
-// confirmOpenConflicts settles the open conflicts of a fact that strong
-// evidence just reinforced: it wins, and the other fact, if still
-// current, is closed by it.
-func confirmOpenConflicts(kw *knowledgeWrite, open []*openConflict, facts []*memFact, m *memFact) []string {
-	var closed []string
-	for _, c := range open {
-		if c.winner != "" || c.sid != m.sid || (c.oldID != m.id && c.newID != m.id) {
-			continue
-		}
-		otherID, winner := c.newID, WinnerOld
-		if c.newID == m.id {
-			otherID, winner = c.oldID, WinnerNew
-		}
-		for _, o := range facts {
-			if o.id == otherID && o.current() {
-				closeFact(o, m, kw.now)
-				closed = append(closed, o.id)
-			}
-		}
-		c.winner, c.note = winner, "confirmed by later evidence"
-	}
-	return closed
-}
-
-// settleOpenConflicts resolves (auto) the open conflicts this write
-// decided: those a reinforcement confirmed, and those whose two facts are
-// both superseded now (a third fact replaced both, nothing is left to
-// review). It returns their ids.
-func settleOpenConflicts(ctx context.Context, tx neo4j.ManagedTransaction, kw *knowledgeWrite, open []*openConflict, state map[string][]*memFact) ([]string, error) {
-	var rows []map[string]any
-	var ids []string
-	for _, c := range open {
-		if c.winner == "" {
-			var oldF, newF *memFact
-			for _, m := range state[c.sid] {
-				switch m.id {
-				case c.oldID:
-					oldF = m
-				case c.newID:
-					newF = m
-				}
-			}
-			if oldF == nil || newF == nil || oldF.current() || newF.current() {
-				continue
-			}
-			c.note = "both facts superseded by later evidence"
-		}
-		ids = append(ids, c.id)
-		rows = append(rows, map[string]any{"id": c.id, "set": map[string]any{"status": ConflictResolved,
-			"resolution": ResolutionAuto, "winner": nilIfEmpty(c.winner), "resolved_at": kw.now, "note": c.note}})
-	}
-	if len(rows) == 0 {
+// settleOpenConflicts records the open conflicts the plan settled as
+// resolved (auto) and returns their ids.
+func settleOpenConflicts(ctx context.Context, tx neo4j.ManagedTransaction, kw *knowledgeWrite, settled []*knowledge.OpenConflict) ([]string, error) {
+	if len(settled) == 0 {
 		return nil, nil
+	}
+	rows := make([]map[string]any, len(settled))
+	ids := make([]string, len(settled))
+	for i, c := range settled {
+		ids[i] = c.ID
+		rows[i] = map[string]any{"id": c.ID, "set": map[string]any{"status": string(knowledge.Resolved),
+			"resolution": string(knowledge.Auto), "winner": nilIfEmpty(string(c.Winner)), "resolved_at": kw.now, "note": c.Note}}
 	}
 	_, err := runTx(ctx, tx, `
 		UNWIND $rows AS row

@@ -2,6 +2,12 @@
 // schema, the tiers (Raw, Event, Insight), entities and facts, conflicts,
 // durable jobs and the retrieval queries.
 //
+// It stores knowledge but does not decide it: what a new fact does to the
+// facts a subject already has (supersede, end, reinforce, conflict) and
+// which stored entity a mention is are the policy of package knowledge. A
+// knowledge write loads what it touches, calls knowledge.Plan, and flushes
+// the decision. graph must not import memory, retrieval, extract or api.
+//
 // Rules every method follows:
 //   - Every node and relationship it writes carries `tenant`; every method
 //     takes the tenant and every query filters on it, so no call can read or

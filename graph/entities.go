@@ -6,12 +6,12 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j/dbtype"
 
 	"github.com/graphmem/graphmem/errs"
+	"github.com/graphmem/graphmem/knowledge"
 	"github.com/graphmem/graphmem/ontology"
 )
 
@@ -78,18 +78,6 @@ type resolvedEntity struct {
 	kin    []string // family ties to the user, "TYPE|qualifier"
 }
 
-// entityCandidate is a stored entity considered for a merge.
-type entityCandidate struct {
-	id        string
-	name      string
-	norm      string
-	typ       ontology.EntityType
-	isUser    bool
-	aliasKeys []string
-	mentions  int64
-	kin       []string
-}
-
 // aliasRow is an alias to add: the surface form and its key.
 type aliasRow struct{ name, key string }
 
@@ -102,56 +90,6 @@ type entityGroup struct {
 	aliases []aliasRow
 	emb     []float64
 	kin     []string
-}
-
-// kinTypes are the predicates that tie a person to the user's family or
-// partner; differing ties forbid a first-name merge.
-var kinTypes = []string{"PARENT_OF", "CHILD_OF", "SIBLING_OF", "RELATIVE_OF", "MARRIED_TO", "PARTNER_OF"}
-
-// orgSuffixes are dropped when comparing organization names.
-var orgSuffixes = map[string]bool{"corp": true, "corporation": true, "inc": true, "incorporated": true,
-	"ltd": true, "limited": true, "llc": true, "co": true, "company": true, "gmbh": true, "plc": true, "ag": true}
-
-// userPronouns are names an extractor may give the user's entity that say
-// nothing about the user's name.
-var userPronouns = map[string]bool{"i": true, "me": true, "myself": true, "user": true, "speaker": true, "you": true}
-
-func typesCompatible(a, b ontology.EntityType) bool {
-	if a == b || a == ontology.Concept || b == ontology.Concept {
-		return true
-	}
-	pair := [2]ontology.EntityType{min(a, b), max(a, b)}
-	switch pair {
-	case [2]ontology.EntityType{ontology.Organization, ontology.Place},
-		[2]ontology.EntityType{ontology.Artwork, ontology.Product},
-		[2]ontology.EntityType{ontology.Food, ontology.Product}:
-		return true
-	}
-	return false
-}
-
-// nameTerms splits a normalized name into search terms (letters and digits).
-func nameTerms(norm string) []string {
-	return strings.FieldsFunc(norm, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
-}
-
-// tokenSet is the sorted, deduplicated terms of a key; organization
-// suffixes are dropped when org is set and something else remains.
-func tokenSet(norm string, org bool) []string {
-	terms := nameTerms(norm)
-	if org {
-		var kept []string
-		for _, t := range terms {
-			if !orgSuffixes[t] {
-				kept = append(kept, t)
-			}
-		}
-		if len(kept) > 0 {
-			terms = kept
-		}
-	}
-	slices.Sort(terms)
-	return slices.Compact(terms)
 }
 
 // resolveEntities resolves or creates every input entity and returns them
@@ -206,7 +144,7 @@ func (s *Store) resolveEntities(ctx context.Context, tx neo4j.ManagedTransaction
 func inputKin(kw *knowledgeWrite) map[string][]string {
 	out := map[string][]string{}
 	for _, f := range kw.facts {
-		if !slices.Contains(kinTypes, f.pred.Name) {
+		if !f.pred.Kin {
 			continue
 		}
 		tie := f.pred.Name + "|" + f.qualifier
@@ -267,14 +205,14 @@ func appendAlias(list []aliasRow, name string) []aliasRow {
 
 // lookupByNorm fetches the stored entities whose key equals any input name
 // or alias key, in one query.
-func lookupByNorm(ctx context.Context, tx neo4j.ManagedTransaction, kw *knowledgeWrite, groups []*entityGroup) (map[string][]entityCandidate, error) {
+func lookupByNorm(ctx context.Context, tx neo4j.ManagedTransaction, kw *knowledgeWrite, groups []*entityGroup) (map[string][]knowledge.Candidate, error) {
 	var norms []string
 	for _, g := range groups {
 		for _, a := range g.aliases {
 			norms = append(norms, a.key)
 		}
 	}
-	out := map[string][]entityCandidate{}
+	out := map[string][]knowledge.Candidate{}
 	if len(norms) == 0 {
 		return out, nil
 	}
@@ -295,42 +233,42 @@ func lookupByNorm(ctx context.Context, tx neo4j.ManagedTransaction, kw *knowledg
 	return out, nil
 }
 
-func decodeCandidate(rec *neo4j.Record) entityCandidate {
-	c := entityCandidate{}
-	c.id, _ = get[string](rec, "id")
-	c.name, _ = get[string](rec, "name")
-	c.norm, _ = get[string](rec, "norm")
+func decodeCandidate(rec *neo4j.Record) knowledge.Candidate {
+	c := knowledge.Candidate{}
+	c.ID, _ = get[string](rec, "id")
+	c.Name, _ = get[string](rec, "name")
+	c.Norm, _ = get[string](rec, "norm")
 	t, _ := get[string](rec, "type")
-	c.typ = ontology.EntityType(t)
-	c.isUser, _ = get[bool](rec, "is_user")
-	c.mentions, _ = get[int64](rec, "mentions")
+	c.Type = ontology.EntityType(t)
+	c.IsUser, _ = get[bool](rec, "is_user")
+	c.Mentions, _ = get[int64](rec, "mentions")
 	keys, _ := get[[]any](rec, "alias_keys")
-	c.aliasKeys = strs(map[string]any{"k": keys}, "k")
+	c.AliasKeys = strs(map[string]any{"k": keys}, "k")
 	kin, _ := get[[]any](rec, "kin")
-	c.kin = strs(map[string]any{"k": kin}, "k")
+	c.Kin = strs(map[string]any{"k": kin}, "k")
 	return c
 }
 
 // resolveGroup finds or creates the entity of one input group.
 func (s *Store) resolveGroup(ctx context.Context, tx neo4j.ManagedTransaction, kw *knowledgeWrite, g *entityGroup,
-	byNorm map[string][]entityCandidate, earlier []*resolvedEntity, res *KnowledgeResult) (*resolvedEntity, error) {
+	byNorm map[string][]knowledge.Candidate, earlier []*resolvedEntity, res *KnowledgeResult) (*resolvedEntity, error) {
 	// 1. Same key, same type.
 	for _, c := range byNorm[g.norm] {
-		if c.typ == g.typ {
+		if c.Type == g.typ {
 			return s.upsertMatched(ctx, tx, kw, g, c, "", false, res)
 		}
 	}
 	// 2. Same key across compatible types, then an input alias equal to a
 	// stored key. A Concept is upgraded to the specific type.
-	if c, ok := pickCompatible(byNorm[g.norm], g.typ); ok {
+	if c, ok := knowledge.PickCompatible(byNorm[g.norm], g.typ); ok {
 		upgrade := ""
-		if c.typ == ontology.Concept && g.typ != ontology.Concept {
+		if c.Type == ontology.Concept && g.typ != ontology.Concept {
 			upgrade = g.typ.Label()
 		}
 		return s.upsertMatched(ctx, tx, kw, g, c, upgrade, upgrade != "", res)
 	}
 	for _, a := range g.aliases[1:] {
-		if c, ok := pickCompatible(byNorm[a.key], g.typ); ok && !c.isUser {
+		if c, ok := knowledge.PickCompatible(byNorm[a.key], g.typ); ok && !c.IsUser {
 			return s.upsertMatched(ctx, tx, kw, g, c, "", true, res)
 		}
 	}
@@ -341,11 +279,11 @@ func (s *Store) resolveGroup(ctx context.Context, tx neo4j.ManagedTransaction, k
 		return nil, err
 	}
 	for _, r := range earlier {
-		if !r.isUser && !slices.ContainsFunc(cands, func(c entityCandidate) bool { return c.id == r.id }) {
-			cands = append(cands, entityCandidate{id: r.id, name: r.name, norm: r.norm, typ: r.typ, kin: r.kin})
+		if !r.isUser && !slices.ContainsFunc(cands, func(c knowledge.Candidate) bool { return c.ID == r.id }) {
+			cands = append(cands, knowledge.Candidate{ID: r.id, Name: r.name, Norm: r.norm, Type: r.typ, Kin: r.kin})
 		}
 	}
-	if c, ok := fuzzyMatch(g, cands); ok {
+	if c, ok := knowledge.FuzzyMatch(knowledge.Mention{Type: g.typ, Norm: g.norm, Kin: g.kin}, cands); ok {
 		return s.upsertMatched(ctx, tx, kw, g, c, "", true, res)
 	}
 	// 4. Vector candidates.
@@ -357,99 +295,18 @@ func (s *Store) resolveGroup(ctx context.Context, tx neo4j.ManagedTransaction, k
 	return s.createEntity(ctx, tx, kw, g, res)
 }
 
-// pickCompatible chooses among same-key candidates of compatible types:
-// a specific type over Concept, then the most mentioned.
-func pickCompatible(cands []entityCandidate, typ ontology.EntityType) (entityCandidate, bool) {
-	var best entityCandidate
-	found := false
-	for _, c := range cands {
-		if !typesCompatible(c.typ, typ) {
-			continue
-		}
-		better := !found ||
-			(best.typ == ontology.Concept && c.typ != ontology.Concept) ||
-			((best.typ == ontology.Concept) == (c.typ == ontology.Concept) && c.mentions > best.mentions)
-		if better {
-			best, found = c, true
-		}
-	}
-	return best, found
-}
-
-// fuzzyMatch applies the conservative similarity rules to full-text
-// candidates. Ambiguity (several candidates pass) means no merge.
-func fuzzyMatch(g *entityGroup, cands []entityCandidate) (entityCandidate, bool) {
-	org := g.typ == ontology.Organization
-	want := tokenSet(g.norm, org)
-	var hits []entityCandidate
-	for _, c := range cands {
-		if !typesCompatible(c.typ, g.typ) || c.isUser {
-			continue
-		}
-		corg := org || c.typ == ontology.Organization
-		same := slices.Equal(tokenSet(g.norm, corg), tokenSet(c.norm, corg))
-		for _, k := range c.aliasKeys {
-			same = same || k == g.norm || slices.Equal(tokenSet(k, corg), tokenSet(g.norm, corg))
-		}
-		if same {
-			hits = append(hits, c)
-		}
-	}
-	if len(hits) == 1 {
-		return hits[0], true
-	}
-	if len(hits) > 1 || g.typ != ontology.Person || len(want) == 0 {
-		return entityCandidate{}, false
-	}
-	// A first name and a full name: "Emma" and "Emma Stone", only when
-	// exactly one stored person has that first name and their family ties
-	// to the user do not contradict.
-	terms := nameTerms(g.norm)
-	var sameFirst []entityCandidate
-	for _, c := range cands {
-		ct := nameTerms(c.norm)
-		if c.typ == ontology.Person && !c.isUser && len(ct) > 0 && ct[0] == terms[0] {
-			sameFirst = append(sameFirst, c)
-		}
-	}
-	if len(sameFirst) != 1 {
-		return entityCandidate{}, false
-	}
-	c := sameFirst[0]
-	ct := nameTerms(c.norm)
-	extends := (len(terms) == 1 && len(ct) > 1) || (len(ct) == 1 && len(terms) > 1)
-	if !extends || kinContradicts(g.kin, c.kin) {
-		return entityCandidate{}, false
-	}
-	return c, true
-}
-
-// kinContradicts: both sides have family ties to the user and share none
-// (a sister Emma is not a cousin Emma Stone).
-func kinContradicts(a, b []string) bool {
-	if len(a) == 0 || len(b) == 0 {
-		return false
-	}
-	for _, x := range a {
-		if slices.Contains(b, x) {
-			return false
-		}
-	}
-	return true
-}
-
 // fulltextCandidates queries entity_text for the group's name terms,
 // restricted to the user's scope token inside Lucene and again in Cypher.
-func (s *Store) fulltextCandidates(ctx context.Context, tx neo4j.ManagedTransaction, kw *knowledgeWrite, g *entityGroup) ([]entityCandidate, error) {
+func (s *Store) fulltextCandidates(ctx context.Context, tx neo4j.ManagedTransaction, kw *knowledgeWrite, g *entityGroup) ([]knowledge.Candidate, error) {
 	var terms []string
 	for _, a := range g.aliases {
-		terms = append(terms, nameTerms(a.key)...)
+		terms = append(terms, knowledge.NameTerms(a.key)...)
 	}
 	terms = knUnique(terms)
 	if len(terms) == 0 {
 		return nil, nil
 	}
-	kin, err := s.relTypes(kinTypes...)
+	kin, err := s.relTypes(ontology.KinTypes()...)
 	if err != nil {
 		return nil, err
 	}
@@ -466,7 +323,7 @@ func (s *Store) fulltextCandidates(ctx context.Context, tx neo4j.ManagedTransact
 	if err != nil {
 		return nil, err
 	}
-	out := make([]entityCandidate, 0, len(recs))
+	out := make([]knowledge.Candidate, 0, len(recs))
 	for _, rec := range recs {
 		out = append(out, decodeCandidate(rec))
 	}
@@ -475,9 +332,9 @@ func (s *Store) fulltextCandidates(ctx context.Context, tx neo4j.ManagedTransact
 
 // vectorCandidate returns the best entity_embedding hit above the merge
 // score, when the store has an embedder and the input an embedding.
-func (s *Store) vectorCandidate(ctx context.Context, tx neo4j.ManagedTransaction, kw *knowledgeWrite, g *entityGroup) (entityCandidate, bool, error) {
+func (s *Store) vectorCandidate(ctx context.Context, tx neo4j.ManagedTransaction, kw *knowledgeWrite, g *entityGroup) (knowledge.Candidate, bool, error) {
 	if s.cfg.EmbeddingDimensions <= 0 || len(g.emb) != s.cfg.EmbeddingDimensions {
-		return entityCandidate{}, false, nil
+		return knowledge.Candidate{}, false, nil
 	}
 	recs, err := runTx(ctx, tx, `
 		CALL db.index.vector.queryNodes('entity_embedding', 50, $emb) YIELD node, score
@@ -488,15 +345,15 @@ func (s *Store) vectorCandidate(ctx context.Context, tx neo4j.ManagedTransaction
 		ORDER BY score DESC LIMIT 5`,
 		map[string]any{"tenant": kw.Tenant, "user": kw.UserID, "emb": g.emb, "min": vectorMergeScore})
 	if err != nil {
-		return entityCandidate{}, false, err
+		return knowledge.Candidate{}, false, err
 	}
 	for _, rec := range recs {
 		c := decodeCandidate(rec)
-		if !c.isUser && typesCompatible(c.typ, g.typ) {
+		if !c.IsUser && knowledge.TypesCompatible(c.Type, g.typ) {
 			return c, true, nil
 		}
 	}
-	return entityCandidate{}, false, nil
+	return knowledge.Candidate{}, false, nil
 }
 
 // entityUpdate is the part every upsert shares: lock, aliases, merges.
@@ -545,7 +402,7 @@ func (s *Store) createEntity(ctx context.Context, tx neo4j.ManagedTransaction, k
 // upsertMatched updates a stored entity that the group resolved to: adds
 // aliases, records a merge, upgrades a Concept to a specific type.
 func (s *Store) upsertMatched(ctx context.Context, tx neo4j.ManagedTransaction, kw *knowledgeWrite, g *entityGroup,
-	c entityCandidate, upgrade string, merged bool, res *KnowledgeResult) (*resolvedEntity, error) {
+	c knowledge.Candidate, upgrade string, merged bool, res *KnowledgeResult) (*resolvedEntity, error) {
 	set := ""
 	if upgrade != "" {
 		if !ontology.ValidLabel(upgrade) {
@@ -556,7 +413,7 @@ func (s *Store) upsertMatched(ctx context.Context, tx neo4j.ManagedTransaction, 
 	var mergedNames []string
 	if merged {
 		for _, m := range g.members {
-			if m.norm != c.norm {
+			if m.norm != c.Norm {
 				mergedNames = append(mergedNames, m.name)
 			}
 		}
@@ -565,7 +422,7 @@ func (s *Store) upsertMatched(ctx context.Context, tx neo4j.ManagedTransaction, 
 		MATCH (e:Entity {tenant: $tenant, id: $id}) WHERE e.user_id = $user
 		`+set+`
 		WITH e, false AS created`+entityUpdate,
-		map[string]any{"tenant": kw.Tenant, "user": kw.UserID, "id": c.id, "upgrade": upgrade, "now": kw.now,
+		map[string]any{"tenant": kw.Tenant, "user": kw.UserID, "id": c.ID, "upgrade": upgrade, "now": kw.now,
 			"aliases": aliasParams(g.aliases), "merged": knUnique(mergedNames)})
 	if err != nil {
 		return nil, err
@@ -620,7 +477,7 @@ func (s *Store) ensureUserEntity(ctx context.Context, tx neo4j.ManagedTransactio
 	var aliases []aliasRow
 	for _, e := range inputs {
 		for _, a := range append([]string{e.name}, e.aliases...) {
-			if a == "" || userPronouns[normalizeEntityName(a)] {
+			if a == "" || ontology.IsUserWord(normalizeEntityName(a)) {
 				continue
 			}
 			if display == "" {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
+	"github.com/graphmem/graphmem/knowledge"
 	"github.com/graphmem/graphmem/ontology"
 )
 
@@ -198,56 +199,16 @@ func decodeFact(p map[string]any) Fact {
 	}
 }
 
-// memFact is a fact of the subjects a write touches, held in memory while
-// the write is planned: stored ones (loaded) and new ones (to create).
-type memFact struct {
-	id, sid, oid string
-	pred         ontology.Predicate
-	raw          string
-	qualifier    string
-	polarity     ontology.Polarity
-	status       string
-	sentence     string
-	confidence   float64
-	strength     float64
-	validFrom    time.Time
-	validTo      *time.Time
-	observedAt   time.Time
-	recordedAt   time.Time
-	expiredAt    *time.Time
-	lastSeen     time.Time
-	mentions     int64
-	sources      []string
-	sessions     []string
-	events       []string
-	supersededBy string
-	extractedBy  string
-	isNew        bool
-	dirty        bool // a stored fact this write changed
-}
-
-func (m *memFact) current() bool { return m.status == FactCurrent }
-
-func (m *memFact) sameKey(n *memFact) bool {
-	return m.sid == n.sid && m.pred.Name == n.pred.Name && m.oid == n.oid &&
-		m.qualifier == n.qualifier && m.polarity == n.polarity
-}
-
-// conflictRec is a conflict the write detected.
-type conflictRec struct {
-	kind, status, winner string
-	old, new             *memFact
-}
-
 // writeFacts plans every input fact against the facts its subject already
-// has, then writes creations, updates and conflicts in a few batched
-// statements. It returns the entity ids the write brought new evidence on.
+// has (knowledge.Plan), then writes creations, updates and conflicts in a
+// few batched statements. It returns the entity ids the write brought new
+// evidence on.
 func (s *Store) writeFacts(ctx context.Context, tx neo4j.ManagedTransaction, kw *knowledgeWrite, ents map[string]*resolvedEntity, res *KnowledgeResult) (map[string]bool, error) {
 	evidence := map[string]bool{}
 	if len(kw.facts) == 0 {
 		return evidence, nil
 	}
-	state, err := s.loadFacts(ctx, tx, kw, ents)
+	facts, err := s.loadFacts(ctx, tx, kw, ents)
 	if err != nil {
 		return nil, err
 	}
@@ -255,57 +216,45 @@ func (s *Store) writeFacts(ctx context.Context, tx neo4j.ManagedTransaction, kw 
 	if err != nil {
 		return nil, err
 	}
-	var conflicts []conflictRec
-	for _, f := range kw.facts {
-		subj, obj := ents[f.subj], ents[f.obj]
-		if subj.id == obj.id {
+	state := &knowledge.State{Facts: facts, Open: open}
+	incoming := make([]*knowledge.Fact, len(kw.facts))
+	for i, f := range kw.facts {
+		incoming[i] = s.newFact(kw, f, ents[f.subj], ents[f.obj])
+	}
+	plan := knowledge.Plan(state, incoming, kw.now, knowledge.Policy{})
+	for i, a := range plan.Actions {
+		if a.Outcome == knowledge.Skipped {
 			res.FactIDs = append(res.FactIDs, "")
 			continue
 		}
-		n := s.newMemFact(kw, f, subj, obj)
-		m, outcome := planFact(kw, state[subj.id], n)
-		switch outcome {
-		case "unchanged":
-			res.FactIDs = append(res.FactIDs, m.id)
-			res.FactsUnchanged = append(res.FactsUnchanged, m.id)
+		res.FactIDs = append(res.FactIDs, a.Fact.ID)
+		switch a.Outcome {
+		case knowledge.Unchanged:
+			res.FactsUnchanged = append(res.FactsUnchanged, a.Fact.ID)
 			continue
-		case "reinforced":
-			res.FactIDs = append(res.FactIDs, m.id)
-			res.FactsReinforced = append(res.FactsReinforced, m.id)
-			if n.confidence >= DefaultConflictThreshold {
-				res.FactsSuperseded = append(res.FactsSuperseded, confirmOpenConflicts(kw, open, state[subj.id], m)...)
-			}
-		case "ended":
-			res.FactIDs = append(res.FactIDs, m.id)
-			res.FactsSuperseded = append(res.FactsSuperseded, m.id)
-		default: // created
-			state[subj.id] = append(state[subj.id], n)
-			res.FactIDs = append(res.FactIDs, n.id)
-			res.FactsCreated = append(res.FactsCreated, n.id)
-			found := s.detectConflicts(kw, state[subj.id], n)
-			conflicts = append(conflicts, found...)
-			for _, c := range found {
-				switch {
-				case c.kind == "stale":
-					res.FactsSuperseded = append(res.FactsSuperseded, n.id)
-					res.ConflictsResolved = append(res.ConflictsResolved, conflictID(kw.Tenant, c))
-				case c.status == "open":
+		case knowledge.Reinforced:
+			res.FactsReinforced = append(res.FactsReinforced, a.Fact.ID)
+		case knowledge.Created:
+			res.FactsCreated = append(res.FactsCreated, a.Fact.ID)
+			for _, c := range a.Conflicts {
+				if c.Status == knowledge.Open {
 					res.ConflictsOpened = append(res.ConflictsOpened, conflictID(kw.Tenant, c))
-				default:
-					res.FactsSuperseded = append(res.FactsSuperseded, c.old.id)
+				} else {
 					res.ConflictsResolved = append(res.ConflictsResolved, conflictID(kw.Tenant, c))
 				}
 			}
 		}
-		evidence[subj.id], evidence[obj.id] = true, true
+		res.FactsSuperseded = append(res.FactsSuperseded, a.Closed...)
+		f := kw.facts[i]
+		evidence[ents[f.subj].id], evidence[ents[f.obj].id] = true, true
 	}
-	if err := s.flushFacts(ctx, tx, kw, state); err != nil {
+	if err := s.flushFacts(ctx, tx, kw, state.Writes()); err != nil {
 		return nil, err
 	}
-	if err := writeConflicts(ctx, tx, kw, conflicts); err != nil {
+	if err := writeConflicts(ctx, tx, kw, plan.Conflicts); err != nil {
 		return nil, err
 	}
-	settled, err := settleOpenConflicts(ctx, tx, kw, open, state)
+	settled, err := settleOpenConflicts(ctx, tx, kw, plan.Settled)
 	if err != nil {
 		return nil, err
 	}
@@ -337,7 +286,7 @@ func (s *Store) candidateTypes(p ontology.Predicate) []string {
 // the types the write's facts can conflict with, plus its superseded facts
 // to the write's objects (to recognize a replay). Conflict candidates never
 // come from anything but the same subject.
-func (s *Store) loadFacts(ctx context.Context, tx neo4j.ManagedTransaction, kw *knowledgeWrite, ents map[string]*resolvedEntity) (map[string][]*memFact, error) {
+func (s *Store) loadFacts(ctx context.Context, tx neo4j.ManagedTransaction, kw *knowledgeWrite, ents map[string]*resolvedEntity) (map[string][]*knowledge.Fact, error) {
 	var subjects, objects, names []string
 	for _, f := range kw.facts {
 		subjects = append(subjects, ents[f.subj].id)
@@ -358,7 +307,7 @@ func (s *Store) loadFacts(ctx context.Context, tx neo4j.ManagedTransaction, kw *
 	if err != nil {
 		return nil, err
 	}
-	state := map[string][]*memFact{}
+	state := map[string][]*knowledge.Fact{}
 	for _, rec := range recs {
 		sid, _ := get[string](rec, "sid")
 		typ, _ := get[string](rec, "type")
@@ -368,37 +317,46 @@ func (s *Store) loadFacts(ctx context.Context, tx neo4j.ManagedTransaction, kw *
 		if !ok {
 			continue
 		}
-		m := &memFact{id: str(p, "id"), sid: sid, oid: oid, pred: pred, raw: str(p, "predicate"),
-			qualifier: str(p, "qualifier"), polarity: ontology.Polarity(str(p, "polarity")), status: str(p, "status"),
-			sentence: str(p, "fact"), confidence: f64(p, "confidence"), strength: f64(p, "strength"),
-			validFrom: tm(p, "valid_from"), observedAt: tm(p, "observed_at"), recordedAt: tm(p, "recorded_at"),
-			lastSeen: tm(p, "last_seen_at"), mentions: i64(p, "mention_count"), sources: strs(p, "source_event_ids"),
-			sessions: strs(p, "session_ids"), events: strs(p, "event_ids"), supersededBy: str(p, "superseded_by"),
-			extractedBy: str(p, "extracted_by")}
-		if m.polarity == "" {
-			m.polarity = ontology.Positive
-		}
-		if t := tm(p, "valid_to"); !t.IsZero() {
-			m.validTo = &t
-		}
-		if t := tm(p, "expired_at"); !t.IsZero() {
-			m.expiredAt = &t
-		}
+		m := decodePlanFact(p, sid, oid, pred)
 		state[sid] = append(state[sid], m)
 	}
 	return state, nil
 }
 
-func (s *Store) newMemFact(kw *knowledgeWrite, f *factIn, subj, obj *resolvedEntity) *memFact {
-	n := &memFact{id: knID("fact_"), sid: subj.id, oid: obj.id, pred: f.pred, raw: f.raw, qualifier: f.qualifier,
-		polarity: f.polarity, status: FactCurrent, sentence: f.sentence, confidence: f.confidence, strength: f.strength,
-		validFrom: f.validFrom, validTo: f.validTo, observedAt: kw.observed, recordedAt: kw.now, lastSeen: kw.observed,
-		mentions: 1, sources: f.sources, sessions: knUnique([]string{kw.SessionID}), events: knUnique([]string{kw.EventID}),
-		extractedBy: kw.Extractor, isNew: true}
-	if n.sentence == "" {
-		n.sentence = renderSentence(subj.name, obj.name, f)
+// newFact is the policy's view of an input fact: new, current, observed
+// when the window happened.
+func (s *Store) newFact(kw *knowledgeWrite, f *factIn, subj, obj *resolvedEntity) *knowledge.Fact {
+	n := &knowledge.Fact{ID: knID("fact_"), Subject: subj.id, Object: obj.id, Predicate: f.pred, RawPredicate: f.raw,
+		Qualifier: f.qualifier, Polarity: f.polarity, Status: knowledge.Current, Sentence: f.sentence,
+		Confidence: f.confidence, Strength: f.strength, ValidFrom: f.validFrom, ValidTo: f.validTo,
+		ObservedAt: kw.observed, RecordedAt: kw.now, LastSeen: kw.observed, Mentions: 1, Sources: f.sources,
+		Sessions: knUnique([]string{kw.SessionID}), Events: knUnique([]string{kw.EventID}),
+		ExtractedBy: kw.Extractor, New: true}
+	if n.Sentence == "" {
+		n.Sentence = renderSentence(subj.name, obj.name, f)
 	}
 	return n
+}
+
+// decodePlanFact reads a stored fact's properties for the policy.
+func decodePlanFact(p map[string]any, sid, oid string, pred ontology.Predicate) *knowledge.Fact {
+	m := &knowledge.Fact{ID: str(p, "id"), Subject: sid, Object: oid, Predicate: pred, RawPredicate: str(p, "predicate"),
+		Qualifier: str(p, "qualifier"), Polarity: ontology.Polarity(str(p, "polarity")),
+		Status: knowledge.Status(str(p, "status")), Sentence: str(p, "fact"), Confidence: f64(p, "confidence"),
+		Strength: f64(p, "strength"), ValidFrom: tm(p, "valid_from"), ObservedAt: tm(p, "observed_at"),
+		RecordedAt: tm(p, "recorded_at"), LastSeen: tm(p, "last_seen_at"), Mentions: i64(p, "mention_count"),
+		Sources: strs(p, "source_event_ids"), Sessions: strs(p, "session_ids"), Events: strs(p, "event_ids"),
+		SupersededBy: str(p, "superseded_by"), ExtractedBy: str(p, "extracted_by")}
+	if m.Polarity == "" {
+		m.Polarity = ontology.Positive
+	}
+	if t := tm(p, "valid_to"); !t.IsZero() {
+		m.ValidTo = &t
+	}
+	if t := tm(p, "expired_at"); !t.IsZero() {
+		m.ExpiredAt = &t
+	}
+	return m
 }
 
 // renderSentence writes a fact sentence when the extractor gave none.
@@ -417,190 +375,6 @@ func renderSentence(subj, obj string, f *factIn) string {
 	return out
 }
 
-// planFact decides what an input fact does to its subject's facts:
-//   - "unchanged": a fact with the same subject, type, object, qualifier
-//     and polarity already carries all of this write's provenance (a
-//     replay); nothing changes;
-//   - "reinforced": such a fact is current: provenance is appended, the
-//     mention count and confidence go up a little;
-//   - "ended": such a fact is current and the input says it ended (a
-//     valid_to no later than the observation): the stored fact is closed;
-//   - "created": a new fact.
-func planFact(kw *knowledgeWrite, facts []*memFact, n *memFact) (*memFact, string) {
-	var same []*memFact
-	for _, m := range facts {
-		if m.sameKey(n) {
-			same = append(same, m)
-		}
-	}
-	slices.SortStableFunc(same, func(a, b *memFact) int {
-		if a.current() != b.current() {
-			if a.current() {
-				return -1
-			}
-			return 1
-		}
-		return 0
-	})
-	for _, m := range same {
-		if knContainsAll(m.sources, n.sources) && knContainsAll(m.sessions, n.sessions) && knContainsAll(m.events, n.events) {
-			return m, "unchanged"
-		}
-	}
-	ended := n.validTo != nil && !n.validTo.After(kw.observed)
-	for _, m := range same {
-		if !m.current() {
-			continue
-		}
-		m.sources = knUnion(m.sources, n.sources)
-		m.sessions = knUnion(m.sessions, n.sessions)
-		m.events = knUnion(m.events, n.events)
-		m.mentions++
-		m.confidence = max(m.confidence, n.confidence)
-		m.confidence += (1 - m.confidence) * 0.2
-		if n.strength > 0 {
-			m.strength = n.strength
-		}
-		if n.observedAt.After(m.lastSeen) {
-			m.lastSeen = n.observedAt
-		}
-		if ended {
-			vt := maxTime(m.validFrom, *n.validTo)
-			m.validTo, m.status, m.expiredAt = &vt, FactSuperseded, &kw.now
-		}
-		m.dirty = !m.isNew
-		if ended {
-			return m, "ended"
-		}
-		return m, "reinforced"
-	}
-	if ended {
-		// A fact that already ended when it was said is history from the
-		// start: stored superseded, it closes nothing.
-		n.status = FactSuperseded
-	}
-	return n, "created"
-}
-
-// detectConflicts finds the subject's current facts the new fact n
-// contradicts and applies the rules:
-//  1. exclusive: a positive fact of an exclusive type closes the subject's
-//     current positive facts of that type and qualifier with another object;
-//  2. polarity: the same object with the opposite polarity or the opposite
-//     predicate (LIKES/DISLIKES; a DISLIKES also against the other
-//     positive preferences on that object, and back);
-//  3. negation: a negative fact closes the positive one on the same object;
-//  4. stale: when n started before a contradicted fact (and is not simply
-//     later news about an earlier start), or was said before it and gives
-//     no start (a window extracted late), n is stored superseded by it and
-//     nothing is closed;
-//  5. weak: when n's confidence is below the threshold nothing is closed
-//     and each conflict stays open for review.
-func (s *Store) detectConflicts(kw *knowledgeWrite, facts []*memFact, n *memFact) []conflictRec {
-	if !n.current() {
-		return nil
-	}
-	type hit struct {
-		m    *memFact
-		kind string
-	}
-	var hits []hit
-	for _, m := range facts {
-		if m == n || !m.current() {
-			continue
-		}
-		if kind := conflictKind(m, n); kind != "" {
-			hits = append(hits, hit{m, kind})
-		}
-	}
-	if len(hits) == 0 {
-		return nil
-	}
-	var winner *memFact
-	for _, h := range hits {
-		if isStale(n, h.m) && (winner == nil || h.m.validFrom.Before(winner.validFrom)) {
-			winner = h.m
-		}
-	}
-	if winner != nil {
-		closeFact(n, winner, kw.now)
-		return []conflictRec{{kind: "stale", status: "resolved", winner: "old", old: winner, new: n}}
-	}
-	out := make([]conflictRec, 0, len(hits))
-	for _, h := range hits {
-		if n.confidence < DefaultConflictThreshold {
-			out = append(out, conflictRec{kind: h.kind, status: "open", old: h.m, new: n})
-			continue
-		}
-		closeFact(h.m, n, kw.now)
-		out = append(out, conflictRec{kind: h.kind, status: "resolved", winner: "new", old: h.m, new: n})
-	}
-	return out
-}
-
-// conflictKind says how the new fact n contradicts the current fact m, or
-// "" when they coexist.
-func conflictKind(m, n *memFact) string {
-	qualOK := n.qualifier == "" || n.qualifier == m.qualifier
-	if m.oid == n.oid {
-		switch {
-		case m.pred.Name == n.pred.Name:
-			if qualOK && m.polarity != n.polarity {
-				if n.polarity == ontology.Negative {
-					return "negation"
-				}
-				return "polarity"
-			}
-		case m.pred.Name == n.pred.Opposite && qualOK:
-			return "polarity"
-		case m.pred.Preference && n.pred.Preference && qualOK &&
-			((negativeSentiment[n.pred.Name] && m.polarity == ontology.Positive) ||
-				(negativeSentiment[m.pred.Name] && n.polarity == ontology.Positive)):
-			return "polarity"
-		}
-		return ""
-	}
-	if n.pred.Exclusive && n.polarity == ontology.Positive && m.pred.Name == n.pred.Name &&
-		m.polarity == ontology.Positive && m.qualifier == n.qualifier {
-		return "exclusive"
-	}
-	return ""
-}
-
-// isStale: n was said before m with no start of its own, or n started
-// before m, unless m's start is only when it was said and n was said later
-// (then n is later news about an earlier start).
-func isStale(n, m *memFact) bool {
-	// Arriving late (a window extracted after a later one): a statement
-	// dated only by when it was said yields to anything said after it.
-	if !n.observedAt.IsZero() && n.validFrom.Equal(n.observedAt) && m.observedAt.After(n.observedAt) {
-		return true
-	}
-	if !n.validFrom.Before(m.validFrom) {
-		return false
-	}
-	if !m.observedAt.IsZero() && m.validFrom.Equal(m.observedAt) && n.observedAt.After(m.observedAt) {
-		return false
-	}
-	return true
-}
-
-// closeFact supersedes loser by winner: it held until the later of the two
-// starts (a fact never ends before it began), and is expired now.
-func closeFact(loser, winner *memFact, now time.Time) {
-	vt := maxTime(loser.validFrom, winner.validFrom)
-	loser.validTo, loser.expiredAt = &vt, &now
-	loser.status, loser.supersededBy = FactSuperseded, winner.id
-	loser.dirty = !loser.isNew
-}
-
-func maxTime(a, b time.Time) time.Time {
-	if a.After(b) {
-		return a
-	}
-	return b
-}
-
 func timeOrNil(t *time.Time) any {
 	if t == nil || t.IsZero() {
 		return nil
@@ -609,43 +383,38 @@ func timeOrNil(t *time.Time) any {
 }
 
 // mutable is what a write may change on a stored fact.
-func (m *memFact) mutable() map[string]any {
+func mutable(m *knowledge.Fact) map[string]any {
 	return map[string]any{
-		"status": m.status, "valid_to": timeOrNil(m.validTo), "expired_at": timeOrNil(m.expiredAt),
-		"superseded_by": nilIfEmpty(m.supersededBy), "source_event_ids": m.sources, "session_ids": m.sessions,
-		"event_ids": m.events, "mention_count": m.mentions, "confidence": m.confidence, "strength": m.strength,
-		"last_seen_at": m.lastSeen,
+		"status": string(m.Status), "valid_to": timeOrNil(m.ValidTo), "expired_at": timeOrNil(m.ExpiredAt),
+		"superseded_by": nilIfEmpty(m.SupersededBy), "source_event_ids": m.Sources, "session_ids": m.Sessions,
+		"event_ids": m.Events, "mention_count": m.Mentions, "confidence": m.Confidence, "strength": m.Strength,
+		"last_seen_at": m.LastSeen,
 	}
 }
 
 // flushFacts writes the planned state: new facts created per type, changed
 // stored facts updated per type. Types come from the vocabulary only.
-func (s *Store) flushFacts(ctx context.Context, tx neo4j.ManagedTransaction, kw *knowledgeWrite, state map[string][]*memFact) error {
+func (s *Store) flushFacts(ctx context.Context, tx neo4j.ManagedTransaction, kw *knowledgeWrite, writes []*knowledge.Fact) error {
 	creates := map[string][]map[string]any{}
 	updates := map[string][]map[string]any{}
-	for _, facts := range state {
-		for _, m := range facts {
-			if m.isNew || m.dirty {
-				for _, src := range m.sources {
-					kw.touched[src] = true
-				}
-			}
-			switch {
-			case m.isNew:
-				props := m.mutable()
-				for k, v := range map[string]any{
-					"tenant": kw.Tenant, "user_id": kw.UserID, "scope": kw.scope, "id": m.id, "fact": m.sentence,
-					"predicate": nilIfEmpty(m.raw), "qualifier": nilIfEmpty(m.qualifier), "polarity": string(m.polarity),
-					"preference": m.pred.Preference, "valid_from": m.validFrom, "observed_at": m.observedAt,
-					"recorded_at": m.recordedAt, "extracted_by": nilIfEmpty(m.extractedBy),
-				} {
-					props[k] = v
-				}
-				creates[m.pred.Name] = append(creates[m.pred.Name], map[string]any{"sid": m.sid, "oid": m.oid, "props": props})
-			case m.dirty:
-				updates[m.pred.Name] = append(updates[m.pred.Name], map[string]any{"sid": m.sid, "id": m.id, "set": m.mutable()})
-			}
+	for _, m := range writes {
+		for _, src := range m.Sources {
+			kw.touched[src] = true
 		}
+		if !m.New {
+			updates[m.Predicate.Name] = append(updates[m.Predicate.Name], map[string]any{"sid": m.Subject, "id": m.ID, "set": mutable(m)})
+			continue
+		}
+		props := mutable(m)
+		for k, v := range map[string]any{
+			"tenant": kw.Tenant, "user_id": kw.UserID, "scope": kw.scope, "id": m.ID, "fact": m.Sentence,
+			"predicate": nilIfEmpty(m.RawPredicate), "qualifier": nilIfEmpty(m.Qualifier), "polarity": string(m.Polarity),
+			"preference": m.Predicate.Preference, "valid_from": m.ValidFrom, "observed_at": m.ObservedAt,
+			"recorded_at": m.RecordedAt, "extracted_by": nilIfEmpty(m.ExtractedBy),
+		} {
+			props[k] = v
+		}
+		creates[m.Predicate.Name] = append(creates[m.Predicate.Name], map[string]any{"sid": m.Subject, "oid": m.Object, "props": props})
 	}
 	params := map[string]any{"tenant": kw.Tenant, "user": kw.UserID}
 	for _, typ := range sortedKeys(updates) {
@@ -693,9 +462,9 @@ func sortedKeys[V any](m map[string]V) []string {
 }
 
 // factSentenceOrID is how a conflict names a fact.
-func factSentenceOrID(m *memFact) string {
-	if strings.TrimSpace(m.sentence) != "" {
-		return m.sentence
+func factSentenceOrID(m *knowledge.Fact) string {
+	if strings.TrimSpace(m.Sentence) != "" {
+		return m.Sentence
 	}
-	return m.id
+	return m.ID
 }

@@ -77,7 +77,7 @@ func TestFactsJobChangeWithNegation(t *testing.T) {
 		"WORKS_AT Acme Corp (neg) [current]", "WORKS_AT Acme Corp [superseded]", "WORKS_AT Globex [current]"})
 	kinds := map[string]string{}
 	for _, c := range k.conflicts("") {
-		kinds[c.Predicate] = c.Kind
+		kinds[c.Predicate] = string(c.Kind)
 	}
 	if kinds["WORKS_AT"] != "negation" || kinds["WORKS_AS"] != "exclusive" || len(kinds) != 2 {
 		t.Fatalf("conflict kinds: %v", kinds)

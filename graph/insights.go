@@ -10,6 +10,9 @@ import (
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j/dbtype"
+
+	"github.com/graphmem/graphmem/knowledge"
+	"github.com/graphmem/graphmem/ontology"
 )
 
 // Insight statuses.
@@ -112,7 +115,7 @@ func (s *Store) WriteInsights(ctx context.Context, tenant, userID string, in []I
 		ins.Text = text
 		key := strings.TrimSpace(ins.Key)
 		if key == "" {
-			key = knHashID("text:", strings.Join(nameTerms(strings.ToLower(text)), " "))
+			key = knHashID("text:", strings.Join(knowledge.NameTerms(strings.ToLower(text)), " "))
 		}
 		rows = append(rows, row{InsightInput: ins, key: key})
 	}
@@ -154,7 +157,7 @@ func (s *Store) WriteInsights(ctx context.Context, tenant, userID string, in []I
 			for k, v := range map[string]any{
 				"id": id, "scope": scope, "text": r.Text, "confidence": r.Confidence, "sources": knUnique(r.SourceEventIDs),
 				"facts": knUnique(r.FactIDs), "by": nilIfEmpty(r.GeneratedBy), "olds": olds,
-				"entity_ids": knUnique(r.EntityIDs), "entity_names": knUnique(names), "pronouns": sortedKeys(userPronouns),
+				"entity_ids": knUnique(r.EntityIDs), "entity_names": knUnique(names), "pronouns": ontology.UserWords(),
 			} {
 				params[k] = v
 			}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
+	"github.com/graphmem/graphmem/knowledge"
 	"github.com/graphmem/graphmem/nlp"
 	"github.com/graphmem/graphmem/ontology"
 )
@@ -29,16 +30,11 @@ import (
 // another user is another entity, and no query of this layer reads or
 // changes another user's knowledge.
 
-// Fact statuses.
+// Fact statuses, as the policy (package knowledge) defines them.
 const (
-	FactCurrent    = "current"
-	FactSuperseded = "superseded"
+	FactCurrent    = knowledge.Current
+	FactSuperseded = knowledge.Superseded
 )
-
-// DefaultConflictThreshold is the confidence below which a contradicting
-// fact closes nothing automatically: it is stored as current and the
-// conflict stays open for review.
-const DefaultConflictThreshold = 0.5
 
 // defaultFactConfidence is used when an extractor gives no confidence (0).
 const defaultFactConfidence = 0.8
@@ -386,7 +382,7 @@ func (s *Store) validateFact(kw *knowledgeWrite, i int, f FactInput) (*factIn, e
 		pol = ontology.Positive
 	}
 	if pred.Opposite != "" {
-		pol = sentimentOf(pred.Name)
+		pol = pred.Polarity()
 	}
 	in.pred, in.polarity = pred, pol
 	if pred.Name == ontology.Fallback {
@@ -398,17 +394,6 @@ func (s *Store) validateFact(kw *knowledgeWrite, i int, f FactInput) (*factIn, e
 		}
 	}
 	return in, nil
-}
-
-// negativeSentiment lists the predicates of an opposite pair that express
-// the negative side; their facts carry polarity 'negative'.
-var negativeSentiment = map[string]bool{"DISLIKES": true}
-
-func sentimentOf(predicate string) ontology.Polarity {
-	if negativeSentiment[predicate] {
-		return ontology.Negative
-	}
-	return ontology.Positive
 }
 
 // factType returns the store's predicate of that exact name. Only names
@@ -496,16 +481,6 @@ func knUnique(in []string) []string {
 // knUnion appends the values of add missing from base.
 func knUnion(base, add []string) []string {
 	return knUnique(append(slices.Clone(base), add...))
-}
-
-// knContainsAll reports whether every value of sub is in set.
-func knContainsAll(set, sub []string) bool {
-	for _, v := range sub {
-		if !slices.Contains(set, v) {
-			return false
-		}
-	}
-	return true
 }
 
 // writeMentions links the window's raw events and its event-tier node to

@@ -7,6 +7,7 @@ import (
 
 	"github.com/graphmem/graphmem/errs"
 	"github.com/graphmem/graphmem/graph"
+	"github.com/graphmem/graphmem/knowledge"
 )
 
 // The knowledge layer's read models, as clients see them. They mirror what
@@ -28,7 +29,7 @@ type Fact struct {
 	Confidence   float64
 	Strength     float64
 	Preference   bool
-	Status       string // graph.FactCurrent | graph.FactSuperseded
+	Status       string // knowledge.Current | knowledge.Superseded
 	ValidFrom    time.Time
 	ValidTo      time.Time
 	RecordedAt   time.Time
@@ -83,10 +84,10 @@ type PreferenceQuery struct {
 type Conflict struct {
 	ID         string
 	UserID     string
-	Status     string // open | resolved
-	Resolution string // auto | manual | "" while open
-	Kind       string // exclusive | polarity | negation | stale
-	Winner     string // new | old | ""
+	Status     knowledge.ConflictStatus // open | resolved
+	Resolution knowledge.Resolution     // auto | manual | "" while open
+	Kind       knowledge.ConflictKind   // exclusive | polarity | negation | stale
+	Winner     knowledge.Winner         // new | old | ""
 	Predicate  string
 	OldFactID  string
 	NewFactID  string

@@ -2,6 +2,7 @@ package ontology
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -115,4 +116,32 @@ func ValidLabel(s string) bool {
 		}
 	}
 	return false
+}
+
+// legalForms are the suffixes of an organization's legal form. Entity
+// resolution drops them when it compares names, so "Acme" and "Acme Corp"
+// are one company; they say nothing about which company it is.
+var legalForms = map[string]bool{"corp": true, "corporation": true, "inc": true, "incorporated": true,
+	"ltd": true, "limited": true, "llc": true, "co": true, "company": true, "gmbh": true, "plc": true, "ag": true}
+
+// IsLegalForm reports whether a lower-case name term is a legal-form
+// suffix such as "inc" or "gmbh".
+func IsLegalForm(term string) bool { return legalForms[term] }
+
+// userWords are names an extractor may give the user's own entity that
+// say nothing about the user's name ("I", "me", "user").
+var userWords = map[string]bool{"i": true, "me": true, "myself": true, "user": true, "speaker": true, "you": true}
+
+// IsUserWord reports whether a normalized name is a word for the user
+// rather than a name.
+func IsUserWord(norm string) bool { return userWords[norm] }
+
+// UserWords lists the user words, sorted.
+func UserWords() []string {
+	out := make([]string, 0, len(userWords))
+	for w := range userWords {
+		out = append(out, w)
+	}
+	slices.Sort(out)
+	return out
 }

@@ -39,6 +39,24 @@ type Predicate struct {
 	// Opposite names the predicate with the opposite polarity (LIKES and
 	// DISLIKES), so a flip of taste is detected as a conflict.
 	Opposite string
+	// Sentiment is the polarity a fact of this type expresses by its name
+	// alone: Negative for DISLIKES, so its facts carry polarity 'negative'
+	// and it contradicts the positive preferences on the same object.
+	// Empty means Positive.
+	Sentiment Polarity
+	// Kin marks the ties of family and partnership. Two people with
+	// differing ties to the user are not the same person (a sister Emma is
+	// not a cousin Emma Stone), which entity resolution checks.
+	Kin bool
+}
+
+// Polarity returns the sentiment of the predicate's name (Positive unless
+// it is a negative one such as DISLIKES).
+func (p Predicate) Polarity() Polarity {
+	if p.Sentiment == Negative {
+		return Negative
+	}
+	return Positive
 }
 
 // The canonical vocabulary. Types are kept few and general so that the
@@ -52,13 +70,13 @@ var vocabulary = []Predicate{
 	{Name: "STUDIES_AT", Phrase: "studies at", Exclusive: true},
 	{Name: "STUDIES", Phrase: "studies"},
 	{Name: "LEARNING", Phrase: "is learning"},
-	{Name: "MARRIED_TO", Phrase: "is married to", Exclusive: true},
-	{Name: "PARTNER_OF", Phrase: "is in a relationship with", Exclusive: true},
+	{Name: "MARRIED_TO", Phrase: "is married to", Exclusive: true, Kin: true},
+	{Name: "PARTNER_OF", Phrase: "is in a relationship with", Exclusive: true, Kin: true},
 	{Name: "HAS_STATUS", Phrase: "is", Exclusive: true},
-	{Name: "PARENT_OF", Phrase: "is a parent of"},
-	{Name: "CHILD_OF", Phrase: "is a child of"},
-	{Name: "SIBLING_OF", Phrase: "is a sibling of"},
-	{Name: "RELATIVE_OF", Phrase: "is a relative of"},
+	{Name: "PARENT_OF", Phrase: "is a parent of", Kin: true},
+	{Name: "CHILD_OF", Phrase: "is a child of", Kin: true},
+	{Name: "SIBLING_OF", Phrase: "is a sibling of", Kin: true},
+	{Name: "RELATIVE_OF", Phrase: "is a relative of", Kin: true},
 	{Name: "FRIEND_OF", Phrase: "is a friend of"},
 	{Name: "COLLEAGUE_OF", Phrase: "is a colleague of"},
 	{Name: "KNOWS", Phrase: "knows"},
@@ -67,7 +85,7 @@ var vocabulary = []Predicate{
 	{Name: "DRIVES", Phrase: "drives", Exclusive: true},
 	{Name: "USES", Phrase: "uses"},
 	{Name: "LIKES", Phrase: "likes", Preference: true, Opposite: "DISLIKES"},
-	{Name: "DISLIKES", Phrase: "dislikes", Preference: true, Opposite: "LIKES"},
+	{Name: "DISLIKES", Phrase: "dislikes", Preference: true, Opposite: "LIKES", Sentiment: Negative},
 	{Name: "PREFERS", Phrase: "prefers", Preference: true, Exclusive: true},
 	{Name: "HAS_FAVORITE", Phrase: "has as favourite", Preference: true, Exclusive: true},
 	{Name: "ALLERGIC_TO", Phrase: "is allergic to"},
@@ -92,6 +110,17 @@ var vocabulary = []Predicate{
 	// RELATED_TO is the fallback for a relation outside the vocabulary; the
 	// original verb phrase is kept on the relationship as `predicate`.
 	{Name: "RELATED_TO", Phrase: "is related to"},
+}
+
+// KinTypes lists the relationship types marked Kin, in vocabulary order.
+func KinTypes() []string {
+	var out []string
+	for _, p := range vocabulary {
+		if p.Kin {
+			out = append(out, p.Name)
+		}
+	}
+	return out
 }
 
 // Fallback is the relationship type used for relations outside the vocabulary.

@@ -27,8 +27,8 @@ var allKinds = []string{KindRaw, KindEvent, KindInsight, KindFact, KindEntity}
 // later one, or a raw turn whose every fact was. They are the fact
 // statuses, which the other kinds borrow.
 const (
-	StatusCurrent    = graph.FactCurrent
-	StatusSuperseded = graph.FactSuperseded
+	StatusCurrent    = string(graph.FactCurrent)
+	StatusSuperseded = string(graph.FactSuperseded)
 )
 
 // defaultLimit is how many results a search returns when it names no limit.

@@ -23,7 +23,7 @@ func (f *fakeGraph) SearchText(_ context.Context, sc graph.SearchScope, _, _ []s
 		out.Raw = append(out.Raw, graph.RawHit{Event: r, Score: 2})
 	}
 	for _, fa := range f.facts {
-		if fa.Status == graph.FactCurrent || sc.IncludeHistory {
+		if fa.Status == StatusCurrent || sc.IncludeHistory {
 			out.Facts = append(out.Facts, graph.FactHit{Fact: fa, Score: 3})
 		}
 	}
@@ -60,9 +60,9 @@ func TestSearchKeepsHistoryBehindWhatHoldsNow(t *testing.T) {
 		},
 		facts: []graph.Fact{
 			{ID: "f-paris", SubjectID: "u", Subject: "Alice", Predicate: "LIVES_IN", ObjectID: "p", Object: "Paris", Fact: "The user lives in Paris",
-				Status: graph.FactSuperseded, ValidFrom: said, SourceEventIDs: []string{"e1"}, SessionIDs: []string{"s1"}},
+				Status: StatusSuperseded, ValidFrom: said, SourceEventIDs: []string{"e1"}, SessionIDs: []string{"s1"}},
 			{ID: "f-berlin", SubjectID: "u", Subject: "Alice", Predicate: "LIVES_IN", ObjectID: "b", Object: "Berlin", Fact: "The user lives in Berlin",
-				Status: graph.FactCurrent, ValidFrom: moved, SourceEventIDs: []string{"e2"}, SessionIDs: []string{"s2"}},
+				Status: StatusCurrent, ValidFrom: moved, SourceEventIDs: []string{"e2"}, SessionIDs: []string{"s2"}},
 		},
 	}
 	s, err := New(Deps{Text: g, Graph: g, Context: unusedContextStore{}, Views: unusedViews{}, Counter: zeroCounter{},

@@ -1,0 +1,278 @@
+package knowledge
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/graphmem/graphmem/ontology"
+)
+
+// ConflictKind says how a newer fact contradicts an older one.
+type ConflictKind string
+
+// Conflict kinds.
+const (
+	// Exclusive: a second object for a one-value predicate (a new home).
+	Exclusive ConflictKind = "exclusive"
+	// PolarityFlip: the opposite polarity or predicate on the same object
+	// (likes sushi, then dislikes it).
+	PolarityFlip ConflictKind = "polarity"
+	// Negation: a denial of a current fact ("I no longer work at Acme").
+	Negation ConflictKind = "negation"
+	// Stale: the new fact is older news than the current one; it is
+	// stored superseded and closes nothing.
+	Stale ConflictKind = "stale"
+)
+
+// ConflictStatus says whether a conflict waits for review.
+type ConflictStatus string
+
+// Conflict statuses.
+const (
+	Open     ConflictStatus = "open"
+	Resolved ConflictStatus = "resolved"
+)
+
+// Resolution says who resolved a conflict.
+type Resolution string
+
+// Resolutions.
+const (
+	Auto   Resolution = "auto"
+	Manual Resolution = "manual"
+)
+
+// Winner names the fact of a conflict that is current after resolution.
+type Winner string
+
+// Winners.
+const (
+	WinnerNone Winner = ""
+	WinnerNew  Winner = "new"
+	WinnerOld  Winner = "old"
+)
+
+// ParseWinner accepts "new" or "old".
+func ParseWinner(s string) (Winner, bool) {
+	switch Winner(s) {
+	case WinnerNew, WinnerOld:
+		return Winner(s), true
+	}
+	return WinnerNone, false
+}
+
+// Conflict is a contradiction a plan found between a stored fact (Old)
+// and a new one (New).
+type Conflict struct {
+	Kind   ConflictKind
+	Status ConflictStatus
+	Winner Winner // "" while open
+	Old    *Fact
+	New    *Fact
+}
+
+// detect finds the subject's current facts the new fact n contradicts and
+// applies the rules:
+//  1. exclusive: a positive fact of a one-value type closes the subject's
+//     current positive facts of that type and qualifier with another object;
+//  2. polarity: the same object with the opposite polarity or the opposite
+//     predicate (LIKES/DISLIKES; a negative preference also against the
+//     other positive preferences on that object, and back);
+//  3. negation: a negative fact closes the positive one on the same object;
+//  4. stale: when n started before a contradicted fact (and is not simply
+//     later news about an earlier start), or was said before it and gives
+//     no start (a window extracted late), n is stored superseded by it and
+//     nothing is closed;
+//  5. weak: when n's confidence is below the threshold nothing is closed
+//     and each conflict stays open for review.
+func detect(facts []*Fact, n *Fact, now time.Time, p Policy) []Conflict {
+	if !n.IsCurrent() {
+		return nil
+	}
+	type hit struct {
+		m    *Fact
+		kind ConflictKind
+	}
+	var hits []hit
+	for _, m := range facts {
+		if m == n || !m.IsCurrent() {
+			continue
+		}
+		if kind := kindOf(m, n); kind != "" {
+			hits = append(hits, hit{m, kind})
+		}
+	}
+	if len(hits) == 0 {
+		return nil
+	}
+	var winner *Fact
+	for _, h := range hits {
+		if isStale(n, h.m) && (winner == nil || h.m.ValidFrom.Before(winner.ValidFrom)) {
+			winner = h.m
+		}
+	}
+	if winner != nil {
+		Close(n, winner, now)
+		return []Conflict{{Kind: Stale, Status: Resolved, Winner: WinnerOld, Old: winner, New: n}}
+	}
+	out := make([]Conflict, 0, len(hits))
+	for _, h := range hits {
+		if n.Confidence < p.threshold() {
+			out = append(out, Conflict{Kind: h.kind, Status: Open, Old: h.m, New: n})
+			continue
+		}
+		Close(h.m, n, now)
+		out = append(out, Conflict{Kind: h.kind, Status: Resolved, Winner: WinnerNew, Old: h.m, New: n})
+	}
+	return out
+}
+
+// kindOf says how the new fact n contradicts the current fact m, or ""
+// when they coexist.
+func kindOf(m, n *Fact) ConflictKind {
+	qualOK := n.Qualifier == "" || n.Qualifier == m.Qualifier
+	if m.Object == n.Object {
+		switch {
+		case m.Predicate.Name == n.Predicate.Name:
+			if qualOK && m.Polarity != n.Polarity {
+				if n.Polarity == ontology.Negative {
+					return Negation
+				}
+				return PolarityFlip
+			}
+		case m.Predicate.Name == n.Predicate.Opposite && qualOK:
+			return PolarityFlip
+		case m.Predicate.Preference && n.Predicate.Preference && qualOK &&
+			((n.Predicate.Polarity() == ontology.Negative && m.Polarity == ontology.Positive) ||
+				(m.Predicate.Polarity() == ontology.Negative && n.Polarity == ontology.Positive)):
+			return PolarityFlip
+		}
+		return ""
+	}
+	if n.Predicate.Exclusive && n.Polarity == ontology.Positive && m.Predicate.Name == n.Predicate.Name &&
+		m.Polarity == ontology.Positive && m.Qualifier == n.Qualifier {
+		return Exclusive
+	}
+	return ""
+}
+
+// isStale: n was said before m with no start of its own, or n started
+// before m, unless m's start is only when it was said and n was said later
+// (then n is later news about an earlier start).
+func isStale(n, m *Fact) bool {
+	// Arriving late (a window extracted after a later one): a statement
+	// dated only by when it was said yields to anything said after it.
+	if !n.ObservedAt.IsZero() && n.ValidFrom.Equal(n.ObservedAt) && m.ObservedAt.After(n.ObservedAt) {
+		return true
+	}
+	if !n.ValidFrom.Before(m.ValidFrom) {
+		return false
+	}
+	if !m.ObservedAt.IsZero() && m.ValidFrom.Equal(m.ObservedAt) && n.ObservedAt.After(m.ObservedAt) {
+		return false
+	}
+	return true
+}
+
+// OpenConflict is a stored conflict still waiting for review, about a
+// subject the write touches. Plan sets Winner and Note when it settles it.
+type OpenConflict struct {
+	ID, Subject, OldID, NewID string
+	Winner                    Winner
+	Note                      string
+}
+
+// Notes the policy writes on conflicts it settles by itself.
+const (
+	NoteConfirmed      = "confirmed by later evidence"
+	NoteBothSuperseded = "both facts superseded by later evidence"
+)
+
+// confirm settles the open conflicts of a fact that strong evidence just
+// reinforced: it wins, and the other fact, if still current, is closed by
+// it. It returns the ids of the facts it closed.
+func confirm(st *State, m *Fact, now time.Time) []string {
+	var closed []string
+	for _, c := range st.Open {
+		if c.Winner != "" || c.Subject != m.Subject || (c.OldID != m.ID && c.NewID != m.ID) {
+			continue
+		}
+		otherID, winner := c.NewID, WinnerOld
+		if c.NewID == m.ID {
+			otherID, winner = c.OldID, WinnerNew
+		}
+		for _, o := range st.Facts[m.Subject] {
+			if o.ID == otherID && o.IsCurrent() {
+				Close(o, m, now)
+				closed = append(closed, o.ID)
+			}
+		}
+		c.Winner, c.Note = winner, NoteConfirmed
+	}
+	return closed
+}
+
+// settle returns the open conflicts the plan decided: those a
+// reinforcement confirmed, and those whose two facts are both superseded
+// now (a third fact replaced both, nothing is left to review).
+func settle(st *State) []*OpenConflict {
+	var out []*OpenConflict
+	for _, c := range st.Open {
+		if c.Winner == "" {
+			var oldF, newF *Fact
+			for _, m := range st.Facts[c.Subject] {
+				switch m.ID {
+				case c.OldID:
+					oldF = m
+				case c.NewID:
+					newF = m
+				}
+			}
+			if oldF == nil || newF == nil || oldF.IsCurrent() || newF.IsCurrent() {
+				continue
+			}
+			c.Note = NoteBothSuperseded
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// ErrBadWinner is returned by Decide for a winner other than new or old.
+var ErrBadWinner = errors.New("winner must be new or old")
+
+// ReviewedConflict is a stored conflict as a reviewer's decision sees it.
+type ReviewedConflict struct {
+	Status ConflictStatus
+	Winner Winner // the current winner ("" while open)
+}
+
+// Decide applies a reviewer's decision to a conflict's two facts, in
+// place, and reports whether the conflict's resolution changes (false
+// when the same winner is chosen again: only a note changes).
+//
+// For an open conflict the losing fact, if still current, is closed by
+// the winner (Close: it held until the later of the two starts, so a
+// rejected newer fact gets an empty interval — it never held). For a
+// resolved conflict, choosing the other winner undoes the resolution: the
+// fact this conflict superseded is reopened, provided the other fact of
+// this conflict (and not a third one) superseded it, and the former winner
+// is closed if still current. Facts outside the pair are never touched.
+func Decide(c ReviewedConflict, oldF, newF *Fact, w Winner, now time.Time) (bool, error) {
+	if w != WinnerNew && w != WinnerOld {
+		return false, fmt.Errorf("%w: %q", ErrBadWinner, w)
+	}
+	winner, loser := newF, oldF
+	if w == WinnerOld {
+		winner, loser = oldF, newF
+	}
+	reversing := c.Status == Resolved && c.Winner != "" && c.Winner != w
+	if reversing && winner.Status == Superseded && winner.SupersededBy == loser.ID {
+		Reopen(winner, now)
+	}
+	if loser.IsCurrent() && (c.Status == Open || c.Winner != w) {
+		Close(loser, winner, now)
+	}
+	return !(c.Status == Resolved && c.Winner == w), nil
+}
