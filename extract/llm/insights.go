@@ -1,4 +1,4 @@
-package extract
+package llm
 
 import (
 	"context"
@@ -7,14 +7,16 @@ import (
 	"strings"
 
 	openai "github.com/sashabaranov/go-openai"
+
+	"github.com/graphmem/graphmem/extract"
 )
 
-// llmInsightOutput is the structured answer of one insight call.
-type llmInsightOutput struct {
-	Insights []llmInsightItem `json:"insights" description:"Insights, strongest first."`
+// insightOutput is the structured answer of one insight call.
+type insightOutput struct {
+	Insights []insightItem `json:"insights" description:"Insights, strongest first."`
 }
 
-type llmInsightItem struct {
+type insightItem struct {
 	Text           string   `json:"text" description:"The insight as one short sentence."`
 	Confidence     *float64 `json:"confidence" required:"false" description:"0 to 1: how well the evidence supports it."`
 	SourceEventIDs []string `json:"source_event_ids" required:"false" description:"Ids of the events it rests on."`
@@ -25,17 +27,17 @@ type llmInsightItem struct {
 // Insight limits. An insight the model is not asked to rate gets a middling
 // confidence: it is a generalization, weaker than a stated fact.
 const (
-	llmMaxInsights              = 10
-	llmDefaultInsightConfidence = 0.5
-	llmMaxInsightText           = 500
+	maxInsights              = 10
+	defaultInsightConfidence = 0.5
+	maxInsightText           = 500
 )
 
-// llmInsightsPrompt is the data of insights.tmpl.
-type llmInsightsPrompt struct {
+// insightsPrompt is the data of insights.tmpl.
+type insightsPrompt struct {
 	MaxInsights int
 	Schema      string
-	Events      []llmPromptEvent
-	Facts       []llmPromptEvent
+	Events      []promptEvent
+	Facts       []promptEvent
 }
 
 // Insights derives higher-level insights from a batch of a user's events
@@ -46,17 +48,17 @@ type llmInsightsPrompt struct {
 // are kept only when they occur in the events or facts, so the graph never
 // links an insight to an entity the model made up. An empty batch makes no
 // call.
-func (l *LLM) Insights(ctx context.Context, in InsightInput) ([]Insight, error) {
+func (l *Engine) Insights(ctx context.Context, in extract.InsightInput) ([]extract.Insight, error) {
 	if len(in.Events) == 0 && len(in.Facts) == 0 {
 		return nil, nil
 	}
-	data := llmInsightsPrompt{
-		MaxInsights: llmMaxInsights,
+	data := insightsPrompt{
+		MaxInsights: maxInsights,
 		Schema:      l.schemaHint(l.schemas.insights),
-		Events:      llmPromptEvents(in.Events, l.cfg.MaxEventChars),
+		Events:      promptEvents(in.Events, l.cfg.MaxEventChars),
 	}
 	for _, f := range in.Facts {
-		data.Facts = append(data.Facts, llmPromptEvent{ID: f.ID, Text: llmFactText(f)})
+		data.Facts = append(data.Facts, promptEvent{ID: f.ID, Text: factText(f)})
 	}
 	system, err := l.render("insights_system", data)
 	if err != nil {
@@ -76,20 +78,20 @@ func (l *LLM) Insights(ctx context.Context, in InsightInput) ([]Insight, error) 
 	if err != nil {
 		return nil, err
 	}
-	var out llmInsightOutput
-	if err := llmDecode(res.message.Content, l.schemas.insights, &out); err != nil {
-		return nil, fmt.Errorf("insights: %w: %w%s", ErrInvalidOutput, err, llmCutOff(res.finishReason))
+	var out insightOutput
+	if err := decode(res.message.Content, l.schemas.insights, &out); err != nil {
+		return nil, fmt.Errorf("insights: %w: %w%s", extract.ErrInvalidOutput, err, cutOff(res.finishReason))
 	}
-	insights, dropped := llmValidateInsights(in, out)
+	insights, dropped := validateInsights(in, out)
 	if len(dropped) > 0 {
 		l.log.WarnContext(ctx, "llm insight items dropped or repaired",
-			"model", res.model, "user", in.UserID, "count", len(dropped), "problems", llmFirst(dropped, 25))
+			"model", res.model, "user", in.UserID, "count", len(dropped), "problems", firstN(dropped, 25))
 	}
 	return insights, nil
 }
 
-// llmFactText renders a fact for the insight prompt.
-func llmFactText(f InsightFact) string {
+// factText renders a fact for the insight prompt.
+func factText(f extract.InsightFact) string {
 	s := strings.TrimSpace(f.Sentence)
 	if s == "" {
 		s = f.Subject + " " + f.Predicate + " " + f.Object
@@ -100,8 +102,8 @@ func llmFactText(f InsightFact) string {
 	return s
 }
 
-// llmValidateInsights keeps the insights whose evidence is in the input.
-func llmValidateInsights(in InsightInput, out llmInsightOutput) ([]Insight, []string) {
+// validateInsights keeps the insights whose evidence is in the input.
+func validateInsights(in extract.InsightInput, out insightOutput) ([]extract.Insight, []string) {
 	var problems []string
 	note := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
 	events := make(map[string]bool, len(in.Events))
@@ -111,26 +113,26 @@ func llmValidateInsights(in InsightInput, out llmInsightOutput) ([]Insight, []st
 		corpus.WriteString(e.Content)
 		corpus.WriteByte('\n')
 	}
-	facts := make(map[string]InsightFact, len(in.Facts))
+	facts := make(map[string]extract.InsightFact, len(in.Facts))
 	for _, f := range in.Facts {
 		facts[f.ID] = f
 		corpus.WriteString(f.Subject + "\n" + f.Object + "\n" + f.Sentence + "\n")
 	}
 	text := corpus.String()
 
-	var result []Insight
+	var result []extract.Insight
 	seenText := map[string]bool{}
 	for i, raw := range out.Insights {
-		ins := Insight{Text: llmClipRunes(strings.Join(strings.Fields(raw.Text), " "), llmMaxInsightText)}
+		ins := extract.Insight{Text: clipRunes(strings.Join(strings.Fields(raw.Text), " "), maxInsightText)}
 		if ins.Text == "" {
 			note("insight %d: empty text", i)
 			continue
 		}
-		if seenText[llmFold(ins.Text)] {
+		if seenText[fold(ins.Text)] {
 			note("insight %d: duplicate", i)
 			continue
 		}
-		ins.Confidence = llmUnit(raw.Confidence, llmDefaultInsightConfidence, func() { note("insight %d: confidence %v clamped", i, *raw.Confidence) })
+		ins.Confidence = unit(raw.Confidence, defaultInsightConfidence, func() { note("insight %d: confidence %v clamped", i, *raw.Confidence) })
 		addEvent := func(id string) {
 			if !slices.Contains(ins.SourceEventIDs, id) {
 				ins.SourceEventIDs = append(ins.SourceEventIDs, id)
@@ -163,25 +165,25 @@ func llmValidateInsights(in InsightInput, out llmInsightOutput) ([]Insight, []st
 			continue
 		}
 		for _, n := range raw.EntityNames {
-			n = llmCleanName(n)
+			n = cleanName(n)
 			switch {
 			case n == "":
-			case !llmMentionsName(text, n):
+			case !mentionsName(text, n):
 				note("insight %d: entity %q does not occur in the input", i, n)
-			case !llmHasFold(ins.EntityNames, n):
+			case !hasFold(ins.EntityNames, n):
 				ins.EntityNames = append(ins.EntityNames, n)
 			}
 		}
-		seenText[llmFold(ins.Text)] = true
+		seenText[fold(ins.Text)] = true
 		result = append(result, ins)
-		if len(result) == llmMaxInsights {
+		if len(result) == maxInsights {
 			break
 		}
 	}
 	return result, problems
 }
 
-func llmHasFold(list []string, v string) bool {
+func hasFold(list []string, v string) bool {
 	for _, e := range list {
 		if strings.EqualFold(e, v) {
 			return true

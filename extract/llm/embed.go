@@ -1,4 +1,4 @@
-package extract
+package llm
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	openai "github.com/sashabaranov/go-openai"
+
+	"github.com/graphmem/graphmem/extract"
 )
 
 // Embed returns one vector per text through the embeddings API, in input
@@ -17,7 +19,7 @@ import (
 // index. Empty texts are rejected up front because OpenAI refuses them with
 // a 400 for the whole batch. Without an EmbeddingModel it returns an error
 // wrapping errors.ErrUnsupported.
-func (l *LLM) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+func (l *Engine) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	if l.cfg.EmbeddingModel == "" {
 		return nil, fmt.Errorf("embed: no embedding model configured: %w", errors.ErrUnsupported)
 	}
@@ -26,7 +28,7 @@ func (l *LLM) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	}
 	for i, t := range texts {
 		if strings.TrimSpace(t) == "" {
-			return nil, fmt.Errorf("embed: %w: text %d is empty", ErrInvalidOutput, i)
+			return nil, fmt.Errorf("embed: %w: text %d is empty", extract.ErrInvalidOutput, i)
 		}
 	}
 	out := make([][]float32, 0, len(texts))
@@ -42,7 +44,7 @@ func (l *LLM) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 				dims = len(v)
 			}
 			if len(v) != dims {
-				return nil, fmt.Errorf("embed: %w: vector %d has %d dimensions, want %d", ErrInvalidOutput, start+i, len(v), dims)
+				return nil, fmt.Errorf("embed: %w: vector %d has %d dimensions, want %d", extract.ErrInvalidOutput, start+i, len(v), dims)
 			}
 		}
 		out = append(out, vecs...)
@@ -53,7 +55,7 @@ func (l *LLM) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 // embedBatch sends one embeddings request and puts the vectors back in
 // input order (the API returns an index per vector; servers are not
 // obliged to keep the order).
-func (l *LLM) embedBatch(ctx context.Context, batch []string) ([][]float32, error) {
+func (l *Engine) embedBatch(ctx context.Context, batch []string) ([][]float32, error) {
 	l.embedCalls.Add(1)
 	req := openai.EmbeddingRequest{Input: batch, Model: openai.EmbeddingModel(l.cfg.EmbeddingModel)}
 	if l.cfg.RequestEmbeddingDimensions {
@@ -73,15 +75,15 @@ func (l *LLM) embedBatch(ctx context.Context, batch []string) ([][]float32, erro
 	}
 	l.promptTokens.Add(int64(resp.Usage.PromptTokens))
 	if len(resp.Data) != len(batch) {
-		return nil, fmt.Errorf("embed: %w: %d vectors for %d texts", ErrInvalidOutput, len(resp.Data), len(batch))
+		return nil, fmt.Errorf("embed: %w: %d vectors for %d texts", extract.ErrInvalidOutput, len(resp.Data), len(batch))
 	}
 	vecs := make([][]float32, len(batch))
 	for _, d := range resp.Data {
 		if d.Index < 0 || d.Index >= len(batch) || vecs[d.Index] != nil {
-			return nil, fmt.Errorf("embed: %w: bad or repeated vector index %d", ErrInvalidOutput, d.Index)
+			return nil, fmt.Errorf("embed: %w: bad or repeated vector index %d", extract.ErrInvalidOutput, d.Index)
 		}
 		if len(d.Embedding) == 0 {
-			return nil, fmt.Errorf("embed: %w: empty vector at index %d", ErrInvalidOutput, d.Index)
+			return nil, fmt.Errorf("embed: %w: empty vector at index %d", extract.ErrInvalidOutput, d.Index)
 		}
 		vecs[d.Index] = d.Embedding
 	}

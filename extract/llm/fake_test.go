@@ -1,4 +1,4 @@
-package extract
+package llm
 
 import (
 	"bytes"
@@ -14,35 +14,18 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/graphmem/graphmem/extract"
 )
 
-// The -update flag rewrites golden files. It is registered only when no
-// other test file of the package registered it first, so the offline
-// engine's tests and these can share one flag without a redefinition panic.
-func init() {
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite golden files in testdata")
-	}
-}
+// update rewrites the golden files in testdata (go test ./extract/llm/ -update).
+var update = flag.Bool("update", false, "rewrite golden files in testdata")
 
-func llmUpdateGolden() bool {
-	f := flag.Lookup("update")
-	if f == nil {
-		return false
-	}
-	g, ok := f.Value.(flag.Getter)
-	if !ok {
-		return false
-	}
-	b, _ := g.Get().(bool)
-	return b
-}
-
-// llmGolden compares got with testdata/llm/<name>, rewriting it under -update.
-func llmGolden(t *testing.T, name, got string) {
+// golden compares got with testdata/<name>, rewriting it under -update.
+func golden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", "llm", name)
-	if llmUpdateGolden() {
+	path := filepath.Join("testdata", name)
+	if *update {
 		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
 			t.Fatalf("write golden: %v", err)
 		}
@@ -50,24 +33,24 @@ func llmGolden(t *testing.T, name, got string) {
 	}
 	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("read golden (run go test ./extract/ -run %s -update to create it): %v", t.Name(), err)
+		t.Fatalf("read golden (run go test ./extract/llm/ -run %s -update to create it): %v", t.Name(), err)
 	}
 	if string(want) != got {
 		t.Errorf("%s differs from the rendered prompt (run with -update to accept):\n--- got ---\n%s\n--- want ---\n%s", path, got, want)
 	}
 }
 
-// llmFakeStep is one scripted answer of the fake server.
-type llmFakeStep struct {
+// fakeStep is one scripted answer of the fake server.
+type fakeStep struct {
 	status int               // 0 means 200
-	file   string            // body from testdata/llm/<file>
+	file   string            // body from testdata/<file>
 	body   string            // inline body when file is empty
 	header map[string]string // extra response headers
 	hang   bool              // never answer; wait for the client to give up
 }
 
-// llmFakeRequest is what the fake server received.
-type llmFakeRequest struct {
+// fakeRequest is what the fake server received.
+type fakeRequest struct {
 	Method   string
 	Path     string
 	RawQuery string
@@ -76,7 +59,7 @@ type llmFakeRequest struct {
 }
 
 // JSON decodes the request body.
-func (r llmFakeRequest) JSON(t *testing.T) map[string]any {
+func (r fakeRequest) JSON(t *testing.T) map[string]any {
 	t.Helper()
 	var m map[string]any
 	if err := json.Unmarshal(r.Body, &m); err != nil {
@@ -86,7 +69,7 @@ func (r llmFakeRequest) JSON(t *testing.T) map[string]any {
 }
 
 // Messages renders the chat messages of a request for golden files.
-func (r llmFakeRequest) Messages(t *testing.T) string {
+func (r fakeRequest) Messages(t *testing.T) string {
 	t.Helper()
 	var req struct {
 		Messages []struct {
@@ -106,24 +89,24 @@ func (r llmFakeRequest) Messages(t *testing.T) string {
 	return b.String()
 }
 
-// llmFakeServer is a local OpenAI-compatible server that replays recorded
-// responses from testdata/llm. Each endpoint ("chat" for
+// fakeServer is a local OpenAI-compatible server that replays recorded
+// responses from testdata. Each endpoint ("chat" for
 // /chat/completions, "embeddings" for /embeddings) has a script of steps;
 // the last step repeats once the script runs out, which is how "500 until
 // the retries are spent" is written.
-type llmFakeServer struct {
+type fakeServer struct {
 	t    *testing.T
 	srv  *httptest.Server
 	done chan struct{}
 
 	mu       sync.Mutex
-	scripts  map[string][]llmFakeStep
-	requests []llmFakeRequest
+	scripts  map[string][]fakeStep
+	requests []fakeRequest
 }
 
-func newLLMFakeServer(t *testing.T) *llmFakeServer {
+func newFakeServer(t *testing.T) *fakeServer {
 	t.Helper()
-	f := &llmFakeServer{t: t, done: make(chan struct{}), scripts: map[string][]llmFakeStep{}}
+	f := &fakeServer{t: t, done: make(chan struct{}), scripts: map[string][]fakeStep{}}
 	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
 	t.Cleanup(f.srv.Close)
 	// Registered after Close, so it runs first and releases hanging handlers.
@@ -132,23 +115,23 @@ func newLLMFakeServer(t *testing.T) *llmFakeServer {
 }
 
 // URL is the base URL a client is configured with.
-func (f *llmFakeServer) URL() string { return f.srv.URL + "/v1" }
+func (f *fakeServer) URL() string { return f.srv.URL + "/v1" }
 
 // script sets the answers of one endpoint.
-func (f *llmFakeServer) script(endpoint string, steps ...llmFakeStep) {
+func (f *fakeServer) script(endpoint string, steps ...fakeStep) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.scripts[endpoint] = steps
 }
 
 // Requests returns what the server received so far.
-func (f *llmFakeServer) Requests() []llmFakeRequest {
+func (f *fakeServer) Requests() []fakeRequest {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return append([]llmFakeRequest(nil), f.requests...)
+	return append([]fakeRequest(nil), f.requests...)
 }
 
-func (f *llmFakeServer) serve(w http.ResponseWriter, r *http.Request) {
+func (f *fakeServer) serve(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
 	var endpoint string
 	switch {
@@ -158,14 +141,14 @@ func (f *llmFakeServer) serve(w http.ResponseWriter, r *http.Request) {
 		endpoint = "embeddings"
 	}
 	f.mu.Lock()
-	f.requests = append(f.requests, llmFakeRequest{
+	f.requests = append(f.requests, fakeRequest{
 		Method: r.Method, Path: r.URL.Path, RawQuery: r.URL.RawQuery, Header: r.Header.Clone(), Body: body,
 	})
 	steps := f.scripts[endpoint]
-	var step llmFakeStep
+	var step fakeStep
 	switch {
 	case len(steps) == 0:
-		step = llmFakeStep{status: http.StatusNotFound, body: `{"error":{"message":"no script for ` + r.URL.Path + `","type":"invalid_request_error","param":null,"code":"unknown_url"}}`}
+		step = fakeStep{status: http.StatusNotFound, body: `{"error":{"message":"no script for ` + r.URL.Path + `","type":"invalid_request_error","param":null,"code":"unknown_url"}}`}
 	case len(steps) == 1:
 		step = steps[0]
 	default:
@@ -183,7 +166,7 @@ func (f *llmFakeServer) serve(w http.ResponseWriter, r *http.Request) {
 	payload := []byte(step.body)
 	if step.file != "" {
 		var err error
-		payload, err = os.ReadFile(filepath.Join("testdata", "llm", step.file))
+		payload, err = os.ReadFile(filepath.Join("testdata", step.file))
 		if err != nil {
 			f.t.Errorf("fake server: %v", err)
 			http.Error(w, err.Error(), http.StatusInternalServerError)
@@ -203,28 +186,28 @@ func (f *llmFakeServer) serve(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write(payload)
 }
 
-// llmSyncBuffer is a log sink that tests can read while the engine writes.
-type llmSyncBuffer struct {
+// syncBuffer is a log sink that tests can read while the engine writes.
+type syncBuffer struct {
 	mu sync.Mutex
 	b  bytes.Buffer
 }
 
-func (s *llmSyncBuffer) Write(p []byte) (int, error) {
+func (s *syncBuffer) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.Write(p)
 }
 
-func (s *llmSyncBuffer) String() string {
+func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
 }
 
-// newTestLLM builds an engine pointed at the fake server with fast retries.
-func newTestLLM(t *testing.T, f *llmFakeServer, edit func(*LLMConfig)) (*LLM, *llmSyncBuffer) {
+// newTestEngine builds an engine pointed at the fake server with fast retries.
+func newTestEngine(t *testing.T, f *fakeServer, edit func(*Config)) (*Engine, *syncBuffer) {
 	t.Helper()
-	cfg := LLMConfig{
+	cfg := Config{
 		BaseURL:             f.URL(),
 		APIKey:              "sk-test-123",
 		Model:               "gpt-4o-mini",
@@ -239,19 +222,19 @@ func newTestLLM(t *testing.T, f *llmFakeServer, edit func(*LLMConfig)) (*LLM, *l
 	if edit != nil {
 		edit(&cfg)
 	}
-	logs := &llmSyncBuffer{}
-	l, err := NewLLM(cfg, slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
+	logs := &syncBuffer{}
+	l, err := New(cfg, slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
 	if err != nil {
-		t.Fatalf("NewLLM: %v", err)
+		t.Fatalf("New: %v", err)
 	}
 	return l, logs
 }
 
-// llmTestEvents is a short window in the style of LoCoMo: a user with a
+// testEvents is a short window in the style of LoCoMo: a user with a
 // name, an assistant, a tool result, relative dates and a negation.
-func llmTestEvents() []Event {
+func testEvents() []extract.Event {
 	at := time.Date(2023, 5, 8, 13, 56, 0, 0, time.UTC)
-	return []Event{
+	return []extract.Event{
 		{ID: "e1", Role: "user", Kind: "message", Name: "Caroline", OccurredAt: at,
 			Content: "Hey! I finally moved to Lisbon last month. The new flat is in Alfama."},
 		{ID: "e2", Role: "assistant", Kind: "message", OccurredAt: at.Add(time.Minute),

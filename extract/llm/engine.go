@@ -1,4 +1,4 @@
-package extract
+package llm
 
 import (
 	"context"
@@ -18,49 +18,51 @@ import (
 	"time"
 
 	openai "github.com/sashabaranov/go-openai"
+
+	"github.com/graphmem/graphmem/extract"
 )
 
-// llmPromptFS holds the prompt templates. They live in files rather than Go
+// promptFS holds the prompt templates. They live in files rather than Go
 // strings so that a prompt change is a reviewable text diff and the golden
-// files in testdata/llm show exactly what a model receives.
+// files in testdata show exactly what a model receives.
 //
 //go:embed prompts/*.tmpl
-var llmPromptFS embed.FS
+var promptFS embed.FS
 
-// Defaults applied by NewLLM to zero fields. They are sized for a hosted
+// Defaults applied by New to zero fields. They are sized for a hosted
 // model; a slow local model on CPU may need a longer Timeout.
 const (
-	// llmDefaultBaseURL is OpenAI's API, used when BaseURL is empty.
-	llmDefaultBaseURL = "https://api.openai.com/v1"
-	// llmDefaultAzureAPIVersion is the first GA Azure API version with
+	// defaultBaseURL is OpenAI's API, used when BaseURL is empty.
+	defaultBaseURL = "https://api.openai.com/v1"
+	// defaultAzureAPIVersion is the first GA Azure API version with
 	// json_schema structured outputs.
-	llmDefaultAzureAPIVersion = "2024-10-21"
-	// llmDefaultTimeout bounds one HTTP attempt. Extraction of a large window
+	defaultAzureAPIVersion = "2024-10-21"
+	// defaultTimeout bounds one HTTP attempt. Extraction of a large window
 	// can take tens of seconds on a hosted model; longer than a minute means
 	// the server is stuck and a retry is the better bet.
-	llmDefaultTimeout = 60 * time.Second
-	// llmDefaultMaxRetries gives four attempts in all, enough to ride out a
+	defaultTimeout = 60 * time.Second
+	// defaultMaxRetries gives four attempts in all, enough to ride out a
 	// rate-limit window without holding a condensation worker for minutes.
-	llmDefaultMaxRetries = 3
-	// llmDefaultRetryBaseDelay is the first backoff step; it doubles per retry.
-	llmDefaultRetryBaseDelay = 500 * time.Millisecond
-	// llmDefaultRetryMaxDelay caps one backoff step. A server asking for a
+	defaultMaxRetries = 3
+	// defaultRetryBaseDelay is the first backoff step; it doubles per retry.
+	defaultRetryBaseDelay = 500 * time.Millisecond
+	// defaultRetryMaxDelay caps one backoff step. A server asking for a
 	// longer Retry-After ends the retries at once: the durable job queue
 	// retries later, which is cheaper than a worker sleeping.
-	llmDefaultRetryMaxDelay = 30 * time.Second
-	// llmDefaultEmbeddingBatch keeps embedding requests small enough for
+	defaultRetryMaxDelay = 30 * time.Second
+	// defaultEmbeddingBatch keeps embedding requests small enough for
 	// local servers (llama.cpp, Ollama) whose batch limits are low.
-	llmDefaultEmbeddingBatch = 64
-	// llmDefaultMaxEventChars truncates each event in extraction, insight and
+	defaultEmbeddingBatch = 64
+	// defaultMaxEventChars truncates each event in extraction, insight and
 	// attention prompts; a pasted log or tool dump rarely carries facts past
 	// its first few thousand characters.
-	llmDefaultMaxEventChars = 4000
+	defaultMaxEventChars = 4000
 )
 
-// LLMConfig configures the OpenAI-compatible engine. It is this package's own
+// Config configures the OpenAI-compatible engine. It is this package's own
 // small config; the service maps its settings onto it. Zero durations and
 // sizes take the defaults above.
-type LLMConfig struct {
+type Config struct {
 	// BaseURL is the API root including its version path, so any
 	// OpenAI-compatible server works: https://api.openai.com/v1,
 	// http://localhost:11434/v1 (Ollama), http://localhost:8000/v1 (vLLM),
@@ -76,7 +78,7 @@ type LLMConfig struct {
 	// token in APIKey. Azure maps Model to the deployment name.
 	APIType string
 	// APIVersion is Azure's api-version; empty means
-	// llmDefaultAzureAPIVersion. Ignored for other servers.
+	// defaultAzureAPIVersion. Ignored for other servers.
 	APIVersion string
 	// Organization is sent as OpenAI-Organization when set.
 	Organization string
@@ -121,7 +123,7 @@ type LLMConfig struct {
 	// way. The service should default it to true.
 	UseJSONSchema bool
 	// MaxEventChars truncates each event in the extraction, insight and
-	// attention prompts (summaries use SummaryRequest.MaxEventLength).
+	// attention prompts (summaries use extract.SummaryRequest.MaxEventLength).
 	// Negative means no truncation.
 	MaxEventChars int
 
@@ -130,23 +132,23 @@ type LLMConfig struct {
 	HTTPClient *http.Client
 }
 
-// DefaultLLMConfig returns a config with every default filled in and
+// DefaultConfig returns a config with every default filled in and
 // json_schema structured outputs on; callers set BaseURL, APIKey and Model.
-func DefaultLLMConfig() LLMConfig {
-	return LLMConfig{
-		BaseURL:            llmDefaultBaseURL,
-		EmbeddingBatchSize: llmDefaultEmbeddingBatch,
-		Timeout:            llmDefaultTimeout,
-		MaxRetries:         llmDefaultMaxRetries,
-		RetryBaseDelay:     llmDefaultRetryBaseDelay,
-		RetryMaxDelay:      llmDefaultRetryMaxDelay,
+func DefaultConfig() Config {
+	return Config{
+		BaseURL:            defaultBaseURL,
+		EmbeddingBatchSize: defaultEmbeddingBatch,
+		Timeout:            defaultTimeout,
+		MaxRetries:         defaultMaxRetries,
+		RetryBaseDelay:     defaultRetryBaseDelay,
+		RetryMaxDelay:      defaultRetryMaxDelay,
 		UseJSONSchema:      true,
-		MaxEventChars:      llmDefaultMaxEventChars,
+		MaxEventChars:      defaultMaxEventChars,
 	}
 }
 
 // LogValue masks the API key so a config dump never leaks it.
-func (c LLMConfig) LogValue() slog.Value {
+func (c Config) LogValue() slog.Value {
 	key := ""
 	if c.APIKey != "" {
 		key = "***"
@@ -167,7 +169,7 @@ func (c LLMConfig) LogValue() slog.Value {
 // withDefaults fills zero fields and checks the rest, reporting every
 // problem at once so a misconfigured service fails at startup, not on the
 // first condensation.
-func (c LLMConfig) withDefaults() (LLMConfig, error) {
+func (c Config) withDefaults() (Config, error) {
 	var problems []string
 	c.BaseURL = strings.TrimSpace(c.BaseURL)
 	c.Model = strings.TrimSpace(c.Model)
@@ -175,14 +177,14 @@ func (c LLMConfig) withDefaults() (LLMConfig, error) {
 	switch c.APIType {
 	case "", "openai":
 		if c.BaseURL == "" {
-			c.BaseURL = llmDefaultBaseURL
+			c.BaseURL = defaultBaseURL
 		}
 	case "azure", "azure_ad":
 		if c.BaseURL == "" {
 			problems = append(problems, "BaseURL is required for Azure")
 		}
 		if c.APIVersion == "" {
-			c.APIVersion = llmDefaultAzureAPIVersion
+			c.APIVersion = defaultAzureAPIVersion
 		}
 	default:
 		problems = append(problems, fmt.Sprintf("APIType %q is not one of openai, azure, azure_ad", c.APIType))
@@ -215,43 +217,43 @@ func (c LLMConfig) withDefaults() (LLMConfig, error) {
 		return c, fmt.Errorf("llm config: %s", strings.Join(problems, "; "))
 	}
 	if c.Timeout == 0 {
-		c.Timeout = llmDefaultTimeout
+		c.Timeout = defaultTimeout
 	}
 	switch {
 	case c.MaxRetries == 0:
-		c.MaxRetries = llmDefaultMaxRetries
+		c.MaxRetries = defaultMaxRetries
 	case c.MaxRetries < 0:
 		c.MaxRetries = 0
 	}
 	if c.RetryBaseDelay == 0 {
-		c.RetryBaseDelay = llmDefaultRetryBaseDelay
+		c.RetryBaseDelay = defaultRetryBaseDelay
 	}
 	if c.RetryMaxDelay == 0 {
-		c.RetryMaxDelay = llmDefaultRetryMaxDelay
+		c.RetryMaxDelay = defaultRetryMaxDelay
 	}
 	if c.RetryMaxDelay < c.RetryBaseDelay {
 		c.RetryMaxDelay = c.RetryBaseDelay
 	}
 	if c.EmbeddingBatchSize == 0 {
-		c.EmbeddingBatchSize = llmDefaultEmbeddingBatch
+		c.EmbeddingBatchSize = defaultEmbeddingBatch
 	}
 	if c.MaxEventChars == 0 {
-		c.MaxEventChars = llmDefaultMaxEventChars
+		c.MaxEventChars = defaultMaxEventChars
 	}
 	return c, nil
 }
 
-// LLM is the OpenAI-compatible engine. It has the same method set as the
+// Engine is the OpenAI-compatible engine. It has the same method set as the
 // offline engine, so the service picks one at startup. Every method makes at
 // most one logical LLM call (Embed: one per batch), which is how a
 // condensation window stays within two calls: Summarize plus Extract.
-// An LLM is safe for concurrent use.
-type LLM struct {
-	cfg     LLMConfig
+// An Engine is safe for concurrent use.
+type Engine struct {
+	cfg     Config
 	client  *openai.Client
 	log     *slog.Logger
 	prompts *template.Template
-	schemas llmSchemas
+	schemas schemas
 
 	calls            atomic.Int64 // logical chat calls (retries not counted)
 	requests         atomic.Int64 // HTTP requests, retries and embeddings included
@@ -260,8 +262,8 @@ type LLM struct {
 	completionTokens atomic.Int64
 }
 
-// LLMStats are the engine's counters since it was built.
-type LLMStats struct {
+// Stats are the engine's counters since it was built.
+type Stats struct {
 	// Calls counts logical chat completions: one per Summarize,
 	// SelectEvents, Extract or Insights that reached the network, however
 	// many HTTP attempts its retries took. This is the figure the
@@ -276,10 +278,10 @@ type LLMStats struct {
 	CompletionTokens int64
 }
 
-// NewLLM builds the engine. It does no I/O: a server that is down shows up
-// as ErrUnavailable on the first call, not as a startup failure, so the
+// New builds the engine. It does no I/O: a server that is down shows up
+// as extract.ErrUnavailable on the first call, not as a startup failure, so the
 // service can start and keep accepting events while the LLM recovers.
-func NewLLM(cfg LLMConfig, log *slog.Logger) (*LLM, error) {
+func New(cfg Config, log *slog.Logger) (*Engine, error) {
 	cfg, err := cfg.withDefaults()
 	if err != nil {
 		return nil, err
@@ -287,11 +289,11 @@ func NewLLM(cfg LLMConfig, log *slog.Logger) (*LLM, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	prompts, err := template.New("prompts").Option("missingkey=error").ParseFS(llmPromptFS, "prompts/*.tmpl")
+	prompts, err := template.New("prompts").Option("missingkey=error").ParseFS(promptFS, "prompts/*.tmpl")
 	if err != nil {
 		return nil, fmt.Errorf("parse prompts: %w", err)
 	}
-	schemas, err := newLLMSchemas()
+	schemas, err := newSchemas()
 	if err != nil {
 		return nil, fmt.Errorf("build schemas: %w", err)
 	}
@@ -313,18 +315,18 @@ func NewLLM(cfg LLMConfig, log *slog.Logger) (*LLM, error) {
 	if cfg.HTTPClient != nil {
 		next = cfg.HTTPClient
 	}
-	l := &LLM{cfg: cfg, log: log, prompts: prompts, schemas: schemas}
-	oc.HTTPClient = llmDoer{next: next, requests: &l.requests}
+	l := &Engine{cfg: cfg, log: log, prompts: prompts, schemas: schemas}
+	oc.HTTPClient = doer{next: next, requests: &l.requests}
 	l.client = openai.NewClientWithConfig(oc)
 	return l, nil
 }
 
-// Calls returns the number of logical chat calls made so far (see LLMStats).
-func (l *LLM) Calls() int64 { return l.calls.Load() }
+// Calls returns the number of logical chat calls made so far (see Stats).
+func (l *Engine) Calls() int64 { return l.calls.Load() }
 
 // Stats returns a snapshot of the engine's counters.
-func (l *LLM) Stats() LLMStats {
-	return LLMStats{
+func (l *Engine) Stats() Stats {
+	return Stats{
 		Calls:            l.calls.Load(),
 		Requests:         l.requests.Load(),
 		EmbedCalls:       l.embedCalls.Load(),
@@ -334,11 +336,11 @@ func (l *LLM) Stats() LLMStats {
 }
 
 // Model names the configured chat model, recorded as provenance.
-func (l *LLM) Model() string { return l.cfg.Model }
+func (l *Engine) Model() string { return l.cfg.Model }
 
-// llmChat is one chat completion with its usage and first choice, already
+// chatResult is one chat completion with its usage and first choice, already
 // checked for the failures every caller would otherwise re-check.
-type llmChat struct {
+type chatResult struct {
 	model            string
 	message          openai.ChatCompletionMessage
 	finishReason     openai.FinishReason
@@ -349,13 +351,13 @@ type llmChat struct {
 // chat sends one logical chat completion, retrying transient failures. It
 // counts the call once, before the first attempt, so a failed call still
 // counts against the per-window budget.
-func (l *LLM) chat(ctx context.Context, op string, req openai.ChatCompletionRequest) (llmChat, error) {
+func (l *Engine) chat(ctx context.Context, op string, req openai.ChatCompletionRequest) (chatResult, error) {
 	l.calls.Add(1)
 	req.Model = l.cfg.Model
 	if t := l.cfg.Temperature; t != nil {
-		req.Temperature = max(*t, llmSmallestTemperature)
+		req.Temperature = max(*t, smallestTemperature)
 	}
-	req.MaxTokens = l.cfg.MaxTokens //nolint:staticcheck // SA1019: max_tokens is the field every compatible server knows; see LLMConfig.MaxTokens
+	req.MaxTokens = l.cfg.MaxTokens //nolint:staticcheck // SA1019: max_tokens is the field every compatible server knows; see Config.MaxTokens
 
 	var resp openai.ChatCompletionResponse
 	err := l.retry(ctx, op, func(actx context.Context) error {
@@ -367,22 +369,22 @@ func (l *LLM) chat(ctx context.Context, op string, req openai.ChatCompletionRequ
 		return nil
 	})
 	if err != nil {
-		return llmChat{}, err
+		return chatResult{}, err
 	}
 	l.promptTokens.Add(int64(resp.Usage.PromptTokens))
 	l.completionTokens.Add(int64(resp.Usage.CompletionTokens))
 	if len(resp.Choices) == 0 {
-		return llmChat{}, fmt.Errorf("%s: %w: response has no choices", op, ErrInvalidOutput)
+		return chatResult{}, fmt.Errorf("%s: %w: response has no choices", op, extract.ErrInvalidOutput)
 	}
 	msg := resp.Choices[0].Message
 	if msg.Refusal != "" {
-		return llmChat{}, fmt.Errorf("%s: %w: model refused: %s", op, ErrInvalidOutput, llmClip(msg.Refusal, 200))
+		return chatResult{}, fmt.Errorf("%s: %w: model refused: %s", op, extract.ErrInvalidOutput, clip(msg.Refusal, 200))
 	}
 	model := resp.Model
 	if model == "" {
 		model = l.cfg.Model
 	}
-	return llmChat{
+	return chatResult{
 		model:            model,
 		message:          msg,
 		finishReason:     resp.Choices[0].FinishReason,
@@ -391,15 +393,15 @@ func (l *LLM) chat(ctx context.Context, op string, req openai.ChatCompletionRequ
 	}, nil
 }
 
-// llmSmallestTemperature stands in for a configured temperature of 0, which
+// smallestTemperature stands in for a configured temperature of 0, which
 // go-openai would omit from the request (omitempty) and so leave the
 // server's default of 1 in place.
-const llmSmallestTemperature float32 = 1e-6
+const smallestTemperature float32 = 1e-6
 
 // responseFormat returns the structured-output request for a schema: strict
 // json_schema when the server supports it, json_object otherwise (the
 // prompt then carries the schema; see schemaHint).
-func (l *LLM) responseFormat(name string, wire llmSchema) *openai.ChatCompletionResponseFormat {
+func (l *Engine) responseFormat(name string, wire schema) *openai.ChatCompletionResponseFormat {
 	if !l.cfg.UseJSONSchema {
 		return &openai.ChatCompletionResponseFormat{Type: openai.ChatCompletionResponseFormatTypeJSONObject}
 	}
@@ -415,7 +417,7 @@ func (l *LLM) responseFormat(name string, wire llmSchema) *openai.ChatCompletion
 
 // schemaHint is the schema text a json_object prompt includes, empty in
 // json_schema mode where the server enforces the schema itself.
-func (l *LLM) schemaHint(wire llmSchema) string {
+func (l *Engine) schemaHint(wire schema) string {
 	if l.cfg.UseJSONSchema {
 		return ""
 	}
@@ -423,7 +425,7 @@ func (l *LLM) schemaHint(wire llmSchema) string {
 }
 
 // render executes one named prompt template.
-func (l *LLM) render(name string, data any) (string, error) {
+func (l *Engine) render(name string, data any) (string, error) {
 	var b strings.Builder
 	if err := l.prompts.ExecuteTemplate(&b, name, data); err != nil {
 		return "", fmt.Errorf("render prompt %s: %w", name, err)
@@ -434,14 +436,14 @@ func (l *LLM) render(name string, data any) (string, error) {
 // retry runs fn with a fresh per-attempt timeout until it succeeds, fails
 // for good, or the retry budget is spent. Transient failures (429, 5xx,
 // timeouts, connection errors) are retried with exponential backoff and
-// full jitter, honoring Retry-After; they end as ErrUnavailable so the
-// durable job retries later. Anything else ends at once as ErrInvalidOutput.
+// full jitter, honoring Retry-After; they end as extract.ErrUnavailable so the
+// durable job retries later. Anything else ends at once as extract.ErrInvalidOutput.
 // Both wrap the underlying error for logs.
-func (l *LLM) retry(ctx context.Context, op string, fn func(context.Context) error) error {
+func (l *Engine) retry(ctx context.Context, op string, fn func(context.Context) error) error {
 	attempts := l.cfg.MaxRetries + 1
 	for attempt := 1; ; attempt++ {
-		hint := &llmRetryHint{}
-		actx, cancel := context.WithTimeout(context.WithValue(ctx, llmRetryHintKey{}, hint), l.cfg.Timeout)
+		hint := &retryHint{}
+		actx, cancel := context.WithTimeout(context.WithValue(ctx, retryHintKey{}, hint), l.cfg.Timeout)
 		err := fn(actx)
 		attemptTimedOut := actx.Err() != nil
 		cancel()
@@ -449,33 +451,33 @@ func (l *LLM) retry(ctx context.Context, op string, fn func(context.Context) err
 			return nil
 		}
 		if ctx.Err() != nil {
-			return fmt.Errorf("%s: %w: %w", op, ErrUnavailable, ctx.Err())
+			return fmt.Errorf("%s: %w: %w", op, extract.ErrUnavailable, ctx.Err())
 		}
-		if !attemptTimedOut && !llmTransient(err) {
-			return fmt.Errorf("%s: %w: %w", op, ErrInvalidOutput, err)
+		if !attemptTimedOut && !transient(err) {
+			return fmt.Errorf("%s: %w: %w", op, extract.ErrInvalidOutput, err)
 		}
 		if attemptTimedOut {
 			err = fmt.Errorf("attempt timed out after %s: %w", l.cfg.Timeout, err)
 		}
 		if attempt >= attempts {
-			return fmt.Errorf("%s: %w after %d attempts: %w", op, ErrUnavailable, attempt, err)
+			return fmt.Errorf("%s: %w after %d attempts: %w", op, extract.ErrUnavailable, attempt, err)
 		}
 		delay := l.backoff(attempt)
 		if hint.after > 0 {
 			if hint.after > l.cfg.RetryMaxDelay {
-				return fmt.Errorf("%s: %w: server asked to retry after %s: %w", op, ErrUnavailable, hint.after, err)
+				return fmt.Errorf("%s: %w: server asked to retry after %s: %w", op, extract.ErrUnavailable, hint.after, err)
 			}
 			delay = max(delay, hint.after)
 		}
 		if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) < delay {
-			return fmt.Errorf("%s: %w: deadline too close for another attempt: %w", op, ErrUnavailable, err)
+			return fmt.Errorf("%s: %w: deadline too close for another attempt: %w", op, extract.ErrUnavailable, err)
 		}
 		l.log.DebugContext(ctx, "llm attempt failed; retrying", "op", op, "attempt", attempt, "delay", delay, "err", err)
 		timer := time.NewTimer(delay)
 		select {
 		case <-ctx.Done():
 			timer.Stop()
-			return fmt.Errorf("%s: %w: %w", op, ErrUnavailable, ctx.Err())
+			return fmt.Errorf("%s: %w: %w", op, extract.ErrUnavailable, ctx.Err())
 		case <-timer.C:
 		}
 	}
@@ -485,7 +487,7 @@ func (l *LLM) retry(ctx context.Context, op string, fn func(context.Context) err
 // [d/2, d] where d doubles from RetryBaseDelay up to RetryMaxDelay. The
 // jitter keeps many replicas that hit the same rate limit from retrying in
 // lockstep.
-func (l *LLM) backoff(n int) time.Duration {
+func (l *Engine) backoff(n int) time.Duration {
 	d := l.cfg.RetryBaseDelay
 	for i := 1; i < n && d < l.cfg.RetryMaxDelay; i++ {
 		d *= 2
@@ -495,17 +497,17 @@ func (l *LLM) backoff(n int) time.Duration {
 	return half + rand.N(half+1) //nolint:gosec // jitter, not security
 }
 
-// llmTransient reports whether an error is worth retrying: rate limits,
+// transient reports whether an error is worth retrying: rate limits,
 // server errors, timeouts and transport failures. Other 4xx mean the request
 // itself is wrong and would fail again.
-func llmTransient(err error) bool {
+func transient(err error) bool {
 	var reqErr *openai.RequestError
 	if errors.As(err, &reqErr) {
-		return llmRetryableStatus(reqErr.HTTPStatusCode)
+		return retryableStatus(reqErr.HTTPStatusCode)
 	}
 	var apiErr *openai.APIError
 	if errors.As(err, &apiErr) {
-		return llmRetryableStatus(apiErr.HTTPStatusCode)
+		return retryableStatus(apiErr.HTTPStatusCode)
 	}
 	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
 		return true
@@ -516,42 +518,42 @@ func llmTransient(err error) bool {
 	return errors.As(err, &netErr)
 }
 
-// llmRetryableStatus: 408 and 429 say "try later", 5xx are the server's
+// retryableStatus: 408 and 429 say "try later", 5xx are the server's
 // fault; any other status means the request itself is wrong.
-func llmRetryableStatus(code int) bool {
+func retryableStatus(code int) bool {
 	return code == http.StatusRequestTimeout || code == http.StatusTooManyRequests || code >= 500
 }
 
-// llmRetryHint carries a response's Retry-After from the HTTP layer to the
+// retryHint carries a response's Retry-After from the HTTP layer to the
 // retry loop. go-openai turns an error response into an APIError without its
-// headers, so llmDoer records them in the attempt's context instead. One
+// headers, so doer records them in the attempt's context instead. One
 // hint per attempt, written and read on the same goroutine.
-type llmRetryHint struct{ after time.Duration }
+type retryHint struct{ after time.Duration }
 
-type llmRetryHintKey struct{}
+type retryHintKey struct{}
 
-// llmDoer counts HTTP requests and captures Retry-After headers.
-type llmDoer struct {
+// doer counts HTTP requests and captures Retry-After headers.
+type doer struct {
 	next     openai.HTTPDoer
 	requests *atomic.Int64
 }
 
 // Do implements openai.HTTPDoer.
-func (d llmDoer) Do(req *http.Request) (*http.Response, error) {
+func (d doer) Do(req *http.Request) (*http.Response, error) {
 	d.requests.Add(1)
 	resp, err := d.next.Do(req)
 	if err != nil || resp == nil {
 		return resp, err
 	}
-	if hint, ok := req.Context().Value(llmRetryHintKey{}).(*llmRetryHint); ok {
-		hint.after = llmParseRetryAfter(resp.Header, time.Now())
+	if hint, ok := req.Context().Value(retryHintKey{}).(*retryHint); ok {
+		hint.after = parseRetryAfter(resp.Header, time.Now())
 	}
 	return resp, nil
 }
 
-// llmParseRetryAfter reads retry-after-ms (OpenAI, Azure) or Retry-After in
+// parseRetryAfter reads retry-after-ms (OpenAI, Azure) or Retry-After in
 // seconds or as an HTTP date. It returns 0 when absent or unparsable.
-func llmParseRetryAfter(h http.Header, now time.Time) time.Duration {
+func parseRetryAfter(h http.Header, now time.Time) time.Duration {
 	if v := strings.TrimSpace(h.Get("Retry-After-Ms")); v != "" {
 		if ms, err := strconv.ParseFloat(v, 64); err == nil && ms > 0 {
 			return time.Duration(ms * float64(time.Millisecond))
@@ -573,8 +575,8 @@ func llmParseRetryAfter(h http.Header, now time.Time) time.Duration {
 	return 0
 }
 
-// llmClip shortens s to at most n runes for error messages and logs.
-func llmClip(s string, n int) string {
+// clip shortens s to at most n runes for error messages and logs.
+func clip(s string, n int) string {
 	r := []rune(s)
 	if len(r) <= n {
 		return s

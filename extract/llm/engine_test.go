@@ -1,4 +1,4 @@
-package extract
+package llm
 
 import (
 	"context"
@@ -12,103 +12,81 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/graphmem/graphmem/extract"
 	"github.com/graphmem/graphmem/ontology"
 )
 
-// The method sets the service and the condenser will declare on their side
-// (house rule 2). *LLM must satisfy each, exactly as the offline engine does;
-// the assertions below fail to compile when a signature drifts.
-type (
-	llmSummarizer interface {
-		Summarize(ctx context.Context, req SummaryRequest) (Summary, error)
-	}
-	llmEventSelector interface {
-		SelectEvents(ctx context.Context, req AttentionRequest) ([]string, error)
-	}
-	llmExtractor interface {
-		Extract(ctx context.Context, in Input) (Result, error)
-	}
-	llmInsighter interface {
-		Insights(ctx context.Context, in InsightInput) ([]Insight, error)
-	}
-	llmEmbedder interface {
-		Embed(ctx context.Context, texts []string) ([][]float32, error)
-	}
-	llmEngine interface {
-		llmSummarizer
-		llmEventSelector
-		llmExtractor
-		llmInsighter
-		llmEmbedder
-	}
-)
-
+// *Engine provides every method of extract.Engine, exactly as the offline
+// engine does, and embeddings besides; the assertions fail to compile when a
+// signature drifts.
 var (
-	_ llmSummarizer    = (*LLM)(nil)
-	_ llmEventSelector = (*LLM)(nil)
-	_ llmExtractor     = (*LLM)(nil)
-	_ llmInsighter     = (*LLM)(nil)
-	_ llmEmbedder      = (*LLM)(nil)
-	_ llmEngine        = (*LLM)(nil)
+	_ extract.Summarizer    = (*Engine)(nil)
+	_ extract.EventSelector = (*Engine)(nil)
+	_ extract.Extractor     = (*Engine)(nil)
+	_ extract.Insighter     = (*Engine)(nil)
+	_ extract.Engine        = (*Engine)(nil)
+	_ interface {
+		Embed(ctx context.Context, texts []string) ([][]float32, error)
+	} = (*Engine)(nil)
 )
 
-func TestNewLLMValidatesConfig(t *testing.T) {
+func TestNewValidatesConfig(t *testing.T) {
 	neg := float32(-1)
 	cases := []struct {
 		name    string
-		cfg     LLMConfig
+		cfg     Config
 		wantErr string
 	}{
-		{"defaults", LLMConfig{Model: "gpt-4o-mini"}, ""},
-		{"local server", LLMConfig{BaseURL: "http://localhost:11434/v1", Model: "llama3.1:8b"}, ""},
-		{"azure", LLMConfig{APIType: "azure", BaseURL: "https://acme.openai.azure.com", Model: "gpt-4o"}, ""},
-		{"no model", LLMConfig{}, "Model is required"},
-		{"bad url", LLMConfig{BaseURL: "localhost:11434", Model: "m"}, "not an http(s) URL"},
-		{"bad api type", LLMConfig{APIType: "bedrock", Model: "m"}, "APIType"},
-		{"azure without url", LLMConfig{APIType: "azure", Model: "m"}, "BaseURL is required for Azure"},
-		{"negative timeout", LLMConfig{Model: "m", Timeout: -time.Second}, "must not be negative"},
-		{"temperature", LLMConfig{Model: "m", Temperature: &neg}, "Temperature"},
-		{"dimensions", LLMConfig{Model: "m", RequestEmbeddingDimensions: true}, "RequestEmbeddingDimensions"},
-		{"every problem at once", LLMConfig{BaseURL: "ftp://x", Timeout: -1}, "Model is required"},
+		{"defaults", Config{Model: "gpt-4o-mini"}, ""},
+		{"local server", Config{BaseURL: "http://localhost:11434/v1", Model: "llama3.1:8b"}, ""},
+		{"azure", Config{APIType: "azure", BaseURL: "https://acme.openai.azure.com", Model: "gpt-4o"}, ""},
+		{"no model", Config{}, "Model is required"},
+		{"bad url", Config{BaseURL: "localhost:11434", Model: "m"}, "not an http(s) URL"},
+		{"bad api type", Config{APIType: "bedrock", Model: "m"}, "APIType"},
+		{"azure without url", Config{APIType: "azure", Model: "m"}, "BaseURL is required for Azure"},
+		{"negative timeout", Config{Model: "m", Timeout: -time.Second}, "must not be negative"},
+		{"temperature", Config{Model: "m", Temperature: &neg}, "Temperature"},
+		{"dimensions", Config{Model: "m", RequestEmbeddingDimensions: true}, "RequestEmbeddingDimensions"},
+		{"every problem at once", Config{BaseURL: "ftp://x", Timeout: -1}, "Model is required"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			l, err := NewLLM(tc.cfg, nil)
+			l, err := New(tc.cfg, nil)
 			if tc.wantErr == "" {
 				if err != nil {
-					t.Fatalf("NewLLM: %v", err)
+					t.Fatalf("New: %v", err)
 				}
-				if l.cfg.Timeout != llmDefaultTimeout || l.cfg.MaxRetries != llmDefaultMaxRetries {
+				if l.cfg.Timeout != defaultTimeout || l.cfg.MaxRetries != defaultMaxRetries {
 					t.Errorf("defaults not applied: %+v", l.cfg)
 				}
 				return
 			}
 			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
-				t.Fatalf("NewLLM error = %v, want one containing %q", err, tc.wantErr)
+				t.Fatalf("New error = %v, want one containing %q", err, tc.wantErr)
 			}
 		})
 	}
-	if _, err := NewLLM(LLMConfig{BaseURL: "ftp://x", Timeout: -1}, nil); err == nil || !strings.Contains(err.Error(), "http(s)") {
+	if _, err := New(Config{BaseURL: "ftp://x", Timeout: -1}, nil); err == nil || !strings.Contains(err.Error(), "http(s)") {
 		t.Errorf("want every problem reported, got %v", err)
 	}
 }
 
-func TestLLMConfigLogValueMasksKey(t *testing.T) {
-	cfg := LLMConfig{APIKey: "sk-secret", Model: "m"}
+func TestConfigLogValueMasksKey(t *testing.T) {
+	cfg := Config{APIKey: "sk-secret", Model: "m"}
 	if got := cfg.LogValue().String(); strings.Contains(got, "sk-secret") || !strings.Contains(got, "***") {
 		t.Errorf("LogValue = %s", got)
 	}
 }
 
-func TestLLMSummarizeSections(t *testing.T) {
-	f := newLLMFakeServer(t)
-	f.script("chat", llmFakeStep{file: "chat_summary_sections.json"})
-	l, _ := newTestLLM(t, f, nil)
+func TestSummarizeSections(t *testing.T) {
+	f := newFakeServer(t)
+	f.script("chat", fakeStep{file: "chat_summary_sections.json"})
+	l, _ := newTestEngine(t, f, nil)
 
-	got, err := l.Summarize(t.Context(), SummaryRequest{
-		Style:           StyleSections,
+	got, err := l.Summarize(t.Context(), extract.SummaryRequest{
+		Style:           extract.StyleSections,
 		PreviousSummary: "USER_CONTEXT: Caroline is planning a move abroad",
-		Events:          llmTestEvents(),
+		Events:          testEvents(),
 		MaxEventLength:  10000,
 	})
 	if err != nil {
@@ -150,13 +128,13 @@ func TestLLMSummarizeSections(t *testing.T) {
 			t.Errorf("prompt lacks %q", want)
 		}
 	}
-	llmGolden(t, "prompt_summarize_sections.golden", prompt)
+	golden(t, "prompt_summarize_sections.golden", prompt)
 	if l.Calls() != 1 {
 		t.Errorf("Calls = %d", l.Calls())
 	}
 }
 
-func TestLLMTruncate(t *testing.T) {
+func TestTruncate(t *testing.T) {
 	long := strings.Repeat("a", 10) + strings.Repeat("é", 10)
 	cases := []struct {
 		in   string
@@ -167,36 +145,36 @@ func TestLLMTruncate(t *testing.T) {
 		{"exactly10!", 10, "exactly10!"},
 		{long, 0, long},
 		{long, -1, long},
-		{long, 8, "aaaa" + llmTruncationMarker + "éééé"},
-		{long, 9, "aaaa" + llmTruncationMarker + "éééé"},
+		{long, 8, "aaaa" + truncationMarker + "éééé"},
+		{long, 9, "aaaa" + truncationMarker + "éééé"},
 	}
 	// Truncating twice changes nothing: callers that pre-truncate are safe.
-	once := llmTruncate(long, 8)
-	if twice := llmTruncate(once, 8); twice != once {
+	once := truncate(long, 8)
+	if twice := truncate(once, 8); twice != once {
 		t.Errorf("truncation is not idempotent: %q then %q", once, twice)
 	}
 	for _, tc := range cases {
-		if got := llmTruncate(tc.in, tc.max); got != tc.want {
-			t.Errorf("llmTruncate(%q, %d) = %q, want %q", tc.in, tc.max, got, tc.want)
+		if got := truncate(tc.in, tc.max); got != tc.want {
+			t.Errorf("truncate(%q, %d) = %q, want %q", tc.in, tc.max, got, tc.want)
 		}
 	}
 }
 
-func TestLLMSummarizeTruncatesEventsAndPreviousSummary(t *testing.T) {
-	f := newLLMFakeServer(t)
-	f.script("chat", llmFakeStep{file: "chat_summary_sections.json"})
-	l, _ := newTestLLM(t, f, nil)
-	events := llmTestEvents()[:1]
+func TestSummarizeTruncatesEventsAndPreviousSummary(t *testing.T) {
+	f := newFakeServer(t)
+	f.script("chat", fakeStep{file: "chat_summary_sections.json"})
+	l, _ := newTestEngine(t, f, nil)
+	events := testEvents()[:1]
 	events[0].Content = strings.Repeat("x", 200) + "TAIL"
-	_, err := l.Summarize(t.Context(), SummaryRequest{
-		Style: StyleSections, PreviousSummary: "HEAD" + strings.Repeat("p", 200), Events: events, MaxEventLength: 40,
+	_, err := l.Summarize(t.Context(), extract.SummaryRequest{
+		Style: extract.StyleSections, PreviousSummary: "HEAD" + strings.Repeat("p", 200), Events: events, MaxEventLength: 40,
 	})
 	if err != nil {
 		t.Fatalf("Summarize: %v", err)
 	}
 	prompt := f.Requests()[0].Messages(t)
-	wantPrev := "<PREVIOUS SUMMARY>\nHEAD" + strings.Repeat("p", 16) + llmTruncationMarker + strings.Repeat("p", 20) + "\n</PREVIOUS SUMMARY>"
-	wantEvent := "<EVENT id=e1>\nMon 2023-05-08 13:56 UTC | user Caroline: " + strings.Repeat("x", 20) + llmTruncationMarker +
+	wantPrev := "<PREVIOUS SUMMARY>\nHEAD" + strings.Repeat("p", 16) + truncationMarker + strings.Repeat("p", 20) + "\n</PREVIOUS SUMMARY>"
+	wantEvent := "<EVENT id=e1>\nMon 2023-05-08 13:56 UTC | user Caroline: " + strings.Repeat("x", 20) + truncationMarker +
 		strings.Repeat("x", 16) + "TAIL\n</EVENT>"
 	for _, want := range []string{wantPrev, wantEvent} {
 		if !strings.Contains(prompt, want) {
@@ -205,11 +183,11 @@ func TestLLMSummarizeTruncatesEventsAndPreviousSummary(t *testing.T) {
 	}
 }
 
-func TestLLMSummarizeWithoutPreviousSummary(t *testing.T) {
-	f := newLLMFakeServer(t)
-	f.script("chat", llmFakeStep{file: "chat_summary_sections.json"})
-	l, _ := newTestLLM(t, f, nil)
-	if _, err := l.Summarize(t.Context(), SummaryRequest{Events: llmTestEvents()}); err != nil {
+func TestSummarizeWithoutPreviousSummary(t *testing.T) {
+	f := newFakeServer(t)
+	f.script("chat", fakeStep{file: "chat_summary_sections.json"})
+	l, _ := newTestEngine(t, f, nil)
+	if _, err := l.Summarize(t.Context(), extract.SummaryRequest{Events: testEvents()}); err != nil {
 		t.Fatalf("Summarize: %v", err)
 	}
 	if p := f.Requests()[0].Messages(t); !strings.Contains(p, "<PREVIOUS SUMMARY>\nNo events summarized\n</PREVIOUS SUMMARY>") {
@@ -217,11 +195,11 @@ func TestLLMSummarizeWithoutPreviousSummary(t *testing.T) {
 	}
 }
 
-func TestLLMSummarizeStructured(t *testing.T) {
-	f := newLLMFakeServer(t)
-	f.script("chat", llmFakeStep{file: "chat_summary_structured.json"})
-	l, logs := newTestLLM(t, f, nil)
-	got, err := l.Summarize(t.Context(), SummaryRequest{Style: StyleStructured, Events: llmTestEvents(), MaxEventLength: 10000})
+func TestSummarizeStructured(t *testing.T) {
+	f := newFakeServer(t)
+	f.script("chat", fakeStep{file: "chat_summary_structured.json"})
+	l, logs := newTestEngine(t, f, nil)
+	got, err := l.Summarize(t.Context(), extract.SummaryRequest{Style: extract.StyleStructured, Events: testEvents(), MaxEventLength: 10000})
 	if err != nil {
 		t.Fatalf("Summarize: %v", err)
 	}
@@ -269,10 +247,10 @@ func TestLLMSummarizeStructured(t *testing.T) {
 	if diff := cmp.Diff([]any{"user_context", "completed_tasks", "pending_tasks"}, params["required"]); diff != "" {
 		t.Errorf("required (-want +got):\n%s", diff)
 	}
-	llmGolden(t, "prompt_summarize_structured.golden", r.Messages(t))
+	golden(t, "prompt_summarize_structured.golden", r.Messages(t))
 }
 
-func TestLLMSummarizeStructuredParseFailure(t *testing.T) {
+func TestSummarizeStructuredParseFailure(t *testing.T) {
 	cases := []struct {
 		file, wantText, wantLog string
 	}{
@@ -281,10 +259,10 @@ func TestLLMSummarizeStructuredParseFailure(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.file, func(t *testing.T) {
-			f := newLLMFakeServer(t)
-			f.script("chat", llmFakeStep{file: tc.file})
-			l, logs := newTestLLM(t, f, nil)
-			got, err := l.Summarize(t.Context(), SummaryRequest{Style: StyleStructured, Events: llmTestEvents()})
+			f := newFakeServer(t)
+			f.script("chat", fakeStep{file: tc.file})
+			l, logs := newTestEngine(t, f, nil)
+			got, err := l.Summarize(t.Context(), extract.SummaryRequest{Style: extract.StyleStructured, Events: testEvents()})
 			if err != nil {
 				t.Fatalf("Summarize: %v (a parse failure must give an empty summary, not an error)", err)
 			}
@@ -296,19 +274,19 @@ func TestLLMSummarizeStructuredParseFailure(t *testing.T) {
 			}
 		})
 	}
-	if got := (llmStateSummary{}).markdown(); !strings.Contains(got, "**User Context**: \n\n**Completed Tasks**: ") {
+	if got := (stateSummary{}).markdown(); !strings.Contains(got, "**User Context**: \n\n**Completed Tasks**: ") {
 		t.Errorf("empty summary renders as:\n%s", got)
 	}
 }
 
-func TestLLMSummarizeMem1(t *testing.T) {
-	f := newLLMFakeServer(t)
-	f.script("chat", llmFakeStep{file: "chat_summary_mem1.json"})
-	l, _ := newTestLLM(t, f, nil)
-	got, err := l.Summarize(t.Context(), SummaryRequest{
-		Style:           StyleMem1,
+func TestSummarizeMem1(t *testing.T) {
+	f := newFakeServer(t)
+	f.script("chat", fakeStep{file: "chat_summary_mem1.json"})
+	l, _ := newTestEngine(t, f, nil)
+	got, err := l.Summarize(t.Context(), extract.SummaryRequest{
+		Style:           extract.StyleMem1,
 		PreviousSummary: "<think>Caroline is planning a move abroad.</think>",
-		Events:          llmTestEvents(),
+		Events:          testEvents(),
 		MaxEventLength:  10000,
 	})
 	if err != nil {
@@ -327,10 +305,10 @@ func TestLLMSummarizeMem1(t *testing.T) {
 			t.Errorf("prompt lacks %q", want)
 		}
 	}
-	llmGolden(t, "prompt_summarize_mem1.golden", prompt)
+	golden(t, "prompt_summarize_mem1.golden", prompt)
 }
 
-func TestLLMNormalizeThink(t *testing.T) {
+func TestNormalizeThink(t *testing.T) {
 	cases := map[string]string{
 		"<think>a</think>":                     "<think>a</think>",
 		"pre <think>\n a \n</think> post":      "<think>a</think>",
@@ -341,17 +319,17 @@ func TestLLMNormalizeThink(t *testing.T) {
 		"<think>multi\nline\nmemory</think>\n": "<think>multi\nline\nmemory</think>",
 	}
 	for in, want := range cases {
-		if got := llmNormalizeThink(in); got != want {
-			t.Errorf("llmNormalizeThink(%q) = %q, want %q", in, got, want)
+		if got := normalizeThink(in); got != want {
+			t.Errorf("normalizeThink(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
 
-func TestLLMSummarizeWithoutEventsMakesNoCall(t *testing.T) {
-	f := newLLMFakeServer(t)
-	l, _ := newTestLLM(t, f, nil)
-	for _, style := range []SummaryStyle{StyleSections, StyleStructured, StyleMem1} {
-		got, err := l.Summarize(t.Context(), SummaryRequest{Style: style, PreviousSummary: "kept"})
+func TestSummarizeWithoutEventsMakesNoCall(t *testing.T) {
+	f := newFakeServer(t)
+	l, _ := newTestEngine(t, f, nil)
+	for _, style := range []extract.SummaryStyle{extract.StyleSections, extract.StyleStructured, extract.StyleMem1} {
+		got, err := l.Summarize(t.Context(), extract.SummaryRequest{Style: style, PreviousSummary: "kept"})
 		if err != nil || !strings.Contains(got.Text, "kept") {
 			t.Errorf("%s: %+v, %v", style, got, err)
 		}
@@ -359,25 +337,25 @@ func TestLLMSummarizeWithoutEventsMakesNoCall(t *testing.T) {
 	if l.Calls() != 0 || len(f.Requests()) != 0 {
 		t.Errorf("calls = %d, requests = %d, want none", l.Calls(), len(f.Requests()))
 	}
-	if _, err := l.Summarize(t.Context(), SummaryRequest{Style: "haiku", Events: llmTestEvents()}); !errors.Is(err, ErrInvalidOutput) {
+	if _, err := l.Summarize(t.Context(), extract.SummaryRequest{Style: "haiku", Events: testEvents()}); !errors.Is(err, extract.ErrInvalidOutput) {
 		t.Errorf("unknown style: %v", err)
 	}
 }
 
-func TestLLMSelectEvents(t *testing.T) {
-	f := newLLMFakeServer(t)
-	f.script("chat", llmFakeStep{file: "chat_attention.json"})
-	l, _ := newTestLLM(t, f, nil)
+func TestSelectEvents(t *testing.T) {
+	f := newFakeServer(t)
+	f.script("chat", fakeStep{file: "chat_attention.json"})
+	l, _ := newTestEngine(t, f, nil)
 	// The model answers ["e3","e1","e3","e42",4,"e2"]: e42 and 4 are not
 	// events, e3 repeats, and MaxKeep cuts the rest.
-	got, err := l.SelectEvents(t.Context(), AttentionRequest{Events: llmTestEvents(), MaxKeep: 2})
+	got, err := l.SelectEvents(t.Context(), extract.AttentionRequest{Events: testEvents(), MaxKeep: 2})
 	if err != nil {
 		t.Fatalf("SelectEvents: %v", err)
 	}
 	if diff := cmp.Diff([]string{"e3", "e1"}, got); diff != "" {
 		t.Errorf("ids (-want +got):\n%s", diff)
 	}
-	got, err = l.SelectEvents(t.Context(), AttentionRequest{Events: llmTestEvents()})
+	got, err = l.SelectEvents(t.Context(), extract.AttentionRequest{Events: testEvents()})
 	if err != nil {
 		t.Fatalf("SelectEvents: %v", err)
 	}
@@ -391,43 +369,43 @@ func TestLLMSelectEvents(t *testing.T) {
 	if rf["type"] != "json_schema" || schema["name"] != "event_selection" || schema["strict"] != true {
 		t.Errorf("response_format = %v", rf)
 	}
-	llmGolden(t, "prompt_attention.golden", r.Messages(t))
+	golden(t, "prompt_attention.golden", r.Messages(t))
 
-	if ids, err := llmParseIDs(`{"ids": [1, "x"]}`); err != nil || !cmp.Equal(ids, []string{"1", "x"}) {
+	if ids, err := parseIDs(`{"ids": [1, "x"]}`); err != nil || !cmp.Equal(ids, []string{"1", "x"}) {
 		t.Errorf("numeric ids: %v, %v", ids, err)
 	}
 	for _, bad := range []string{`{"keep": []}`, `{"ids": "e1"}`, `{"ids": [true]}`, `no json`} {
-		if _, err := llmParseIDs(bad); err == nil {
-			t.Errorf("llmParseIDs(%s) accepted", bad)
+		if _, err := parseIDs(bad); err == nil {
+			t.Errorf("parseIDs(%s) accepted", bad)
 		}
 	}
 }
 
-func llmDate(y int, m time.Month, d int) *time.Time {
+func date(y int, m time.Month, d int) *time.Time {
 	t := time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
 	return &t
 }
 
-func llmTestInput() Input {
-	return Input{
+func testInput() extract.Input {
+	return extract.Input{
 		UserID:    "u-42",
 		UserName:  "Caroline",
 		SessionID: "s-2023-05-08",
 		Summary:   "USER_CONTEXT: Caroline moved to Lisbon; she no longer eats sushi",
-		Events:    llmTestEvents(),
+		Events:    testEvents(),
 	}
 }
 
-func TestLLMExtract(t *testing.T) {
-	f := newLLMFakeServer(t)
-	f.script("chat", llmFakeStep{file: "chat_extract.json"})
-	l, logs := newTestLLM(t, f, nil)
-	got, err := l.Extract(t.Context(), llmTestInput())
+func TestExtract(t *testing.T) {
+	f := newFakeServer(t)
+	f.script("chat", fakeStep{file: "chat_extract.json"})
+	l, logs := newTestEngine(t, f, nil)
+	got, err := l.Extract(t.Context(), testInput())
 	if err != nil {
 		t.Fatalf("Extract: %v", err)
 	}
-	want := Result{
-		Entities: []Entity{
+	want := extract.Result{
+		Entities: []extract.Entity{
 			{Key: "user", Name: "Caroline", Type: ontology.Person, IsUser: true},
 			{Key: "e2", Name: "Lisbon", Type: ontology.Place, Aliases: []string{"Lisboa"}},
 			{Key: "e3", Name: "Alfama", Type: ontology.Place},
@@ -435,15 +413,15 @@ func TestLLMExtract(t *testing.T) {
 			{Key: "e5", Name: "cooking bacalhau", Type: ontology.Activity},
 			{Key: "e6", Name: "Ana", Type: ontology.Person, Aliases: []string{"sister"}},
 		},
-		Facts: []Fact{
+		Facts: []extract.Fact{
 			{Subject: "user", Predicate: "LIVES_IN", Object: "e2", Sentence: "Caroline lives in Lisbon.",
-				Polarity: ontology.Positive, Confidence: 0.95, ValidFrom: llmDate(2023, 4, 1), SourceEventIDs: []string{"e1"}},
+				Polarity: ontology.Positive, Confidence: 0.95, ValidFrom: date(2023, 4, 1), SourceEventIDs: []string{"e1"}},
 			{Subject: "e3", Predicate: "LOCATED_IN", Object: "e2", Sentence: "Alfama is a district of Lisbon.",
 				Polarity: ontology.Positive, Confidence: 0.9, SourceEventIDs: []string{"e1"}},
 			{Subject: "user", Predicate: "LIKES", Object: "e4", Sentence: "Caroline no longer eats sushi.",
-				Polarity: ontology.Negative, Confidence: 0.9, Strength: 0.7, ValidFrom: llmDate(2023, 5, 8), SourceEventIDs: []string{"e3"}},
+				Polarity: ontology.Negative, Confidence: 0.9, Strength: 0.7, ValidFrom: date(2023, 5, 8), SourceEventIDs: []string{"e3"}},
 			{Subject: "user", Predicate: "LEARNING", Object: "e5", Sentence: "Caroline is learning to cook bacalhau.",
-				Polarity: ontology.Positive, Confidence: 0.85, ValidFrom: llmDate(2023, 5, 8), SourceEventIDs: []string{"e3"}},
+				Polarity: ontology.Positive, Confidence: 0.85, ValidFrom: date(2023, 5, 8), SourceEventIDs: []string{"e3"}},
 			{Subject: "e6", Predicate: "SIBLING_OF", Object: "user", Qualifier: "sister", Sentence: "Ana is Caroline's sister.",
 				Polarity: ontology.Positive, Confidence: 0.95, SourceEventIDs: []string{"e3"}},
 		},
@@ -498,18 +476,18 @@ func TestLLMExtract(t *testing.T) {
 	if strings.Contains(prompt, `"$defs"`) {
 		t.Errorf("json_schema mode must not repeat the schema in the prompt")
 	}
-	llmGolden(t, "prompt_extract.golden", prompt)
+	golden(t, "prompt_extract.golden", prompt)
 }
 
-func TestLLMExtractJSONObjectFallback(t *testing.T) {
-	f := newLLMFakeServer(t)
-	f.script("chat", llmFakeStep{file: "chat_extract_local_model.json"})
-	l, _ := newTestLLM(t, f, func(c *LLMConfig) {
+func TestExtractJSONObjectFallback(t *testing.T) {
+	f := newFakeServer(t)
+	f.script("chat", fakeStep{file: "chat_extract_local_model.json"})
+	l, _ := newTestEngine(t, f, func(c *Config) {
 		c.BaseURL = strings.TrimSuffix(c.BaseURL, "/v1") + "/ollama/v1"
 		c.Model = "llama3.1:8b"
 		c.UseJSONSchema = false
 	})
-	in := llmTestInput()
+	in := testInput()
 	in.UserName = ""
 	got, err := l.Extract(t.Context(), in)
 	if err != nil {
@@ -517,14 +495,14 @@ func TestLLMExtractJSONObjectFallback(t *testing.T) {
 	}
 	// The answer is fenced, uses null, "person"/"city" and "moved to", and
 	// leaves out every optional field.
-	want := Result{
-		Entities: []Entity{
+	want := extract.Result{
+		Entities: []extract.Entity{
 			{Key: "user", Name: "user", Type: ontology.Person, IsUser: true},
 			{Key: "e2", Name: "Lisbon", Type: ontology.Place},
 		},
-		Facts: []Fact{{
+		Facts: []extract.Fact{{
 			Subject: "user", Predicate: "LIVES_IN", Object: "e2", Sentence: "The user lives in Lisbon",
-			Polarity: ontology.Positive, Confidence: llmDefaultConfidence, SourceEventIDs: []string{"e1"},
+			Polarity: ontology.Positive, Confidence: defaultConfidence, SourceEventIDs: []string{"e1"},
 		}},
 		Mentions:     map[string][]string{"e1": {"e2"}, "e4": {"e2"}},
 		Model:        "llama3.1:8b",
@@ -545,10 +523,10 @@ func TestLLMExtractJSONObjectFallback(t *testing.T) {
 	if !strings.Contains(prompt, "The JSON object must match this JSON schema:\n{") || !strings.Contains(prompt, `"source_event_ids"`) {
 		t.Errorf("json_object mode must carry the schema in the prompt")
 	}
-	llmGolden(t, "prompt_extract_json_object.golden", prompt)
+	golden(t, "prompt_extract_json_object.golden", prompt)
 }
 
-func TestLLMExtractInvalidOutput(t *testing.T) {
+func TestExtractInvalidOutput(t *testing.T) {
 	cases := []struct {
 		file, want string
 	}{
@@ -558,11 +536,11 @@ func TestLLMExtractInvalidOutput(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.file, func(t *testing.T) {
-			f := newLLMFakeServer(t)
-			f.script("chat", llmFakeStep{file: tc.file})
-			l, _ := newTestLLM(t, f, nil)
-			_, err := l.Extract(t.Context(), llmTestInput())
-			if !errors.Is(err, ErrInvalidOutput) || errors.Is(err, ErrUnavailable) {
+			f := newFakeServer(t)
+			f.script("chat", fakeStep{file: tc.file})
+			l, _ := newTestEngine(t, f, nil)
+			_, err := l.Extract(t.Context(), testInput())
+			if !errors.Is(err, extract.ErrInvalidOutput) || errors.Is(err, extract.ErrUnavailable) {
 				t.Fatalf("err = %v, want ErrInvalidOutput", err)
 			}
 			if !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "extract: ") {
@@ -573,29 +551,29 @@ func TestLLMExtractInvalidOutput(t *testing.T) {
 			}
 		})
 	}
-	var out llmExtraction
-	schemas, _ := newLLMSchemas()
+	var out extraction
+	schemas, _ := newSchemas()
 	for in, want := range map[string]string{
 		`{"facts": []}`:                 "$.entities: required field missing",
 		`{"entities": {}, "facts": []}`: "$.entities: want array, got object",
 		`{"entities": [{"name": 3, "type": "Person"}], "facts": []}`: "$.entities[0].name: want string, got number",
 		`[1,2]`: "no JSON object",
 	} {
-		if err := llmDecode(in, schemas.extract, &out); err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("llmDecode(%s) = %v, want %q", in, err, want)
+		if err := decode(in, schemas.extract, &out); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("decode(%s) = %v, want %q", in, err, want)
 		}
 	}
 }
 
-func TestLLMExtractValidatesItems(t *testing.T) {
-	f := newLLMFakeServer(t)
-	f.script("chat", llmFakeStep{file: "chat_extract_invalid_items.json"})
-	l, logs := newTestLLM(t, f, nil)
-	got, err := l.Extract(t.Context(), llmTestInput())
+func TestExtractValidatesItems(t *testing.T) {
+	f := newFakeServer(t)
+	f.script("chat", fakeStep{file: "chat_extract_invalid_items.json"})
+	l, logs := newTestEngine(t, f, nil)
+	got, err := l.Extract(t.Context(), testInput())
 	if err != nil {
 		t.Fatalf("Extract: %v (bad items must be dropped, not fail the window)", err)
 	}
-	want := []Entity{
+	want := []extract.Entity{
 		{Key: "user", Name: "Caroline", Type: ontology.Person, IsUser: true},
 		{Key: "e2", Name: "Berlin", Type: ontology.Concept}, // "metropolis" is no type
 		{Key: "e3", Name: "Lisbon", Type: ontology.Place},   // "city" is
@@ -604,7 +582,7 @@ func TestLLMExtractValidatesItems(t *testing.T) {
 	if diff := cmp.Diff(want, got.Entities); diff != "" {
 		t.Errorf("entities (-want +got):\n%s", diff)
 	}
-	wantFacts := []Fact{
+	wantFacts := []extract.Fact{
 		// "lives-in; DROP" never becomes a relationship type.
 		{Subject: "user", Predicate: ontology.Fallback, RawPredicate: "lives in drop", Object: "e2",
 			Sentence: "Caroline lives in drop Berlin", Polarity: ontology.Positive, Confidence: 0.6, SourceEventIDs: []string{"e1"}},
@@ -614,7 +592,7 @@ func TestLLMExtractValidatesItems(t *testing.T) {
 		// "I" is the user; scores clamped; valid_to before valid_from
 		// dropped; the only source id is unknown, so the events naming sushi.
 		{Subject: "user", Predicate: "LIKES", Object: "e4", Sentence: "Not true: Caroline likes sushi",
-			Polarity: ontology.Negative, ValidFrom: llmDate(2023, 5, 8), SourceEventIDs: []string{"e3"}},
+			Polarity: ontology.Negative, ValidFrom: date(2023, 5, 8), SourceEventIDs: []string{"e3"}},
 	}
 	if diff := cmp.Diff(wantFacts, got.Facts); diff != "" {
 		t.Errorf("facts (-want +got):\n%s", diff)
@@ -640,7 +618,7 @@ func TestLLMExtractValidatesItems(t *testing.T) {
 	}
 }
 
-func TestLLMMentionsName(t *testing.T) {
+func TestMentionsName(t *testing.T) {
 	cases := []struct {
 		text, name string
 		want       bool
@@ -655,65 +633,65 @@ func TestLLMMentionsName(t *testing.T) {
 		{"x", "", false},
 	}
 	for _, tc := range cases {
-		if got := llmMentionsName(tc.text, tc.name); got != tc.want {
-			t.Errorf("llmMentionsName(%q, %q) = %v", tc.text, tc.name, got)
+		if got := mentionsName(tc.text, tc.name); got != tc.want {
+			t.Errorf("mentionsName(%q, %q) = %v", tc.text, tc.name, got)
 		}
 	}
 }
 
-func TestLLMFallbackSources(t *testing.T) {
-	events := llmTestEvents()
-	set := &llmEntitySet{in: Input{UserName: "Caroline"}, byName: map[string]string{}, guessed: map[string]bool{}}
+func TestFallbackSources(t *testing.T) {
+	events := testEvents()
+	set := &entitySet{in: extract.Input{UserName: "Caroline"}, byName: map[string]string{}, guessed: map[string]bool{}}
 	user := set.user("")
 	set.entities = append(set.entities,
-		Entity{Key: "e2", Name: "bacalhau", Type: ontology.Food},
-		Entity{Key: "e3", Name: "Porto", Type: ontology.Place})
+		extract.Entity{Key: "e2", Name: "bacalhau", Type: ontology.Food},
+		extract.Entity{Key: "e3", Name: "Porto", Type: ontology.Place})
 	cases := []struct {
-		fact Fact
+		fact extract.Fact
 		want []string
 	}{
-		{Fact{Subject: user, Object: "e2"}, []string{"e3"}},       // named in e3
-		{Fact{Subject: user, Object: "e3"}, []string{"e1", "e3"}}, // named nowhere: the user's events
+		{extract.Fact{Subject: user, Object: "e2"}, []string{"e3"}},       // named in e3
+		{extract.Fact{Subject: user, Object: "e3"}, []string{"e1", "e3"}}, // named nowhere: the user's events
 	}
 	for _, tc := range cases {
-		if got := llmFallbackSources(events, set, tc.fact); !cmp.Equal(got, tc.want) {
+		if got := fallbackSources(events, set, tc.fact); !cmp.Equal(got, tc.want) {
 			t.Errorf("sources for %s = %v, want %v", tc.fact.Object, got, tc.want)
 		}
 	}
-	noUser := []Event{{ID: "a", Role: "assistant"}, {ID: "b", Role: "tool"}}
-	if got := llmFallbackSources(noUser, set, Fact{Subject: user, Object: "e3"}); !cmp.Equal(got, []string{"a", "b"}) {
+	noUser := []extract.Event{{ID: "a", Role: "assistant"}, {ID: "b", Role: "tool"}}
+	if got := fallbackSources(noUser, set, extract.Fact{Subject: user, Object: "e3"}); !cmp.Equal(got, []string{"a", "b"}) {
 		t.Errorf("no user events: %v", got)
 	}
 }
 
-func TestLLMExtractEmptyWindowMakesNoCall(t *testing.T) {
-	f := newLLMFakeServer(t)
-	l, _ := newTestLLM(t, f, nil)
-	got, err := l.Extract(t.Context(), Input{UserID: "u"})
+func TestExtractEmptyWindowMakesNoCall(t *testing.T) {
+	f := newFakeServer(t)
+	l, _ := newTestEngine(t, f, nil)
+	got, err := l.Extract(t.Context(), extract.Input{UserID: "u"})
 	if err != nil || len(got.Facts) != 0 || got.Model != "gpt-4o-mini" || l.Calls() != 0 {
 		t.Errorf("Extract(empty) = %+v, %v, calls %d", got, err, l.Calls())
 	}
 }
 
-func TestLLMInsights(t *testing.T) {
-	f := newLLMFakeServer(t)
-	f.script("chat", llmFakeStep{file: "chat_insights.json"})
-	l, logs := newTestLLM(t, f, nil)
-	in := InsightInput{
+func TestInsights(t *testing.T) {
+	f := newFakeServer(t)
+	f.script("chat", fakeStep{file: "chat_insights.json"})
+	l, logs := newTestEngine(t, f, nil)
+	in := extract.InsightInput{
 		UserID: "u-42",
-		Events: llmTestEvents(),
-		Facts: []InsightFact{
+		Events: testEvents(),
+		Facts: []extract.InsightFact{
 			{ID: "f1", Subject: "Ana", Predicate: "SIBLING_OF", Object: "Caroline", Sentence: "Ana is Caroline's sister.",
 				SourceEventIDs: []string{"e0-old", "e3"}},
 			{ID: "f2", Subject: "Caroline", Predicate: "LIKES", Object: "sushi", Sentence: "Caroline no longer eats sushi.",
-				SourceEventIDs: []string{"e3"}, ValidFrom: llmDate(2023, 5, 8)},
+				SourceEventIDs: []string{"e3"}, ValidFrom: date(2023, 5, 8)},
 		},
 	}
 	got, err := l.Insights(t.Context(), in)
 	if err != nil {
 		t.Fatalf("Insights: %v", err)
 	}
-	want := []Insight{
+	want := []extract.Insight{
 		{Text: "Caroline is rebuilding her food habits around Portuguese cooking since moving to Lisbon.", Confidence: 0.7,
 			SourceEventIDs: []string{"e1", "e3"}, EntityNames: []string{"Caroline", "Lisbon", "bacalhau"}, FactIDs: []string{"f2"}},
 		// e77 and f9 are unknown, Atlantis occurs nowhere, 1.4 is clamped;
@@ -734,16 +712,16 @@ func TestLLMInsights(t *testing.T) {
 	if rf["json_schema"].(map[string]any)["name"] != "graphmem_insights" {
 		t.Errorf("response_format = %v", rf)
 	}
-	llmGolden(t, "prompt_insights.golden", r.Messages(t))
-	if got, err := l.Insights(t.Context(), InsightInput{UserID: "u"}); got != nil || err != nil || l.Calls() != 1 {
+	golden(t, "prompt_insights.golden", r.Messages(t))
+	if got, err := l.Insights(t.Context(), extract.InsightInput{UserID: "u"}); got != nil || err != nil || l.Calls() != 1 {
 		t.Errorf("empty batch: %v, %v, calls %d", got, err, l.Calls())
 	}
 }
 
-func TestLLMEmbed(t *testing.T) {
-	f := newLLMFakeServer(t)
-	f.script("embeddings", llmFakeStep{file: "embeddings_2.json"}, llmFakeStep{file: "embeddings_1.json"})
-	l, _ := newTestLLM(t, f, func(c *LLMConfig) {
+func TestEmbed(t *testing.T) {
+	f := newFakeServer(t)
+	f.script("embeddings", fakeStep{file: "embeddings_2.json"}, fakeStep{file: "embeddings_1.json"})
+	l, _ := newTestEngine(t, f, func(c *Config) {
 		c.EmbeddingBatchSize = 2
 		c.RequestEmbeddingDimensions = true
 	})
@@ -768,30 +746,30 @@ func TestLLMEmbed(t *testing.T) {
 		t.Errorf("stats = %+v", s)
 	}
 
-	f.script("embeddings", llmFakeStep{file: "embeddings_wrong_dims.json"})
-	if _, err := l.Embed(t.Context(), []string{"a", "b"}); !errors.Is(err, ErrInvalidOutput) || !strings.Contains(err.Error(), "3 dimensions, want 4") {
+	f.script("embeddings", fakeStep{file: "embeddings_wrong_dims.json"})
+	if _, err := l.Embed(t.Context(), []string{"a", "b"}); !errors.Is(err, extract.ErrInvalidOutput) || !strings.Contains(err.Error(), "3 dimensions, want 4") {
 		t.Errorf("wrong dimensions: %v", err)
 	}
-	if _, err := l.Embed(t.Context(), []string{"a", " "}); !errors.Is(err, ErrInvalidOutput) {
+	if _, err := l.Embed(t.Context(), []string{"a", " "}); !errors.Is(err, extract.ErrInvalidOutput) {
 		t.Errorf("empty text: %v", err)
 	}
-	if _, err := l.Embed(t.Context(), []string{"a"}); !errors.Is(err, ErrInvalidOutput) || !strings.Contains(err.Error(), "2 vectors for 1 texts") {
+	if _, err := l.Embed(t.Context(), []string{"a"}); !errors.Is(err, extract.ErrInvalidOutput) || !strings.Contains(err.Error(), "2 vectors for 1 texts") {
 		t.Errorf("vector count: %v", err)
 	}
-	noModel, _ := newTestLLM(t, f, func(c *LLMConfig) { c.EmbeddingModel = "" })
+	noModel, _ := newTestEngine(t, f, func(c *Config) { c.EmbeddingModel = "" })
 	if _, err := noModel.Embed(t.Context(), []string{"a"}); !errors.Is(err, errors.ErrUnsupported) {
 		t.Errorf("no embedding model: %v", err)
 	}
 }
 
-func TestLLMRetriesRateLimitThenSucceeds(t *testing.T) {
-	f := newLLMFakeServer(t)
+func TestRetriesRateLimitThenSucceeds(t *testing.T) {
+	f := newFakeServer(t)
 	f.script("chat",
-		llmFakeStep{status: http.StatusTooManyRequests, file: "error_429.json", header: map[string]string{"Retry-After-Ms": "60"}},
-		llmFakeStep{file: "chat_summary_sections.json"})
-	l, _ := newTestLLM(t, f, func(c *LLMConfig) { c.RetryMaxDelay = time.Second })
+		fakeStep{status: http.StatusTooManyRequests, file: "error_429.json", header: map[string]string{"Retry-After-Ms": "60"}},
+		fakeStep{file: "chat_summary_sections.json"})
+	l, _ := newTestEngine(t, f, func(c *Config) { c.RetryMaxDelay = time.Second })
 	start := time.Now()
-	if _, err := l.Summarize(t.Context(), SummaryRequest{Events: llmTestEvents()}); err != nil {
+	if _, err := l.Summarize(t.Context(), extract.SummaryRequest{Events: testEvents()}); err != nil {
 		t.Fatalf("Summarize: %v", err)
 	}
 	if elapsed := time.Since(start); elapsed < 60*time.Millisecond {
@@ -808,12 +786,12 @@ func TestLLMRetriesRateLimitThenSucceeds(t *testing.T) {
 	}
 }
 
-func TestLLMRetryAfterBeyondLimitGivesUp(t *testing.T) {
-	f := newLLMFakeServer(t)
-	f.script("chat", llmFakeStep{status: http.StatusTooManyRequests, file: "error_429.json", header: map[string]string{"Retry-After": "120"}})
-	l, _ := newTestLLM(t, f, nil)
-	_, err := l.Extract(t.Context(), llmTestInput())
-	if !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), "retry after 2m0s") {
+func TestRetryAfterBeyondLimitGivesUp(t *testing.T) {
+	f := newFakeServer(t)
+	f.script("chat", fakeStep{status: http.StatusTooManyRequests, file: "error_429.json", header: map[string]string{"Retry-After": "120"}})
+	l, _ := newTestEngine(t, f, nil)
+	_, err := l.Extract(t.Context(), testInput())
+	if !errors.Is(err, extract.ErrUnavailable) || !strings.Contains(err.Error(), "retry after 2m0s") {
 		t.Fatalf("err = %v", err)
 	}
 	if n := len(f.Requests()); n != 1 {
@@ -821,12 +799,12 @@ func TestLLMRetryAfterBeyondLimitGivesUp(t *testing.T) {
 	}
 }
 
-func TestLLMServerErrorsExhaustRetries(t *testing.T) {
-	f := newLLMFakeServer(t)
-	f.script("chat", llmFakeStep{status: http.StatusInternalServerError, file: "error_500.json"})
-	l, _ := newTestLLM(t, f, nil)
-	_, err := l.Extract(t.Context(), llmTestInput())
-	if !errors.Is(err, ErrUnavailable) || errors.Is(err, ErrInvalidOutput) {
+func TestServerErrorsExhaustRetries(t *testing.T) {
+	f := newFakeServer(t)
+	f.script("chat", fakeStep{status: http.StatusInternalServerError, file: "error_500.json"})
+	l, _ := newTestEngine(t, f, nil)
+	_, err := l.Extract(t.Context(), testInput())
+	if !errors.Is(err, extract.ErrUnavailable) || errors.Is(err, extract.ErrInvalidOutput) {
 		t.Fatalf("err = %v, want ErrUnavailable", err)
 	}
 	if !strings.Contains(err.Error(), "after 3 attempts") || !strings.Contains(err.Error(), "status code: 500") {
@@ -837,13 +815,13 @@ func TestLLMServerErrorsExhaustRetries(t *testing.T) {
 	}
 }
 
-func TestLLMServerErrorWithoutJSONBodyIsRetried(t *testing.T) {
-	f := newLLMFakeServer(t)
+func TestServerErrorWithoutJSONBodyIsRetried(t *testing.T) {
+	f := newFakeServer(t)
 	f.script("chat",
-		llmFakeStep{status: http.StatusBadGateway, body: "<html>502 Bad Gateway</html>"},
-		llmFakeStep{file: "chat_attention.json"})
-	l, _ := newTestLLM(t, f, nil)
-	if _, err := l.SelectEvents(t.Context(), AttentionRequest{Events: llmTestEvents()}); err != nil {
+		fakeStep{status: http.StatusBadGateway, body: "<html>502 Bad Gateway</html>"},
+		fakeStep{file: "chat_attention.json"})
+	l, _ := newTestEngine(t, f, nil)
+	if _, err := l.SelectEvents(t.Context(), extract.AttentionRequest{Events: testEvents()}); err != nil {
 		t.Fatalf("SelectEvents: %v", err)
 	}
 	if n := len(f.Requests()); n != 2 {
@@ -851,16 +829,16 @@ func TestLLMServerErrorWithoutJSONBodyIsRetried(t *testing.T) {
 	}
 }
 
-func TestLLMHangingServerTimesOut(t *testing.T) {
-	f := newLLMFakeServer(t)
-	f.script("chat", llmFakeStep{hang: true})
-	l, _ := newTestLLM(t, f, func(c *LLMConfig) {
+func TestHangingServerTimesOut(t *testing.T) {
+	f := newFakeServer(t)
+	f.script("chat", fakeStep{hang: true})
+	l, _ := newTestEngine(t, f, func(c *Config) {
 		c.Timeout = 50 * time.Millisecond
 		c.MaxRetries = 1
 	})
 	start := time.Now()
-	_, err := l.Summarize(t.Context(), SummaryRequest{Events: llmTestEvents()})
-	if !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), "timed out") {
+	_, err := l.Summarize(t.Context(), extract.SummaryRequest{Events: testEvents()})
+	if !errors.Is(err, extract.ErrUnavailable) || !strings.Contains(err.Error(), "timed out") {
 		t.Fatalf("err = %v, want ErrUnavailable after a timeout", err)
 	}
 	if elapsed := time.Since(start); elapsed > 3*time.Second {
@@ -871,12 +849,12 @@ func TestLLMHangingServerTimesOut(t *testing.T) {
 	}
 }
 
-func TestLLMBadRequestIsInvalidOutput(t *testing.T) {
-	f := newLLMFakeServer(t)
-	f.script("chat", llmFakeStep{status: http.StatusBadRequest, file: "error_400.json"})
-	l, _ := newTestLLM(t, f, nil)
-	_, err := l.Extract(t.Context(), llmTestInput())
-	if !errors.Is(err, ErrInvalidOutput) || errors.Is(err, ErrUnavailable) {
+func TestBadRequestIsInvalidOutput(t *testing.T) {
+	f := newFakeServer(t)
+	f.script("chat", fakeStep{status: http.StatusBadRequest, file: "error_400.json"})
+	l, _ := newTestEngine(t, f, nil)
+	_, err := l.Extract(t.Context(), testInput())
+	if !errors.Is(err, extract.ErrInvalidOutput) || errors.Is(err, extract.ErrUnavailable) {
 		t.Fatalf("err = %v, want ErrInvalidOutput", err)
 	}
 	if !strings.Contains(err.Error(), "status code: 400") || !strings.Contains(err.Error(), "additionalProperties") {
@@ -887,22 +865,22 @@ func TestLLMBadRequestIsInvalidOutput(t *testing.T) {
 	}
 }
 
-func TestLLMConnectionRefusedIsUnavailable(t *testing.T) {
+func TestConnectionRefusedIsUnavailable(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	addr := ln.Addr().String()
 	ln.Close()
-	l, err := NewLLM(LLMConfig{BaseURL: "http://" + addr + "/v1", Model: "m", EmbeddingModel: "e",
+	l, err := New(Config{BaseURL: "http://" + addr + "/v1", Model: "m", EmbeddingModel: "e",
 		MaxRetries: 1, RetryBaseDelay: time.Millisecond, Timeout: time.Second}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := l.Insights(t.Context(), InsightInput{Events: llmTestEvents()}); !errors.Is(err, ErrUnavailable) {
+	if _, err := l.Insights(t.Context(), extract.InsightInput{Events: testEvents()}); !errors.Is(err, extract.ErrUnavailable) {
 		t.Errorf("Insights: %v, want ErrUnavailable", err)
 	}
-	if _, err := l.Embed(t.Context(), []string{"a"}); !errors.Is(err, ErrUnavailable) {
+	if _, err := l.Embed(t.Context(), []string{"a"}); !errors.Is(err, extract.ErrUnavailable) {
 		t.Errorf("Embed: %v, want ErrUnavailable", err)
 	}
 	if s := l.Stats(); s.Requests != 4 || s.Calls != 1 || s.EmbedCalls != 1 {
@@ -910,18 +888,18 @@ func TestLLMConnectionRefusedIsUnavailable(t *testing.T) {
 	}
 }
 
-func TestLLMCancelDuringBackoff(t *testing.T) {
-	f := newLLMFakeServer(t)
-	f.script("chat", llmFakeStep{status: http.StatusServiceUnavailable, file: "error_500.json"})
-	l, _ := newTestLLM(t, f, func(c *LLMConfig) {
+func TestCancelDuringBackoff(t *testing.T) {
+	f := newFakeServer(t)
+	f.script("chat", fakeStep{status: http.StatusServiceUnavailable, file: "error_500.json"})
+	l, _ := newTestEngine(t, f, func(c *Config) {
 		c.RetryBaseDelay = 10 * time.Second
 		c.RetryMaxDelay = 10 * time.Second
 	})
 	ctx, cancel := context.WithCancel(t.Context())
 	time.AfterFunc(50*time.Millisecond, cancel)
 	start := time.Now()
-	_, err := l.Summarize(ctx, SummaryRequest{Events: llmTestEvents()})
-	if !errors.Is(err, ErrUnavailable) || !errors.Is(err, context.Canceled) {
+	_, err := l.Summarize(ctx, extract.SummaryRequest{Events: testEvents()})
+	if !errors.Is(err, extract.ErrUnavailable) || !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want ErrUnavailable and context.Canceled", err)
 	}
 	if elapsed := time.Since(start); elapsed > 2*time.Second {
@@ -931,25 +909,25 @@ func TestLLMCancelDuringBackoff(t *testing.T) {
 	// A deadline too close for the next backoff ends the call at once.
 	ctx, cancel2 := context.WithTimeout(t.Context(), time.Second)
 	defer cancel2()
-	if _, err := l.Summarize(ctx, SummaryRequest{Events: llmTestEvents()}); !errors.Is(err, ErrUnavailable) ||
+	if _, err := l.Summarize(ctx, extract.SummaryRequest{Events: testEvents()}); !errors.Is(err, extract.ErrUnavailable) ||
 		!strings.Contains(err.Error(), "deadline too close") {
 		t.Errorf("err = %v", err)
 	}
 }
 
-func TestLLMAzure(t *testing.T) {
-	f := newLLMFakeServer(t)
-	f.script("chat", llmFakeStep{file: "chat_summary_sections.json"})
-	l, _ := newTestLLM(t, f, func(c *LLMConfig) {
+func TestAzure(t *testing.T) {
+	f := newFakeServer(t)
+	f.script("chat", fakeStep{file: "chat_summary_sections.json"})
+	l, _ := newTestEngine(t, f, func(c *Config) {
 		c.APIType = "azure"
 		c.BaseURL = strings.TrimSuffix(c.BaseURL, "/v1")
 		c.Model = "gpt-4o"
 	})
-	if _, err := l.Summarize(t.Context(), SummaryRequest{Events: llmTestEvents()}); err != nil {
+	if _, err := l.Summarize(t.Context(), extract.SummaryRequest{Events: testEvents()}); err != nil {
 		t.Fatalf("Summarize: %v", err)
 	}
 	r := f.Requests()[0]
-	if r.Path != "/openai/deployments/gpt-4o/chat/completions" || r.RawQuery != "api-version="+llmDefaultAzureAPIVersion {
+	if r.Path != "/openai/deployments/gpt-4o/chat/completions" || r.RawQuery != "api-version="+defaultAzureAPIVersion {
 		t.Errorf("azure request %s?%s", r.Path, r.RawQuery)
 	}
 	if r.Header.Get("api-key") != "sk-test-123" || r.Header.Get("Authorization") != "" {
@@ -957,16 +935,16 @@ func TestLLMAzure(t *testing.T) {
 	}
 }
 
-func TestLLMTemperature(t *testing.T) {
+func TestTemperature(t *testing.T) {
 	zero, warm := float32(0), float32(0.4)
 	for _, tc := range []struct {
 		temp *float32
 		want float64 // -1: not sent
 	}{{nil, -1}, {&zero, 1e-6}, {&warm, 0.4}} {
-		f := newLLMFakeServer(t)
-		f.script("chat", llmFakeStep{file: "chat_summary_sections.json"})
-		l, _ := newTestLLM(t, f, func(c *LLMConfig) { c.Temperature = tc.temp; c.MaxTokens = 900 })
-		if _, err := l.Summarize(t.Context(), SummaryRequest{Events: llmTestEvents()}); err != nil {
+		f := newFakeServer(t)
+		f.script("chat", fakeStep{file: "chat_summary_sections.json"})
+		l, _ := newTestEngine(t, f, func(c *Config) { c.Temperature = tc.temp; c.MaxTokens = 900 })
+		if _, err := l.Summarize(t.Context(), extract.SummaryRequest{Events: testEvents()}); err != nil {
 			t.Fatal(err)
 		}
 		body := f.Requests()[0].JSON(t)
@@ -977,17 +955,17 @@ func TestLLMTemperature(t *testing.T) {
 	}
 }
 
-// TestLLMWindowStaysWithinTwoCalls runs what the condenser and extractor do
+// TestWindowStaysWithinTwoCalls runs what the condenser and extractor do
 // for one window, summary then extraction, and checks the brief's budget.
-func TestLLMWindowStaysWithinTwoCalls(t *testing.T) {
-	f := newLLMFakeServer(t)
-	f.script("chat", llmFakeStep{file: "chat_summary_sections.json"}, llmFakeStep{file: "chat_extract.json"})
-	l, _ := newTestLLM(t, f, nil)
-	sum, err := l.Summarize(t.Context(), SummaryRequest{Events: llmTestEvents()})
+func TestWindowStaysWithinTwoCalls(t *testing.T) {
+	f := newFakeServer(t)
+	f.script("chat", fakeStep{file: "chat_summary_sections.json"}, fakeStep{file: "chat_extract.json"})
+	l, _ := newTestEngine(t, f, nil)
+	sum, err := l.Summarize(t.Context(), extract.SummaryRequest{Events: testEvents()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := llmTestInput()
+	in := testInput()
 	in.Summary = sum.Text
 	if _, err := l.Extract(t.Context(), in); err != nil {
 		t.Fatal(err)
@@ -1000,7 +978,7 @@ func TestLLMWindowStaysWithinTwoCalls(t *testing.T) {
 	}
 }
 
-func TestLLMParseRetryAfter(t *testing.T) {
+func TestParseRetryAfter(t *testing.T) {
 	now := time.Date(2024, 6, 10, 12, 0, 0, 0, time.UTC)
 	cases := []struct {
 		header map[string]string
@@ -1020,14 +998,14 @@ func TestLLMParseRetryAfter(t *testing.T) {
 		for k, v := range tc.header {
 			h.Set(k, v)
 		}
-		if got := llmParseRetryAfter(h, now); got != tc.want {
-			t.Errorf("llmParseRetryAfter(%v) = %s, want %s", tc.header, got, tc.want)
+		if got := parseRetryAfter(h, now); got != tc.want {
+			t.Errorf("parseRetryAfter(%v) = %s, want %s", tc.header, got, tc.want)
 		}
 	}
 }
 
-func TestLLMTransientClassification(t *testing.T) {
-	l, err := NewLLM(LLMConfig{Model: "m", RetryBaseDelay: 100 * time.Millisecond, RetryMaxDelay: time.Second}, nil)
+func TestTransientClassification(t *testing.T) {
+	l, err := New(Config{Model: "m", RetryBaseDelay: 100 * time.Millisecond, RetryMaxDelay: time.Second}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1038,10 +1016,10 @@ func TestLLMTransientClassification(t *testing.T) {
 			}
 		}
 	}
-	if llmTransient(errors.New("json: cannot unmarshal")) {
+	if transient(errors.New("json: cannot unmarshal")) {
 		t.Errorf("a decode error is not transient")
 	}
-	if !llmTransient(context.DeadlineExceeded) {
+	if !transient(context.DeadlineExceeded) {
 		t.Errorf("a timeout is transient")
 	}
 }

@@ -1,4 +1,4 @@
-package extract
+package llm
 
 import (
 	"encoding/json"
@@ -12,77 +12,77 @@ import (
 	"github.com/sashabaranov/go-openai/jsonschema"
 )
 
-// llmSchema is one structured output in its two roles. The wire form goes
+// schema is one structured output in its two roles. The wire form goes
 // to the server: for strict json_schema every property must be required,
 // and enums steer the model. The check form validates what comes back: it
 // requires only the fields the engine cannot do without and has no enums,
 // because the engine normalizes those values itself ("city" is a Place,
 // "Negative" a negative polarity); failing a whole window over a spelling a
 // local model chose would repeat the peers' structured-output breakage.
-type llmSchema struct {
+type schema struct {
 	check jsonschema.Definition
 	wire  json.RawMessage // marshalled once: Definition.MarshalJSON mutates, so sharing it is racy
 	text  string          // indented wire schema for json_object prompts
 }
 
-// llmSchemas are the engine's structured outputs, built once per LLM.
-type llmSchemas struct {
-	extract   llmSchema
-	insights  llmSchema
-	attention llmSchema
-	summary   llmSchema // create_state_summary parameters; not strict, like upstream
+// schemas are the engine's structured outputs, built once per engine.
+type schemas struct {
+	extract   schema
+	insights  schema
+	attention schema
+	summary   schema // create_state_summary parameters; not strict, like upstream
 }
 
-func newLLMSchemas() (llmSchemas, error) {
-	var s llmSchemas
+func newSchemas() (schemas, error) {
+	var s schemas
 	var err error
-	if s.extract, err = newLLMSchema(llmExtraction{}, true, llmExtractEnums()); err != nil {
+	if s.extract, err = newSchema(extraction{}, true, extractEnums()); err != nil {
 		return s, fmt.Errorf("extraction schema: %w", err)
 	}
-	if s.insights, err = newLLMSchema(llmInsightOutput{}, true, nil); err != nil {
+	if s.insights, err = newSchema(insightOutput{}, true, nil); err != nil {
 		return s, fmt.Errorf("insight schema: %w", err)
 	}
-	if s.attention, err = newLLMSchema(llmAttentionOutput{}, true, nil); err != nil {
+	if s.attention, err = newSchema(attentionOutput{}, true, nil); err != nil {
 		return s, fmt.Errorf("attention schema: %w", err)
 	}
-	if s.summary, err = newLLMSchema(llmStateSummary{}, false, nil); err != nil {
+	if s.summary, err = newSchema(stateSummary{}, false, nil); err != nil {
 		return s, fmt.Errorf("summary schema: %w", err)
 	}
 	return s, nil
 }
 
-// llmEnum sets the allowed values of one property of a named definition.
-type llmEnum struct {
+// enum sets the allowed values of one property of a named definition.
+type enum struct {
 	def, prop string
 	values    []string
 }
 
-// newLLMSchema generates a schema for v with go-openai's reflector, adds the
+// newSchema generates a schema for v with go-openai's reflector, adds the
 // enums, and derives the wire and check forms.
-func newLLMSchema(v any, strict bool, enums []llmEnum) (llmSchema, error) {
+func newSchema(v any, strict bool, enums []enum) (schema, error) {
 	gen, err := jsonschema.GenerateSchemaForType(v)
 	if err != nil {
-		return llmSchema{}, err
+		return schema{}, err
 	}
 	// Definitions are named after Go types; the model sees short names.
 	renamed := make(map[string]jsonschema.Definition, len(gen.Defs))
 	for name, d := range gen.Defs {
-		renamed[llmDefName(name)] = d
+		renamed[defName(name)] = d
 	}
 	gen.Defs = renamed
-	base := llmSchemaCopy(*gen, func(d *jsonschema.Definition) {
+	base := schemaCopy(*gen, func(d *jsonschema.Definition) {
 		if name, ok := strings.CutPrefix(d.Ref, "#/$defs/"); ok {
-			d.Ref = "#/$defs/" + llmDefName(name)
+			d.Ref = "#/$defs/" + defName(name)
 		}
 	})
 	for _, e := range enums {
 		d, ok := base.Defs[e.def]
 		if !ok {
-			return llmSchema{}, fmt.Errorf("no definition %q", e.def)
+			return schema{}, fmt.Errorf("no definition %q", e.def)
 		}
 		p, ok := d.Properties[e.prop]
 		if !ok {
-			return llmSchema{}, fmt.Errorf("no property %s.%s", e.def, e.prop)
+			return schema{}, fmt.Errorf("no property %s.%s", e.def, e.prop)
 		}
 		p.Enum = slices.Clone(e.values)
 		d.Properties[e.prop] = p
@@ -90,7 +90,7 @@ func newLLMSchema(v any, strict bool, enums []llmEnum) (llmSchema, error) {
 	}
 	wire := base
 	if strict {
-		wire = llmSchemaCopy(base, func(d *jsonschema.Definition) {
+		wire = schemaCopy(base, func(d *jsonschema.Definition) {
 			if d.Type == jsonschema.Object {
 				d.Required = slices.Sorted(maps.Keys(d.Properties))
 			}
@@ -98,71 +98,71 @@ func newLLMSchema(v any, strict bool, enums []llmEnum) (llmSchema, error) {
 	}
 	raw, err := json.Marshal(&wire)
 	if err != nil {
-		return llmSchema{}, err
+		return schema{}, err
 	}
 	text, err := json.MarshalIndent(json.RawMessage(raw), "", "  ")
 	if err != nil {
-		return llmSchema{}, err
+		return schema{}, err
 	}
 	// encoding/json escapes <, > and & for HTML; a prompt reads better without.
 	unescaped := strings.NewReplacer(`\u003c`, "<", `\u003e`, ">", `\u0026`, "&").Replace(string(text))
-	check := llmSchemaCopy(base, func(d *jsonschema.Definition) { d.Enum = nil })
-	return llmSchema{check: check, wire: raw, text: unescaped}, nil
+	check := schemaCopy(base, func(d *jsonschema.Definition) { d.Enum = nil })
+	return schema{check: check, wire: raw, text: unescaped}, nil
 }
 
-// llmDefName turns a Go type name into the definition name the model
-// sees: llmExtractedFact -> fact, llmInsightItem -> insight.
-func llmDefName(goName string) string {
+// defName turns a Go type name into the definition name the model
+// sees: extractedFact -> fact, insightItem -> insight.
+func defName(goName string) string {
 	switch goName {
-	case "llmExtractedEntity":
+	case "extractedEntity":
 		return "entity"
-	case "llmExtractedFact":
+	case "extractedFact":
 		return "fact"
-	case "llmInsightItem":
+	case "insightItem":
 		return "insight"
 	default:
 		return goName
 	}
 }
 
-// llmSchemaCopy deep-copies a definition, applying edit to every node.
-func llmSchemaCopy(d jsonschema.Definition, edit func(*jsonschema.Definition)) jsonschema.Definition {
+// schemaCopy deep-copies a definition, applying edit to every node.
+func schemaCopy(d jsonschema.Definition, edit func(*jsonschema.Definition)) jsonschema.Definition {
 	out := d
 	out.Enum = slices.Clone(d.Enum)
 	out.Required = slices.Clone(d.Required)
 	if d.Properties != nil {
 		out.Properties = make(map[string]jsonschema.Definition, len(d.Properties))
 		for k, p := range d.Properties {
-			out.Properties[k] = llmSchemaCopy(p, edit)
+			out.Properties[k] = schemaCopy(p, edit)
 		}
 	}
 	if d.Defs != nil {
 		out.Defs = make(map[string]jsonschema.Definition, len(d.Defs))
 		for k, p := range d.Defs {
-			out.Defs[k] = llmSchemaCopy(p, edit)
+			out.Defs[k] = schemaCopy(p, edit)
 		}
 	}
 	if d.Items != nil {
-		items := llmSchemaCopy(*d.Items, edit)
+		items := schemaCopy(*d.Items, edit)
 		out.Items = &items
 	}
 	if d.AnyOf != nil {
 		out.AnyOf = make([]jsonschema.Definition, len(d.AnyOf))
 		for i, p := range d.AnyOf {
-			out.AnyOf[i] = llmSchemaCopy(p, edit)
+			out.AnyOf[i] = schemaCopy(p, edit)
 		}
 	}
 	edit(&out)
 	return out
 }
 
-// llmDecode parses a model's JSON answer into out: it tolerates what local
+// decode parses a model's JSON answer into out: it tolerates what local
 // models commonly wrap around JSON (a <think> block, Markdown fences, prose),
 // treats null as absent, validates against the check schema with
 // Definition.Unmarshal, and on failure names the first offending path so
 // the ErrInvalidOutput says what was wrong.
-func llmDecode(content string, s llmSchema, out any) error {
-	payload := llmJSONPayload(content)
+func decode(content string, s schema, out any) error {
+	payload := jsonPayload(content)
 	if payload == "" {
 		return errors.New("output contains no JSON object")
 	}
@@ -170,13 +170,13 @@ func llmDecode(content string, s llmSchema, out any) error {
 	if err := json.Unmarshal([]byte(payload), &data); err != nil {
 		return fmt.Errorf("output is not valid JSON: %w", err)
 	}
-	data = llmDropNulls(data)
+	data = dropNulls(data)
 	clean, err := json.Marshal(data)
 	if err != nil {
 		return fmt.Errorf("re-encode output: %w", err)
 	}
 	if err := s.check.Unmarshal(string(clean), out); err != nil {
-		if reason := llmSchemaMismatch(s.check, data, jsonschema.CollectDefs(s.check), "$"); reason != "" {
+		if reason := schemaMismatch(s.check, data, jsonschema.CollectDefs(s.check), "$"); reason != "" {
 			return fmt.Errorf("output does not match the schema: %s", reason)
 		}
 		return fmt.Errorf("output does not match the schema: %w", err)
@@ -184,14 +184,14 @@ func llmDecode(content string, s llmSchema, out any) error {
 	return nil
 }
 
-// llmThinkBlock matches a reasoning or Mem1 memory block.
-var llmThinkBlock = regexp.MustCompile(`(?s)<think>(.*?)</think>`)
+// thinkBlock matches a reasoning or Mem1 memory block.
+var thinkBlock = regexp.MustCompile(`(?s)<think>(.*?)</think>`)
 
-// llmJSONPayload cuts the JSON object out of a model answer.
-func llmJSONPayload(content string) string {
+// jsonPayload cuts the JSON object out of a model answer.
+func jsonPayload(content string) string {
 	s := strings.TrimSpace(content)
 	if strings.HasPrefix(s, "<think>") {
-		if loc := llmThinkBlock.FindStringIndex(s); loc != nil && loc[0] == 0 {
+		if loc := thinkBlock.FindStringIndex(s); loc != nil && loc[0] == 0 {
 			s = strings.TrimSpace(s[loc[1]:])
 		}
 	}
@@ -212,9 +212,9 @@ func llmJSONPayload(content string) string {
 	return s[start : end+1]
 }
 
-// llmDropNulls removes null members and elements, so an optional field a
+// dropNulls removes null members and elements, so an optional field a
 // model set to null reads as absent rather than failing validation.
-func llmDropNulls(v any) any {
+func dropNulls(v any) any {
 	switch t := v.(type) {
 	case map[string]any:
 		for k, e := range t {
@@ -222,14 +222,14 @@ func llmDropNulls(v any) any {
 				delete(t, k)
 				continue
 			}
-			t[k] = llmDropNulls(e)
+			t[k] = dropNulls(e)
 		}
 		return t
 	case []any:
 		out := t[:0]
 		for _, e := range t {
 			if e != nil {
-				out = append(out, llmDropNulls(e))
+				out = append(out, dropNulls(e))
 			}
 		}
 		return out
@@ -238,21 +238,21 @@ func llmDropNulls(v any) any {
 	}
 }
 
-// llmSchemaMismatch mirrors jsonschema.Validate but returns the first
+// schemaMismatch mirrors jsonschema.Validate but returns the first
 // offending path and why, or "" when data conforms.
-func llmSchemaMismatch(def jsonschema.Definition, data any, defs map[string]jsonschema.Definition, path string) string {
+func schemaMismatch(def jsonschema.Definition, data any, defs map[string]jsonschema.Definition, path string) string {
 	if def.Type == "" && def.Ref != "" {
 		ref, ok := defs[def.Ref]
 		if !ok {
 			return path + ": unresolved " + def.Ref
 		}
-		return llmSchemaMismatch(ref, data, defs, path)
+		return schemaMismatch(ref, data, defs, path)
 	}
 	switch def.Type {
 	case jsonschema.Object:
 		m, ok := data.(map[string]any)
 		if !ok {
-			return fmt.Sprintf("%s: want object, got %s", path, llmJSONKind(data))
+			return fmt.Sprintf("%s: want object, got %s", path, jsonKind(data))
 		}
 		for _, f := range def.Required {
 			if _, ok := m[f]; !ok {
@@ -261,7 +261,7 @@ func llmSchemaMismatch(def jsonschema.Definition, data any, defs map[string]json
 		}
 		for _, k := range slices.Sorted(maps.Keys(def.Properties)) {
 			if v, ok := m[k]; ok {
-				if r := llmSchemaMismatch(def.Properties[k], v, defs, path+"."+k); r != "" {
+				if r := schemaMismatch(def.Properties[k], v, defs, path+"."+k); r != "" {
 					return r
 				}
 			}
@@ -269,11 +269,11 @@ func llmSchemaMismatch(def jsonschema.Definition, data any, defs map[string]json
 	case jsonschema.Array:
 		a, ok := data.([]any)
 		if !ok {
-			return fmt.Sprintf("%s: want array, got %s", path, llmJSONKind(data))
+			return fmt.Sprintf("%s: want array, got %s", path, jsonKind(data))
 		}
 		if def.Items != nil {
 			for i, e := range a {
-				if r := llmSchemaMismatch(*def.Items, e, defs, fmt.Sprintf("%s[%d]", path, i)); r != "" {
+				if r := schemaMismatch(*def.Items, e, defs, fmt.Sprintf("%s[%d]", path, i)); r != "" {
 					return r
 				}
 			}
@@ -281,25 +281,25 @@ func llmSchemaMismatch(def jsonschema.Definition, data any, defs map[string]json
 	case jsonschema.String:
 		s, ok := data.(string)
 		if !ok {
-			return fmt.Sprintf("%s: want string, got %s", path, llmJSONKind(data))
+			return fmt.Sprintf("%s: want string, got %s", path, jsonKind(data))
 		}
 		if len(def.Enum) > 0 && !slices.Contains(def.Enum, s) {
 			return fmt.Sprintf("%s: %q is not one of %v", path, s, def.Enum)
 		}
 	case jsonschema.Number, jsonschema.Integer:
 		if _, ok := data.(float64); !ok {
-			return fmt.Sprintf("%s: want number, got %s", path, llmJSONKind(data))
+			return fmt.Sprintf("%s: want number, got %s", path, jsonKind(data))
 		}
 	case jsonschema.Boolean:
 		if _, ok := data.(bool); !ok {
-			return fmt.Sprintf("%s: want boolean, got %s", path, llmJSONKind(data))
+			return fmt.Sprintf("%s: want boolean, got %s", path, jsonKind(data))
 		}
 	}
 	return ""
 }
 
-// llmJSONKind names the JSON type of a decoded value for error messages.
-func llmJSONKind(v any) string {
+// jsonKind names the JSON type of a decoded value for error messages.
+func jsonKind(v any) string {
 	switch v.(type) {
 	case map[string]any:
 		return "object"

@@ -1,4 +1,4 @@
-package extract
+package llm
 
 import (
 	"context"
@@ -9,121 +9,123 @@ import (
 	"strings"
 
 	openai "github.com/sashabaranov/go-openai"
+
+	"github.com/graphmem/graphmem/extract"
 )
 
 // Texts the condenser spec fixes: the previous summary placeholders of the
 // summarizing and Mem1 condensers, and the truncation marker.
 const (
-	llmNoPreviousSummary = "No events summarized"
-	llmNoPreviousMemory  = "No previous memory"
-	llmTruncationMarker  = "\n[... Observation truncated due to length ...]\n"
-	llmStateSummaryTool  = "create_state_summary"
+	noPreviousSummary = "No events summarized"
+	noPreviousMemory  = "No previous memory"
+	truncationMarker  = "\n[... Observation truncated due to length ...]\n"
+	stateSummaryTool  = "create_state_summary"
 )
 
-// llmPromptEvent is one event as a prompt shows it: its id and a one-line
+// promptEvent is one event as a prompt shows it: its id and a one-line
 // header (time, role, speaker, kind) followed by the content.
-type llmPromptEvent struct {
+type promptEvent struct {
 	ID   string
 	Text string
 }
 
-// llmSummaryPrompt is the data of the three summary templates.
-type llmSummaryPrompt struct {
+// summaryData is the data of the three summary templates.
+type summaryData struct {
 	PreviousSummary string
-	Events          []llmPromptEvent
+	Events          []promptEvent
 }
 
 // Summarize writes the summary of one condensation window in the requested
-// style (empty means StyleSections) with exactly one chat call. A window with no events makes no call:
+// style (empty means extract.StyleSections) with exactly one chat call. A window with no events makes no call:
 // the previous summary stands (for Mem1, normalized to one <think> block).
-func (l *LLM) Summarize(ctx context.Context, req SummaryRequest) (Summary, error) {
+func (l *Engine) Summarize(ctx context.Context, req extract.SummaryRequest) (extract.Summary, error) {
 	switch req.Style {
-	case StyleSections, "":
-		return l.summarizeText(ctx, req, "summarize.tmpl", llmNoPreviousSummary, func(s string) string { return s })
-	case StyleMem1:
-		req.PreviousSummary = llmStripThink(req.PreviousSummary)
-		return l.summarizeText(ctx, req, "summarize_mem1.tmpl", llmNoPreviousMemory, llmNormalizeThink)
-	case StyleStructured:
+	case extract.StyleSections, "":
+		return l.summarizeText(ctx, req, "summarize.tmpl", noPreviousSummary, func(s string) string { return s })
+	case extract.StyleMem1:
+		req.PreviousSummary = stripThink(req.PreviousSummary)
+		return l.summarizeText(ctx, req, "summarize_mem1.tmpl", noPreviousMemory, normalizeThink)
+	case extract.StyleStructured:
 		return l.summarizeStructured(ctx, req)
 	default:
-		return Summary{}, fmt.Errorf("summarize: unknown style %q: %w", req.Style, ErrInvalidOutput)
+		return extract.Summary{}, fmt.Errorf("summarize: unknown style %q: %w", req.Style, extract.ErrInvalidOutput)
 	}
 }
 
 // summaryPrompt renders a summary template. The previous summary and every
 // event's content go through the same per-event truncation, as the spec
 // requires.
-func (l *LLM) summaryPrompt(tmpl, placeholder string, req SummaryRequest) (string, error) {
-	data := llmSummaryPrompt{PreviousSummary: placeholder}
+func (l *Engine) summaryPrompt(tmpl, placeholder string, req extract.SummaryRequest) (string, error) {
+	data := summaryData{PreviousSummary: placeholder}
 	if strings.TrimSpace(req.PreviousSummary) != "" {
-		data.PreviousSummary = llmTruncate(req.PreviousSummary, req.MaxEventLength)
+		data.PreviousSummary = truncate(req.PreviousSummary, req.MaxEventLength)
 	}
-	data.Events = llmPromptEvents(req.Events, req.MaxEventLength)
+	data.Events = promptEvents(req.Events, req.MaxEventLength)
 	return l.render(tmpl, data)
 }
 
 // summarizeText handles the free-text styles (sections and Mem1).
-func (l *LLM) summarizeText(ctx context.Context, req SummaryRequest, tmpl, placeholder string, normalize func(string) string) (Summary, error) {
+func (l *Engine) summarizeText(ctx context.Context, req extract.SummaryRequest, tmpl, placeholder string, normalize func(string) string) (extract.Summary, error) {
 	if len(req.Events) == 0 {
 		if strings.TrimSpace(req.PreviousSummary) == "" {
-			return Summary{Model: l.cfg.Model}, nil
+			return extract.Summary{Model: l.cfg.Model}, nil
 		}
-		return Summary{Text: normalize(req.PreviousSummary), Model: l.cfg.Model}, nil
+		return extract.Summary{Text: normalize(req.PreviousSummary), Model: l.cfg.Model}, nil
 	}
 	prompt, err := l.summaryPrompt(tmpl, placeholder, req)
 	if err != nil {
-		return Summary{}, fmt.Errorf("summarize: %w", err)
+		return extract.Summary{}, fmt.Errorf("summarize: %w", err)
 	}
 	res, err := l.chat(ctx, "summarize", openai.ChatCompletionRequest{
 		Messages: []openai.ChatCompletionMessage{{Role: openai.ChatMessageRoleUser, Content: prompt}},
 	})
 	if err != nil {
-		return Summary{}, err
+		return extract.Summary{}, err
 	}
 	text := normalize(strings.TrimSpace(res.message.Content))
 	if text == "" || text == "<think></think>" {
-		return Summary{}, fmt.Errorf("summarize: %w: empty summary (finish_reason %q)", ErrInvalidOutput, res.finishReason)
+		return extract.Summary{}, fmt.Errorf("summarize: %w: empty summary (finish_reason %q)", extract.ErrInvalidOutput, res.finishReason)
 	}
 	if res.finishReason == openai.FinishReasonLength {
 		l.log.WarnContext(ctx, "llm summary was cut off by the token limit", "model", res.model, "style", string(req.Style))
 	}
-	return Summary{Text: text, Model: res.model, PromptTokens: res.promptTokens, CompletionTokens: res.completionTokens}, nil
+	return extract.Summary{Text: text, Model: res.model, PromptTokens: res.promptTokens, CompletionTokens: res.completionTokens}, nil
 }
 
 // summarizeStructured forces a create_state_summary tool call and renders
 // its arguments as Markdown. As upstream, output that cannot be parsed
 // yields the empty summary rather than an error, because the window is
 // condensed either way; the failure is logged as a warning so it is seen.
-func (l *LLM) summarizeStructured(ctx context.Context, req SummaryRequest) (Summary, error) {
+func (l *Engine) summarizeStructured(ctx context.Context, req extract.SummaryRequest) (extract.Summary, error) {
 	if len(req.Events) == 0 {
-		return Summary{Text: req.PreviousSummary, Model: l.cfg.Model}, nil
+		return extract.Summary{Text: req.PreviousSummary, Model: l.cfg.Model}, nil
 	}
-	prompt, err := l.summaryPrompt("summarize_structured.tmpl", llmNoPreviousSummary, req)
+	prompt, err := l.summaryPrompt("summarize_structured.tmpl", noPreviousSummary, req)
 	if err != nil {
-		return Summary{}, fmt.Errorf("summarize: %w", err)
+		return extract.Summary{}, fmt.Errorf("summarize: %w", err)
 	}
 	res, err := l.chat(ctx, "summarize", openai.ChatCompletionRequest{
 		Messages: []openai.ChatCompletionMessage{{Role: openai.ChatMessageRoleUser, Content: prompt}},
 		Tools: []openai.Tool{{
 			Type: openai.ToolTypeFunction,
 			Function: &openai.FunctionDefinition{
-				Name: llmStateSummaryTool,
+				Name: stateSummaryTool,
 				Description: "Records the current state of the interaction so that context survives when old events are dropped. " +
 					"user_context, completed_tasks and pending_tasks must not be empty.",
 				Parameters: l.schemas.summary.wire,
 			},
 		}},
-		ToolChoice: openai.ToolChoice{Type: openai.ToolTypeFunction, Function: openai.ToolFunction{Name: llmStateSummaryTool}},
+		ToolChoice: openai.ToolChoice{Type: openai.ToolTypeFunction, Function: openai.ToolFunction{Name: stateSummaryTool}},
 	})
 	if err != nil {
-		return Summary{}, err
+		return extract.Summary{}, err
 	}
 	state, problem := l.parseStateSummary(res.message)
 	if problem != "" {
 		l.log.WarnContext(ctx, "llm structured summary could not be parsed; using an empty summary",
 			"model", res.model, "problem", problem, "finish_reason", string(res.finishReason))
 	}
-	return Summary{Text: state.markdown(), Fields: state.fields(), Model: res.model,
+	return extract.Summary{Text: state.markdown(), Fields: state.fields(), Model: res.model,
 		PromptTokens: res.promptTokens, CompletionTokens: res.completionTokens}, nil
 }
 
@@ -133,45 +135,45 @@ func (l *LLM) summarizeStructured(ctx context.Context, req SummaryRequest) (Summ
 // Arguments that fail the schema but are still a JSON object are coerced
 // field by field (a list where a string was asked is joined), and that
 // counts as a problem too. problem is empty when the output was clean.
-func (l *LLM) parseStateSummary(msg openai.ChatCompletionMessage) (llmStateSummary, string) {
+func (l *Engine) parseStateSummary(msg openai.ChatCompletionMessage) (stateSummary, string) {
 	args := ""
 	for _, tc := range msg.ToolCalls {
-		if tc.Function.Name == llmStateSummaryTool {
+		if tc.Function.Name == stateSummaryTool {
 			args = tc.Function.Arguments
 			break
 		}
 	}
-	if args == "" && msg.FunctionCall != nil && msg.FunctionCall.Name == llmStateSummaryTool {
+	if args == "" && msg.FunctionCall != nil && msg.FunctionCall.Name == stateSummaryTool {
 		args = msg.FunctionCall.Arguments
 	}
 	if args == "" {
 		args = msg.Content
 	}
 	if strings.TrimSpace(args) == "" {
-		return llmStateSummary{}, "no " + llmStateSummaryTool + " call in the response"
+		return stateSummary{}, "no " + stateSummaryTool + " call in the response"
 	}
-	var state llmStateSummary
-	err := llmDecode(args, l.schemas.summary, &state)
+	var state stateSummary
+	err := decode(args, l.schemas.summary, &state)
 	if err == nil {
 		return state, ""
 	}
 	var fields map[string]any
-	if json.Unmarshal([]byte(llmJSONPayload(args)), &fields) != nil || fields == nil {
-		return llmStateSummary{}, err.Error()
+	if json.Unmarshal([]byte(jsonPayload(args)), &fields) != nil || fields == nil {
+		return stateSummary{}, err.Error()
 	}
 	coerced := make(map[string]string, len(fields))
 	for k, v := range fields {
-		coerced[k] = llmCoerceString(v)
+		coerced[k] = coerceString(v)
 	}
 	b, _ := json.Marshal(coerced)
 	if json.Unmarshal(b, &state) != nil {
-		return llmStateSummary{}, err.Error()
+		return stateSummary{}, err.Error()
 	}
 	return state, err.Error() + " (fields coerced to strings)"
 }
 
-// llmCoerceString flattens a JSON value into summary text.
-func llmCoerceString(v any) string {
+// coerceString flattens a JSON value into summary text.
+func coerceString(v any) string {
 	switch t := v.(type) {
 	case nil:
 		return ""
@@ -184,7 +186,7 @@ func llmCoerceString(v any) string {
 	case []any:
 		parts := make([]string, 0, len(t))
 		for _, e := range t {
-			if s := strings.TrimSpace(llmCoerceString(e)); s != "" {
+			if s := strings.TrimSpace(coerceString(e)); s != "" {
 				parts = append(parts, s)
 			}
 		}
@@ -197,7 +199,7 @@ func llmCoerceString(v any) string {
 		sort.Strings(keys)
 		parts := make([]string, 0, len(t))
 		for _, k := range keys {
-			parts = append(parts, k+": "+llmCoerceString(t[k]))
+			parts = append(parts, k+": "+coerceString(t[k]))
 		}
 		return strings.Join(parts, "; ")
 	default:
@@ -205,9 +207,9 @@ func llmCoerceString(v any) string {
 	}
 }
 
-// llmStateSummary is the create_state_summary argument set of the
+// stateSummary is the create_state_summary argument set of the
 // StructuredSummary condenser: every field a string, three required.
-type llmStateSummary struct {
+type stateSummary struct {
 	UserContext    string `json:"user_context" description:"What the user needs: requirements, goals, constraints and clarifications, stated briefly."`
 	CompletedTasks string `json:"completed_tasks" description:"Tasks completed so far, each with its result."`
 	PendingTasks   string `json:"pending_tasks" description:"Tasks that still have to be done."`
@@ -233,7 +235,7 @@ type llmStateSummary struct {
 }
 
 // fields returns the state keyed by the create_state_summary field names.
-func (s llmStateSummary) fields() map[string]string {
+func (s stateSummary) fields() map[string]string {
 	b, _ := json.Marshal(s)
 	out := map[string]string{}
 	_ = json.Unmarshal(b, &out)
@@ -243,7 +245,7 @@ func (s llmStateSummary) fields() map[string]string {
 // markdown renders the state as the summary text. All headings are always
 // present, so a reader (or a diff between two condensations) finds each
 // field in the same place.
-func (s llmStateSummary) markdown() string {
+func (s stateSummary) markdown() string {
 	var b strings.Builder
 	section := func(title string) { fmt.Fprintf(&b, "\n\n## %s", title) }
 	field := func(name, value string) { fmt.Fprintf(&b, "\n\n**%s**: %s", name, strings.TrimSpace(value)) }
@@ -274,10 +276,10 @@ func (s llmStateSummary) markdown() string {
 	return b.String()
 }
 
-// llmTruncate keeps the first and last max/2 characters of s around the
+// truncate keeps the first and last max/2 characters of s around the
 // spec's truncation marker; max <= 0 means no truncation. Characters are
 // runes, as the upstream condenser counts them.
-func llmTruncate(s string, max int) string {
+func truncate(s string, max int) string {
 	if max <= 0 {
 		return s
 	}
@@ -286,16 +288,16 @@ func llmTruncate(s string, max int) string {
 		return s
 	}
 	half := max / 2
-	return string(r[:half]) + llmTruncationMarker + string(r[len(r)-half:])
+	return string(r[:half]) + truncationMarker + string(r[len(r)-half:])
 }
 
-// llmEventText is an event's text in every prompt: a header with the time
+// eventText is an event's text in every prompt: a header with the time
 // (with weekday, so "last Friday" can be resolved), the role, the speaker
 // and a non-message kind, then the content truncated to maxChars. Only the
 // content is truncated: the header is what ties the text to a speaker and a
 // date, and truncating the same content twice gives the same text, so a
 // caller that already truncated (the condenser does) loses nothing more.
-func llmEventText(e Event, maxChars int) string {
+func eventText(e extract.Event, maxChars int) string {
 	var b strings.Builder
 	if !e.OccurredAt.IsZero() {
 		b.WriteString(e.OccurredAt.UTC().Format("Mon 2006-01-02 15:04 MST"))
@@ -313,31 +315,31 @@ func llmEventText(e Event, maxChars int) string {
 		b.WriteString(" [" + kind + "]")
 	}
 	b.WriteString(": ")
-	b.WriteString(llmTruncate(e.Content, maxChars))
+	b.WriteString(truncate(e.Content, maxChars))
 	return b.String()
 }
 
-// llmPromptEvents renders events for a prompt.
-func llmPromptEvents(events []Event, maxChars int) []llmPromptEvent {
-	out := make([]llmPromptEvent, 0, len(events))
+// promptEvents renders events for a prompt.
+func promptEvents(events []extract.Event, maxChars int) []promptEvent {
+	out := make([]promptEvent, 0, len(events))
 	for _, e := range events {
-		out = append(out, llmPromptEvent{ID: e.ID, Text: llmEventText(e, maxChars)})
+		out = append(out, promptEvent{ID: e.ID, Text: eventText(e, maxChars)})
 	}
 	return out
 }
 
-// llmNormalizeThink turns a Mem1 answer into exactly one <think>…</think>
+// normalizeThink turns a Mem1 answer into exactly one <think>…</think>
 // block: the first block when there is one (text around it is dropped),
 // otherwise the whole answer with stray tags removed.
-func llmNormalizeThink(s string) string {
-	return "<think>" + llmStripThink(s) + "</think>"
+func normalizeThink(s string) string {
+	return "<think>" + stripThink(s) + "</think>"
 }
 
-// llmStripThink returns the memory inside the first <think> block, or the
+// stripThink returns the memory inside the first <think> block, or the
 // text itself without stray tags when there is no complete block. It is
 // also how the previous memory enters <PREVIOUS_THINK>.
-func llmStripThink(s string) string {
-	if m := llmThinkBlock.FindStringSubmatch(s); m != nil {
+func stripThink(s string) string {
+	if m := thinkBlock.FindStringSubmatch(s); m != nil {
 		return strings.TrimSpace(m[1])
 	}
 	s = strings.ReplaceAll(s, "<think>", "")

@@ -1,4 +1,4 @@
-package extract
+package llm
 
 import (
 	"context"
@@ -7,19 +7,21 @@ import (
 	"strings"
 
 	openai "github.com/sashabaranov/go-openai"
+
+	"github.com/graphmem/graphmem/extract"
 )
 
-// llmAttentionOutput is the LLMAttention answer: event ids, most important
+// attentionOutput is the LLMAttention answer: event ids, most important
 // first.
-type llmAttentionOutput struct {
+type attentionOutput struct {
 	IDs []string `json:"ids" description:"Event ids, most important first, each at most once."`
 }
 
-// llmAttentionPrompt is the data of attention.tmpl.
-type llmAttentionPrompt struct {
+// attentionPrompt is the data of attention.tmpl.
+type attentionPrompt struct {
 	MaxKeep int
 	Schema  string
-	Events  []llmPromptEvent
+	Events  []promptEvent
 }
 
 // SelectEvents asks, in one call, which events are worth keeping, most
@@ -27,14 +29,14 @@ type llmAttentionPrompt struct {
 // dropped, duplicates removed, and the list capped at MaxKeep (when > 0).
 // Ids may come back as strings or numbers; upstream asks for integers and
 // models trained on it keep doing so. No events means no call.
-func (l *LLM) SelectEvents(ctx context.Context, req AttentionRequest) ([]string, error) {
+func (l *Engine) SelectEvents(ctx context.Context, req extract.AttentionRequest) ([]string, error) {
 	if len(req.Events) == 0 {
 		return nil, nil
 	}
-	prompt, err := l.render("attention.tmpl", llmAttentionPrompt{
+	prompt, err := l.render("attention.tmpl", attentionPrompt{
 		MaxKeep: req.MaxKeep,
 		Schema:  l.schemaHint(l.schemas.attention),
-		Events:  llmPromptEvents(req.Events, l.cfg.MaxEventChars),
+		Events:  promptEvents(req.Events, l.cfg.MaxEventChars),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("select events: %w", err)
@@ -46,9 +48,9 @@ func (l *LLM) SelectEvents(ctx context.Context, req AttentionRequest) ([]string,
 	if err != nil {
 		return nil, err
 	}
-	ids, err := llmParseIDs(res.message.Content)
+	ids, err := parseIDs(res.message.Content)
 	if err != nil {
-		return nil, fmt.Errorf("select events: %w: %w%s", ErrInvalidOutput, err, llmCutOff(res.finishReason))
+		return nil, fmt.Errorf("select events: %w: %w%s", extract.ErrInvalidOutput, err, cutOff(res.finishReason))
 	}
 	known := make(map[string]bool, len(req.Events))
 	for _, e := range req.Events {
@@ -69,9 +71,9 @@ func (l *LLM) SelectEvents(ctx context.Context, req AttentionRequest) ([]string,
 	return out, nil
 }
 
-// llmParseIDs reads {"ids": [...]} with string or numeric elements.
-func llmParseIDs(content string) ([]string, error) {
-	payload := llmJSONPayload(content)
+// parseIDs reads {"ids": [...]} with string or numeric elements.
+func parseIDs(content string) ([]string, error) {
+	payload := jsonPayload(content)
 	if payload == "" {
 		return nil, fmt.Errorf("output contains no JSON object")
 	}
@@ -87,7 +89,7 @@ func llmParseIDs(content string) ([]string, error) {
 	}
 	list, ok := raw.([]any)
 	if !ok {
-		return nil, fmt.Errorf("output does not match the schema: $.ids: want array, got %s", llmJSONKind(raw))
+		return nil, fmt.Errorf("output does not match the schema: $.ids: want array, got %s", jsonKind(raw))
 	}
 	ids := make([]string, 0, len(list))
 	for i, v := range list {
@@ -97,14 +99,14 @@ func llmParseIDs(content string) ([]string, error) {
 		case json.Number:
 			ids = append(ids, t.String())
 		default:
-			return nil, fmt.Errorf("output does not match the schema: $.ids[%d]: want string, got %s", i, llmJSONKind(v))
+			return nil, fmt.Errorf("output does not match the schema: $.ids[%d]: want string, got %s", i, jsonKind(v))
 		}
 	}
 	return ids, nil
 }
 
-// llmCutOff explains a parse failure caused by the token limit.
-func llmCutOff(reason openai.FinishReason) string {
+// cutOff explains a parse failure caused by the token limit.
+func cutOff(reason openai.FinishReason) string {
 	if reason == openai.FinishReasonLength {
 		return " (the answer was cut off by the token limit)"
 	}

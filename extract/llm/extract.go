@@ -1,4 +1,4 @@
-package extract
+package llm
 
 import (
 	"context"
@@ -12,18 +12,19 @@ import (
 
 	openai "github.com/sashabaranov/go-openai"
 
+	"github.com/graphmem/graphmem/extract"
 	"github.com/graphmem/graphmem/ontology"
 )
 
-// llmExtraction is the structured answer of one extraction call. Entities
+// extraction is the structured answer of one extraction call. Entities
 // are declared once and facts refer to them by name, which keeps the answer
 // small and lets the engine reject a fact about an entity it never saw.
-type llmExtraction struct {
-	Entities []llmExtractedEntity `json:"entities" description:"Every entity that a fact mentions, each once."`
-	Facts    []llmExtractedFact   `json:"facts" description:"Facts stated in the window, preferences included."`
+type extraction struct {
+	Entities []extractedEntity `json:"entities" description:"Every entity that a fact mentions, each once."`
+	Facts    []extractedFact   `json:"facts" description:"Facts stated in the window, preferences included."`
 }
 
-type llmExtractedEntity struct {
+type extractedEntity struct {
 	Name    string   `json:"name" description:"The entity's proper name as spoken; a common noun for unnamed ones (\"sister\")."`
 	Type    string   `json:"type" description:"One of the entity types."`
 	Aliases []string `json:"aliases" required:"false" description:"Other names used for it in the window."`
@@ -31,7 +32,7 @@ type llmExtractedEntity struct {
 	Owner   string   `json:"owner" required:"false" description:"For an unnamed relational entity (\"my sister\"), the name of the entity it belongs to; otherwise empty."`
 }
 
-type llmExtractedFact struct {
+type extractedFact struct {
 	Subject        string   `json:"subject" description:"Name of a declared entity."`
 	Predicate      string   `json:"predicate" description:"A predicate name from the vocabulary, or a short lower-case verb phrase when none fits."`
 	Object         string   `json:"object" description:"Name of a declared entity."`
@@ -45,14 +46,14 @@ type llmExtractedFact struct {
 	SourceEventIDs []string `json:"source_event_ids" required:"false" description:"Ids of the events the fact was read from."`
 }
 
-// llmExtractEnums constrains the wire schema to the ontology's entity types
+// extractEnums constrains the wire schema to the ontology's entity types
 // and polarities; the check schema accepts any string and normalizes it.
-func llmExtractEnums() []llmEnum {
+func extractEnums() []enum {
 	types := make([]string, 0, len(ontology.EntityTypes()))
 	for _, t := range ontology.EntityTypes() {
 		types = append(types, string(t))
 	}
-	return []llmEnum{
+	return []enum{
 		{def: "entity", prop: "type", values: types},
 		{def: "fact", prop: "polarity", values: []string{string(ontology.Positive), string(ontology.Negative)}},
 	}
@@ -60,24 +61,24 @@ func llmExtractEnums() []llmEnum {
 
 // Extraction defaults and limits, applied while validating.
 const (
-	// llmDefaultConfidence stands in for a confidence the model left out:
+	// defaultConfidence stands in for a confidence the model left out:
 	// stated facts are usually right, but not certain enough to close an
 	// older fact without review.
-	llmDefaultConfidence = 0.7
-	// llmDefaultStrength stands in for a preference strength left out.
-	llmDefaultStrength = 0.5
-	llmMaxNameRunes    = 200
-	llmMaxSentence     = 500
-	llmMaxQualifier    = 100
-	llmUserKey         = "user"
+	defaultConfidence = 0.7
+	// defaultStrength stands in for a preference strength left out.
+	defaultStrength = 0.5
+	maxNameRunes    = 200
+	maxSentence     = 500
+	maxQualifier    = 100
+	userKey         = "user"
 )
 
-// llmExtractPrompt is the data of extract.tmpl.
-type llmExtractPrompt struct {
+// extractPrompt is the data of extract.tmpl.
+type extractPrompt struct {
 	UserName    string // "" when unknown
 	SessionID   string
 	Summary     string
-	Events      []llmPromptEvent
+	Events      []promptEvent
 	EntityTypes []string
 	Predicates  []ontology.Predicate
 	Schema      string // json_object mode only
@@ -91,7 +92,7 @@ type llmExtractPrompt struct {
 // subjects and objects must name declared entities; source ids must be input
 // ids; confidence and strength are clamped; bad dates are dropped. Items
 // that fail are dropped (logged once per call as a warning), not fatal; only
-// output that does not parse as the schema is ErrInvalidOutput.
+// output that does not parse as the schema is extract.ErrInvalidOutput.
 //
 // A fact whose source ids are all missing or unknown is still attributed to
 // the window, never left without provenance: to the events that mention its
@@ -100,31 +101,31 @@ type llmExtractPrompt struct {
 // its events.
 //
 // A window with no events and no summary makes no call.
-func (l *LLM) Extract(ctx context.Context, in Input) (Result, error) {
+func (l *Engine) Extract(ctx context.Context, in extract.Input) (extract.Result, error) {
 	if len(in.Events) == 0 && strings.TrimSpace(in.Summary) == "" {
-		return Result{Model: l.cfg.Model}, nil
+		return extract.Result{Model: l.cfg.Model}, nil
 	}
 	types := make([]string, 0, len(ontology.EntityTypes()))
 	for _, t := range ontology.EntityTypes() {
 		types = append(types, string(t))
 	}
-	system, err := l.render("extract_system", llmExtractPrompt{
+	system, err := l.render("extract_system", extractPrompt{
 		UserName:    strings.TrimSpace(in.UserName),
 		EntityTypes: types,
-		Predicates:  llmPromptVocabulary(),
+		Predicates:  promptVocabulary(),
 		Schema:      l.schemaHint(l.schemas.extract),
 	})
 	if err != nil {
-		return Result{}, fmt.Errorf("extract: %w", err)
+		return extract.Result{}, fmt.Errorf("extract: %w", err)
 	}
-	user, err := l.render("extract_user", llmExtractPrompt{
+	user, err := l.render("extract_user", extractPrompt{
 		UserName:  strings.TrimSpace(in.UserName),
 		SessionID: in.SessionID,
-		Summary:   llmTruncate(strings.TrimSpace(in.Summary), 2*l.cfg.MaxEventChars),
-		Events:    llmPromptEvents(in.Events, l.cfg.MaxEventChars),
+		Summary:   truncate(strings.TrimSpace(in.Summary), 2*l.cfg.MaxEventChars),
+		Events:    promptEvents(in.Events, l.cfg.MaxEventChars),
 	})
 	if err != nil {
-		return Result{}, fmt.Errorf("extract: %w", err)
+		return extract.Result{}, fmt.Errorf("extract: %w", err)
 	}
 	res, err := l.chat(ctx, "extract", openai.ChatCompletionRequest{
 		Messages: []openai.ChatCompletionMessage{
@@ -134,32 +135,32 @@ func (l *LLM) Extract(ctx context.Context, in Input) (Result, error) {
 		ResponseFormat: l.responseFormat("graphmem_extraction", l.schemas.extract),
 	})
 	if err != nil {
-		return Result{}, err
+		return extract.Result{}, err
 	}
-	var out llmExtraction
-	if err := llmDecode(res.message.Content, l.schemas.extract, &out); err != nil {
-		return Result{}, fmt.Errorf("extract: %w: %w%s", ErrInvalidOutput, err, llmCutOff(res.finishReason))
+	var out extraction
+	if err := decode(res.message.Content, l.schemas.extract, &out); err != nil {
+		return extract.Result{}, fmt.Errorf("extract: %w: %w%s", extract.ErrInvalidOutput, err, cutOff(res.finishReason))
 	}
-	result, dropped := llmValidateExtraction(in, out)
+	result, dropped := validateExtraction(in, out)
 	if len(out.Facts) > 0 && len(result.Facts) == 0 {
 		// Every fact failed validation: an empty result would mark the window
 		// extracted and lose its knowledge for good; failing keeps it retryable.
-		return Result{}, fmt.Errorf("extract: %w: every one of the %d facts was rejected: %s",
-			ErrInvalidOutput, len(out.Facts), strings.Join(llmFirst(dropped, 5), "; "))
+		return extract.Result{}, fmt.Errorf("extract: %w: every one of the %d facts was rejected: %s",
+			extract.ErrInvalidOutput, len(out.Facts), strings.Join(firstN(dropped, 5), "; "))
 	}
 	result.Model = res.model
 	result.PromptTokens, result.CompletionTokens = res.promptTokens, res.completionTokens
 	if len(dropped) > 0 {
 		l.log.WarnContext(ctx, "llm extraction items dropped or repaired",
-			"model", res.model, "session", in.SessionID, "count", len(dropped), "problems", llmFirst(dropped, 25))
+			"model", res.model, "session", in.SessionID, "count", len(dropped), "problems", firstN(dropped, 25))
 	}
 	return result, nil
 }
 
-// llmPromptVocabulary is the vocabulary the prompt lists. The fallback is
+// promptVocabulary is the vocabulary the prompt lists. The fallback is
 // left out on purpose: a model that picks RELATED_TO says nothing, while one
 // that writes its own phrase keeps it in RawPredicate.
-func llmPromptVocabulary() []ontology.Predicate {
+func promptVocabulary() []ontology.Predicate {
 	var out []ontology.Predicate
 	for _, p := range ontology.Vocabulary() {
 		if p.Name != ontology.Fallback {
@@ -169,34 +170,34 @@ func llmPromptVocabulary() []ontology.Predicate {
 	return out
 }
 
-// llmFirst returns at most n items, so a log line stays short.
-func llmFirst(s []string, n int) []string {
+// firstN returns at most n items, so a log line stays short.
+func firstN(s []string, n int) []string {
 	if len(s) <= n {
 		return s
 	}
 	return s[:n]
 }
 
-// llmEntitySet builds the window's entities and resolves names to keys.
-type llmEntitySet struct {
-	in       Input
-	entities []Entity
+// entitySet builds the window's entities and resolves names to keys.
+type entitySet struct {
+	in       extract.Input
+	entities []extract.Entity
 	byName   map[string]string // folded name or alias -> key
 	guessed  map[string]bool   // key -> type was a guess (unknown type word)
 	userKey  string
 }
 
-// llmUserWords are the names a model uses for the user when it does not
+// userWords are the names a model uses for the user when it does not
 // know the user's name.
-var llmUserWords = map[string]bool{"user": true, "the user": true, "i": true, "me": true, "my": true, "myself": true}
+var userWords = map[string]bool{"user": true, "the user": true, "i": true, "me": true, "my": true, "myself": true}
 
-func llmFold(s string) string { return strings.ToLower(strings.Join(strings.Fields(s), " ")) }
+func fold(s string) string { return strings.ToLower(strings.Join(strings.Fields(s), " ")) }
 
-func llmCleanName(s string) string {
-	return llmClipRunes(strings.Join(strings.Fields(s), " "), llmMaxNameRunes)
+func cleanName(s string) string {
+	return clipRunes(strings.Join(strings.Fields(s), " "), maxNameRunes)
 }
 
-func llmClipRunes(s string, n int) string {
+func clipRunes(s string, n int) string {
 	r := []rune(s)
 	if len(r) <= n {
 		return s
@@ -205,38 +206,38 @@ func llmClipRunes(s string, n int) string {
 }
 
 // isUserName reports whether a name denotes the session's user.
-func (s *llmEntitySet) isUserName(folded string) bool {
-	if llmUserWords[folded] {
+func (s *entitySet) isUserName(folded string) bool {
+	if userWords[folded] {
 		return true
 	}
-	if n := llmFold(s.in.UserName); n != "" && n == folded {
+	if n := fold(s.in.UserName); n != "" && n == folded {
 		return true
 	}
-	return s.in.UserID != "" && llmFold(s.in.UserID) == folded
+	return s.in.UserID != "" && fold(s.in.UserID) == folded
 }
 
 // user returns the user entity's key, creating it on first use: facts often
 // name the user ("I", "user") without the model declaring it. spoken is
 // the name the model used; when the session does not know the user's name
 // and the model does, that name replaces the "user" placeholder.
-func (s *llmEntitySet) user(spoken string) string {
-	spoken = llmCleanName(spoken)
-	named := spoken != "" && !llmUserWords[llmFold(spoken)]
+func (s *entitySet) user(spoken string) string {
+	spoken = cleanName(spoken)
+	named := spoken != "" && !userWords[fold(spoken)]
 	if s.userKey == "" {
-		name := llmCleanName(s.in.UserName)
+		name := cleanName(s.in.UserName)
 		if name == "" {
 			name = "user"
 		}
-		s.userKey = llmUserKey
-		s.entities = append(s.entities, Entity{Key: llmUserKey, Name: name, Type: ontology.Person, IsUser: true})
-		s.byName[llmFold(name)] = llmUserKey
+		s.userKey = userKey
+		s.entities = append(s.entities, extract.Entity{Key: userKey, Name: name, Type: ontology.Person, IsUser: true})
+		s.byName[fold(name)] = userKey
 	}
 	if named {
 		e := s.entity(s.userKey)
-		if e.Name == "user" && llmCleanName(s.in.UserName) == "" {
+		if e.Name == "user" && cleanName(s.in.UserName) == "" {
 			delete(s.byName, "user")
 			e.Name = spoken
-			s.byName[llmFold(spoken)] = s.userKey
+			s.byName[fold(spoken)] = s.userKey
 		} else {
 			s.addAlias(s.userKey, spoken)
 		}
@@ -244,7 +245,7 @@ func (s *llmEntitySet) user(spoken string) string {
 	return s.userKey
 }
 
-func (s *llmEntitySet) entity(key string) *Entity {
+func (s *entitySet) entity(key string) *extract.Entity {
 	for i := range s.entities {
 		if s.entities[i].Key == key {
 			return &s.entities[i]
@@ -254,21 +255,21 @@ func (s *llmEntitySet) entity(key string) *Entity {
 }
 
 // addAlias records another name for an entity unless it names another one.
-func (s *llmEntitySet) addAlias(key, alias string) {
-	alias = llmCleanName(alias)
-	f := llmFold(alias)
-	if f == "" || llmUserWords[f] {
+func (s *entitySet) addAlias(key, alias string) {
+	alias = cleanName(alias)
+	f := fold(alias)
+	if f == "" || userWords[f] {
 		return
 	}
 	if owner, ok := s.byName[f]; ok && owner != key {
 		return
 	}
 	e := s.entity(key)
-	if llmFold(e.Name) == f {
+	if fold(e.Name) == f {
 		return
 	}
 	for _, a := range e.Aliases {
-		if llmFold(a) == f {
+		if fold(a) == f {
 			return
 		}
 	}
@@ -277,8 +278,8 @@ func (s *llmEntitySet) addAlias(key, alias string) {
 }
 
 // resolve maps a name used in a fact to an entity key.
-func (s *llmEntitySet) resolve(name string) (string, bool) {
-	f := llmFold(name)
+func (s *entitySet) resolve(name string) (string, bool) {
+	f := fold(name)
 	if f == "" {
 		return "", false
 	}
@@ -291,15 +292,15 @@ func (s *llmEntitySet) resolve(name string) (string, bool) {
 	return "", false
 }
 
-// llmValidateExtraction turns the model's answer into a Result and lists
+// validateExtraction turns the model's answer into an extract.Result and lists
 // what it dropped or repaired.
-func llmValidateExtraction(in Input, out llmExtraction) (Result, []string) {
+func validateExtraction(in extract.Input, out extraction) (extract.Result, []string) {
 	var problems []string
 	note := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
-	set := &llmEntitySet{in: in, byName: map[string]string{}, guessed: map[string]bool{}}
+	set := &entitySet{in: in, byName: map[string]string{}, guessed: map[string]bool{}}
 
 	for i, raw := range out.Entities {
-		name := llmCleanName(raw.Name)
+		name := cleanName(raw.Name)
 		if name == "" {
 			note("entity %d: empty name", i)
 			continue
@@ -308,11 +309,11 @@ func llmValidateExtraction(in Input, out llmExtraction) (Result, []string) {
 		if !known {
 			note("entity %q: unknown type %q, kept as %s", name, raw.Type, typ)
 		}
-		f := llmFold(name)
+		f := fold(name)
 		existing, dup := set.byName[f]
 		var key string
 		claimsUser := raw.IsUser
-		if claimsUser && !set.isUserName(f) && llmFold(in.UserName) != "" {
+		if claimsUser && !set.isUserName(f) && fold(in.UserName) != "" {
 			// The session knows the user's name and this is another one: the
 			// session wins, and the entity is somebody else.
 			note("entity %q: marked as the user, but the user is %q", name, in.UserName)
@@ -332,7 +333,7 @@ func llmValidateExtraction(in Input, out llmExtraction) (Result, []string) {
 			for set.entity(key) != nil {
 				key += "_"
 			}
-			set.entities = append(set.entities, Entity{Key: key, Name: name, Type: typ})
+			set.entities = append(set.entities, extract.Entity{Key: key, Name: name, Type: typ})
 			set.byName[f] = key
 			if !known {
 				set.guessed[key] = true
@@ -362,7 +363,7 @@ func llmValidateExtraction(in Input, out llmExtraction) (Result, []string) {
 	for _, e := range in.Events {
 		eventIDs[e.ID] = true
 	}
-	facts := make([]Fact, 0, len(out.Facts))
+	facts := make([]extract.Fact, 0, len(out.Facts))
 	index := map[string]int{}
 	for i, raw := range out.Facts {
 		subj, ok := set.resolve(raw.Subject)
@@ -384,7 +385,7 @@ func llmValidateExtraction(in Input, out llmExtraction) (Result, []string) {
 			note("fact %d: predicate %q resolved to an invalid type", i, raw.Predicate)
 			continue
 		}
-		fact := Fact{Subject: subj, Predicate: pred.Name, Object: obj}
+		fact := extract.Fact{Subject: subj, Predicate: pred.Name, Object: obj}
 		if pred.Name == ontology.Fallback && ontology.NormalizeRelType(raw.Predicate) != ontology.Fallback {
 			if phrase == "" {
 				note("fact %d: predicate %q has no words", i, raw.Predicate)
@@ -393,21 +394,21 @@ func llmValidateExtraction(in Input, out llmExtraction) (Result, []string) {
 			// Not a problem: the prompt asks for a phrase when nothing fits.
 			fact.RawPredicate = phrase
 		}
-		fact.Qualifier = llmClipRunes(llmFold(raw.Qualifier), llmMaxQualifier)
-		fact.Polarity = llmPolarity(raw.Polarity)
-		fact.Confidence = llmUnit(raw.Confidence, llmDefaultConfidence, func() { note("fact %d: confidence %v clamped", i, *raw.Confidence) })
+		fact.Qualifier = clipRunes(fold(raw.Qualifier), maxQualifier)
+		fact.Polarity = polarity(raw.Polarity)
+		fact.Confidence = unit(raw.Confidence, defaultConfidence, func() { note("fact %d: confidence %v clamped", i, *raw.Confidence) })
 		defStrength := 0.0
 		if pred.Preference {
-			defStrength = llmDefaultStrength
+			defStrength = defaultStrength
 		}
-		fact.Strength = llmUnit(raw.Strength, defStrength, func() { note("fact %d: strength %v clamped", i, *raw.Strength) })
+		fact.Strength = unit(raw.Strength, defStrength, func() { note("fact %d: strength %v clamped", i, *raw.Strength) })
 		if raw.ValidFrom != "" {
-			if fact.ValidFrom = llmParseDate(raw.ValidFrom); fact.ValidFrom == nil {
+			if fact.ValidFrom = parseDate(raw.ValidFrom); fact.ValidFrom == nil {
 				note("fact %d: valid_from %q is not a date", i, raw.ValidFrom)
 			}
 		}
 		if raw.ValidTo != "" {
-			if fact.ValidTo = llmParseDate(raw.ValidTo); fact.ValidTo == nil {
+			if fact.ValidTo = parseDate(raw.ValidTo); fact.ValidTo == nil {
 				note("fact %d: valid_to %q is not a date", i, raw.ValidTo)
 			}
 		}
@@ -427,11 +428,11 @@ func llmValidateExtraction(in Input, out llmExtraction) (Result, []string) {
 			}
 		}
 		if len(fact.SourceEventIDs) == 0 {
-			fact.SourceEventIDs = llmFallbackSources(in.Events, set, fact)
+			fact.SourceEventIDs = fallbackSources(in.Events, set, fact)
 		}
-		fact.Sentence = llmClipRunes(strings.Join(strings.Fields(raw.Sentence), " "), llmMaxSentence)
+		fact.Sentence = clipRunes(strings.Join(strings.Fields(raw.Sentence), " "), maxSentence)
 		if fact.Sentence == "" {
-			fact.Sentence = llmRenderSentence(set, fact, pred)
+			fact.Sentence = renderSentence(set, fact, pred)
 		}
 
 		dedup := strings.Join([]string{fact.Subject, fact.Predicate, fact.RawPredicate, fact.Object, fact.Qualifier, string(fact.Polarity)}, "\x00")
@@ -450,13 +451,13 @@ func llmValidateExtraction(in Input, out llmExtraction) (Result, []string) {
 		facts = append(facts, fact)
 	}
 
-	return Result{Entities: set.entities, Facts: facts, Mentions: llmMentions(in.Events, set.entities)}, problems
+	return extract.Result{Entities: set.entities, Facts: facts, Mentions: mentions(in.Events, set.entities)}, problems
 }
 
-// llmPolarity reads a polarity leniently; anything that is not clearly a
+// polarity reads a polarity leniently; anything that is not clearly a
 // denial is an assertion.
-func llmPolarity(s string) ontology.Polarity {
-	switch llmFold(s) {
+func polarity(s string) ontology.Polarity {
+	switch fold(s) {
 	case "negative", "neg", "negated", "false", "no", "denied":
 		return ontology.Negative
 	default:
@@ -464,9 +465,9 @@ func llmPolarity(s string) ontology.Polarity {
 	}
 }
 
-// llmUnit clamps an optional score to [0,1], using def when absent and
+// unit clamps an optional score to [0,1], using def when absent and
 // calling clamped when the model's value was out of range.
-func llmUnit(v *float64, def float64, clamped func()) float64 {
+func unit(v *float64, def float64, clamped func()) float64 {
 	if v == nil {
 		return def
 	}
@@ -483,10 +484,10 @@ func llmUnit(v *float64, def float64, clamped func()) float64 {
 	return x
 }
 
-// llmParseDate accepts the ISO forms models produce: a date, a date-time
+// parseDate accepts the ISO forms models produce: a date, a date-time
 // (with or without zone), a month or a year; partial dates mean their first
 // day. Everything is UTC. It returns nil for anything else.
-func llmParseDate(s string) *time.Time {
+func parseDate(s string) *time.Time {
 	s = strings.TrimSpace(s)
 	for _, layout := range []string{"2006-01-02", time.RFC3339, "2006-01-02T15:04:05", "2006-01-02 15:04:05", "2006-01", "2006"} {
 		if t, err := time.Parse(layout, s); err == nil {
@@ -500,10 +501,10 @@ func llmParseDate(s string) *time.Time {
 	return nil
 }
 
-// llmFallbackSources attributes a fact without valid source ids (see
+// fallbackSources attributes a fact without valid source ids (see
 // Extract): events naming the object (or a non-user subject), else the
 // user's events, else every event of the window.
-func llmFallbackSources(events []Event, set *llmEntitySet, f Fact) []string {
+func fallbackSources(events []extract.Event, set *entitySet, f extract.Fact) []string {
 	var names []string
 	for _, key := range []string{f.Object, f.Subject} {
 		e := set.entity(key)
@@ -516,7 +517,7 @@ func llmFallbackSources(events []Event, set *llmEntitySet, f Fact) []string {
 	var ids []string
 	for _, ev := range events {
 		for _, n := range names {
-			if llmMentionsName(ev.Content, n) {
+			if mentionsName(ev.Content, n) {
 				ids = append(ids, ev.ID)
 				break
 			}
@@ -539,9 +540,9 @@ func llmFallbackSources(events []Event, set *llmEntitySet, f Fact) []string {
 	return ids
 }
 
-// llmRenderSentence writes a fact sentence when the model gave none, from
+// renderSentence writes a fact sentence when the model gave none, from
 // the predicate's phrase: "Caroline lives in Berlin".
-func llmRenderSentence(set *llmEntitySet, f Fact, p ontology.Predicate) string {
+func renderSentence(set *entitySet, f extract.Fact, p ontology.Predicate) string {
 	name := func(key string) string {
 		e := set.entity(key)
 		if e.IsUser && strings.TrimSpace(set.in.UserName) == "" {
@@ -565,10 +566,10 @@ func llmRenderSentence(set *llmEntitySet, f Fact, p ontology.Predicate) string {
 	return string(r)
 }
 
-// llmMentions lists, per event, the entities named in it (by name or
+// mentions lists, per event, the entities named in it (by name or
 // alias, as whole words). The user is left out: every user message
 // "mentions" the user, which would add nothing but edges.
-func llmMentions(events []Event, entities []Entity) map[string][]string {
+func mentions(events []extract.Event, entities []extract.Entity) map[string][]string {
 	out := map[string][]string{}
 	for _, ev := range events {
 		for _, e := range entities {
@@ -576,7 +577,7 @@ func llmMentions(events []Event, entities []Entity) map[string][]string {
 				continue
 			}
 			for _, n := range append([]string{e.Name}, e.Aliases...) {
-				if llmMentionsName(ev.Content, n) {
+				if mentionsName(ev.Content, n) {
 					out[ev.ID] = append(out[ev.ID], e.Key)
 					break
 				}
@@ -589,10 +590,10 @@ func llmMentions(events []Event, entities []Entity) map[string][]string {
 	return out
 }
 
-// llmMentionsName reports whether name occurs in text as a whole word,
+// mentionsName reports whether name occurs in text as a whole word,
 // case-insensitively.
-func llmMentionsName(text, name string) bool {
-	t, n := strings.ToLower(text), llmFold(name)
+func mentionsName(text, name string) bool {
+	t, n := strings.ToLower(text), fold(name)
 	if n == "" {
 		return false
 	}
@@ -602,16 +603,16 @@ func llmMentionsName(text, name string) bool {
 			return false
 		}
 		start, end := from+i, from+i+len(n)
-		if llmWordBoundary(t, start, true) && llmWordBoundary(t, end, false) {
+		if wordBoundary(t, start, true) && wordBoundary(t, end, false) {
 			return true
 		}
 		from = start + 1
 	}
 }
 
-// llmWordBoundary reports whether the rune before (before=true) or at byte
+// wordBoundary reports whether the rune before (before=true) or at byte
 // offset i of s is not part of a word.
-func llmWordBoundary(s string, i int, before bool) bool {
+func wordBoundary(s string, i int, before bool) bool {
 	var r rune
 	switch {
 	case before && i <= 0, !before && i >= len(s):
