@@ -9,8 +9,8 @@ import (
 	"slices"
 
 	"github.com/graphmem/graphmem/condenser"
-	"github.com/graphmem/graphmem/extract"
 	"github.com/graphmem/graphmem/extract/llm"
+	"github.com/graphmem/graphmem/extract/offline"
 	"github.com/graphmem/graphmem/memory"
 )
 
@@ -20,7 +20,7 @@ import (
 func newEngine(cfg Config, log *slog.Logger) (memory.Engine, string, error) {
 	if cfg.LLMBaseURL == "" {
 		log.Info("language engine: offline (rule-based extraction, extractive summaries); set GRAPHMEM_LLM_BASE_URL to use an LLM")
-		return extract.NewOffline(extract.OfflineConfig{}), "offline", nil
+		return offline.New(offline.Config{}), "offline", nil
 	}
 	llmCfg := llm.DefaultConfig()
 	llmCfg.BaseURL = cfg.LLMBaseURL

@@ -1,10 +1,12 @@
-package extract
+package offline
 
 import (
 	"context"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/graphmem/graphmem/extract"
 )
 
 func day(y int, m time.Month, d int) *time.Time {
@@ -12,7 +14,7 @@ func day(y int, m time.Month, d int) *time.Time {
 	return &t
 }
 
-func findInsight(ins []Insight, parts ...string) *Insight {
+func findInsight(ins []extract.Insight, parts ...string) *extract.Insight {
 	for i := range ins {
 		ok := true
 		for _, p := range parts {
@@ -27,8 +29,8 @@ func findInsight(ins []Insight, parts ...string) *Insight {
 	return nil
 }
 
-func TestOfflineInsightsFromFacts(t *testing.T) {
-	in := InsightInput{UserID: "u1", Facts: []InsightFact{
+func TestInsightsFromFacts(t *testing.T) {
+	in := extract.InsightInput{UserID: "u1", Facts: []extract.InsightFact{
 		{ID: "f1", Subject: "Caroline", Predicate: "ATTENDED", Object: "LGBTQ support group", Sentence: "Caroline went to a LGBTQ support group on 7 May 2023",
 			SessionIDs: []string{"s1"}, SourceEventIDs: []string{"D1:3"}, ValidFrom: day(2023, 5, 7)},
 		{ID: "f2", Subject: "Caroline", Predicate: "ATTENDED", Object: "support group", Sentence: "Caroline went to a support group on 20 June 2023",
@@ -37,7 +39,7 @@ func TestOfflineInsightsFromFacts(t *testing.T) {
 		{ID: "f4", Subject: "User", Predicate: "HAS_PET", Object: "Luna", Sentence: "The user has a cat named Luna", SessionIDs: []string{"b"}, SourceEventIDs: []string{"e2"}},
 		{ID: "f5", Subject: "User", Predicate: "LIVES_IN", Object: "Berlin", Sentence: "The user lives in Berlin", SessionIDs: []string{"b"}},
 	}}
-	ins, err := NewOffline(OfflineConfig{}).Insights(context.Background(), in)
+	ins, err := New(Config{}).Insights(context.Background(), in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,16 +64,16 @@ func TestOfflineInsightsFromFacts(t *testing.T) {
 	}
 }
 
-func TestOfflineInsightsFromEvents(t *testing.T) {
+func TestInsightsFromEvents(t *testing.T) {
 	at := func(d int) time.Time { return time.Date(2024, 1, d, 10, 0, 0, 0, time.UTC) }
-	in := InsightInput{UserID: "u1", Events: []Event{
+	in := extract.InsightInput{UserID: "u1", Events: []extract.Event{
 		{ID: "1", Role: "user", Content: "I love sushi, it's my favourite food.", OccurredAt: at(5)},
 		{ID: "2", Role: "user", Content: "I went to a yoga class yesterday.", OccurredAt: at(8)},
 		{ID: "3", Role: "user", Content: "Yesterday I went to a yoga class again.", OccurredAt: at(15)},
 		{ID: "4", Role: "user", Content: "Actually I don't like sushi anymore.", OccurredAt: at(20)},
 		{ID: "5", Role: "assistant", Content: "You love hiking, you went hiking twice.", OccurredAt: at(21)},
 	}}
-	ins, err := NewOffline(OfflineConfig{}).Insights(context.Background(), in)
+	ins, err := New(Config{}).Insights(context.Background(), in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +92,7 @@ func TestOfflineInsightsFromEvents(t *testing.T) {
 			t.Errorf("assistant chatter became an insight: %q", i.Text)
 		}
 	}
-	again, _ := NewOffline(OfflineConfig{}).Insights(context.Background(), in)
+	again, _ := New(Config{}).Insights(context.Background(), in)
 	if len(again) != len(ins) || again[0].Text != ins[0].Text {
 		t.Error("insights are not deterministic")
 	}

@@ -1,4 +1,4 @@
-package extract
+package offline
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/graphmem/graphmem/extract"
 	"github.com/graphmem/graphmem/nlp"
 )
 
@@ -14,14 +15,14 @@ import (
 // messages that state facts, events that carry dates, the most recent
 // events — and keeps a tool call and its result together or drops both.
 // The ids come back in their original order; the choice is deterministic.
-func (o *Offline) SelectEvents(ctx context.Context, req AttentionRequest) ([]string, error) {
+func (o *Engine) SelectEvents(ctx context.Context, req extract.AttentionRequest) ([]string, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("offline select events: %w", err)
 	}
 	if req.MaxKeep <= 0 || len(req.Events) == 0 {
 		return []string{}, nil
 	}
-	res, err := o.Extract(ctx, Input{Events: req.Events})
+	res, err := o.Extract(ctx, extract.Input{Events: req.Events})
 	if err != nil {
 		return nil, fmt.Errorf("offline select events: %w", err)
 	}
@@ -87,7 +88,7 @@ func (o *Offline) SelectEvents(ctx context.Context, req AttentionRequest) ([]str
 
 // attentionScore rates one event: facts stated, who said it, dates and
 // recency (the newest tenth of the window always scores high).
-func attentionScore(ev Event, facts, pos, n int) float64 {
+func attentionScore(ev extract.Event, facts, pos, n int) float64 {
 	s := 0.0
 	s += 3 * float64(min(facts, 3))
 	role := strings.ToLower(ev.Role)

@@ -1,4 +1,4 @@
-package extract
+package offline
 
 import (
 	"context"
@@ -11,13 +11,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/graphmem/graphmem/extract"
 	"github.com/graphmem/graphmem/nlp"
 	"github.com/graphmem/graphmem/ontology"
 )
 
 // locomoPath is where the evaluation-only LoCoMo sample lives, relative to
 // this package. It is never committed (CC BY-NC); tests skip without it.
-const locomoPath = "../../shared/datasets/locomo/locomo-visible.json"
+const locomoPath = "../../../shared/datasets/locomo/locomo-visible.json"
 
 type locomoTurn struct {
 	Speaker string `json:"speaker"`
@@ -29,7 +30,7 @@ type locomoTurn struct {
 type locomoSession struct {
 	conv   string
 	index  int
-	events []Event
+	events []extract.Event
 }
 
 // loadLoCoMo reads every session of the sample as named-speaker events:
@@ -74,7 +75,7 @@ func loadLoCoMoNoSkip(tb testing.TB) []locomoSession {
 			}
 			s := locomoSession{conv: c.SampleID, index: n}
 			for i, tr := range turns {
-				s.events = append(s.events, Event{ID: tr.DiaID, Role: "user", Kind: "message", Name: tr.Speaker,
+				s.events = append(s.events, extract.Event{ID: tr.DiaID, Role: "user", Kind: "message", Name: tr.Speaker,
 					Content: tr.Text, OccurredAt: at.Add(time.Duration(i) * time.Second)})
 			}
 			out = append(out, s)
@@ -96,9 +97,9 @@ func locomoSessionByIndex(t *testing.T, all []locomoSession, conv string, n int)
 
 // Named-speaker turns: first person is the speaker, relative dates are
 // resolved against the session time, and there is no "user".
-func TestOfflineLoCoMoNamedSpeakers(t *testing.T) {
+func TestLoCoMoNamedSpeakers(t *testing.T) {
 	all := loadLoCoMo(t)
-	o := NewOffline(OfflineConfig{})
+	o := New(Config{})
 	cases := []struct {
 		session int
 		w       want
@@ -114,7 +115,7 @@ func TestOfflineLoCoMoNamedSpeakers(t *testing.T) {
 	}
 	for _, c := range cases {
 		s := locomoSessionByIndex(t, all, "conv-26", c.session)
-		res, err := o.Extract(context.Background(), Input{UserID: "eval", SessionID: "s", Events: s.events})
+		res, err := o.Extract(context.Background(), extract.Input{UserID: "eval", SessionID: "s", Events: s.events})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -130,18 +131,18 @@ func TestOfflineLoCoMoNamedSpeakers(t *testing.T) {
 // Every session of the sample: invariants hold, facts are about people
 // (or their pets and events), and the summary of the session resolves the
 // dates it keeps.
-func TestOfflineLoCoMoAllSessions(t *testing.T) {
+func TestLoCoMoAllSessions(t *testing.T) {
 	all := loadLoCoMo(t)
-	o := NewOffline(OfflineConfig{})
+	o := New(Config{})
 	facts := 0
 	for _, s := range all {
-		in := Input{UserID: "eval", Events: s.events}
+		in := extract.Input{UserID: "eval", Events: s.events}
 		res, err := o.Extract(context.Background(), in)
 		if err != nil {
 			t.Fatal(err)
 		}
 		checkInvariants(t, in, res)
-		ents := map[string]Entity{}
+		ents := map[string]extract.Entity{}
 		for _, e := range res.Entities {
 			ents[e.Key] = e
 		}
@@ -153,7 +154,7 @@ func TestOfflineLoCoMoAllSessions(t *testing.T) {
 			}
 		}
 		facts += len(res.Facts)
-		sum, err := o.Summarize(context.Background(), SummaryRequest{Style: StyleSections, Events: s.events})
+		sum, err := o.Summarize(context.Background(), extract.SummaryRequest{Style: extract.StyleSections, Events: s.events})
 		if err != nil {
 			t.Fatal(err)
 		}

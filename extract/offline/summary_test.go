@@ -1,4 +1,4 @@
-package extract
+package offline
 
 import (
 	"context"
@@ -6,15 +6,17 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/graphmem/graphmem/extract"
 )
 
-func summarize(t *testing.T, o *Offline, req SummaryRequest) Summary {
+func summarize(t *testing.T, o *Engine, req extract.SummaryRequest) extract.Summary {
 	t.Helper()
 	s, err := o.Summarize(context.Background(), req)
 	if err != nil {
 		t.Fatalf("Summarize: %v", err)
 	}
-	if s.Model != OfflineSummaryModel || s.PromptTokens <= 0 || s.CompletionTokens <= 0 {
+	if s.Model != SummaryModel || s.PromptTokens <= 0 || s.CompletionTokens <= 0 {
 		t.Fatalf("summary figures: model %q, tokens %d/%d", s.Model, s.PromptTokens, s.CompletionTokens)
 	}
 	return s
@@ -22,8 +24,8 @@ func summarize(t *testing.T, o *Offline, req SummaryRequest) Summary {
 
 var may8 = time.Date(2023, 5, 8, 13, 56, 0, 0, time.UTC)
 
-func locomoLikeWindow() []Event {
-	return []Event{
+func locomoLikeWindow() []extract.Event {
+	return []extract.Event{
 		{ID: "D1:1", Role: "user", Name: "Caroline", Content: "Hey Mel! Good to see you! How have you been?", OccurredAt: may8},
 		{ID: "D1:2", Role: "user", Name: "Melanie", Content: "Hey Caroline! I'm swamped with the kids & work. What's up with you?", OccurredAt: may8.Add(time.Second)},
 		{ID: "D1:3", Role: "user", Name: "Caroline", Content: "I went to a LGBTQ support group yesterday and it was so powerful.", OccurredAt: may8.Add(2 * time.Second)},
@@ -32,9 +34,9 @@ func locomoLikeWindow() []Event {
 	}
 }
 
-func TestOfflineSummaryKeepsWhoWhatWhen(t *testing.T) {
-	o := NewOffline(OfflineConfig{})
-	s := summarize(t, o, SummaryRequest{Style: StyleSections, Events: locomoLikeWindow()})
+func TestSummaryKeepsWhoWhatWhen(t *testing.T) {
+	o := New(Config{})
+	s := summarize(t, o, extract.SummaryRequest{Style: extract.StyleSections, Events: locomoLikeWindow()})
 	for _, want := range []string{
 		"USER_CONTEXT:", "COMPLETED:", "PENDING:", "CURRENT_STATE:",
 		"[8 May 2023] Caroline: I went to a LGBTQ support group yesterday (7 May 2023)",
@@ -50,13 +52,13 @@ func TestOfflineSummaryKeepsWhoWhatWhen(t *testing.T) {
 	}
 }
 
-func TestOfflineSummaryFoldsPreviousAndSupersedesContext(t *testing.T) {
-	o := NewOffline(OfflineConfig{})
-	first := summarize(t, o, SummaryRequest{Style: StyleSections, Events: []Event{
+func TestSummaryFoldsPreviousAndSupersedesContext(t *testing.T) {
+	o := New(Config{})
+	first := summarize(t, o, extract.SummaryRequest{Style: extract.StyleSections, Events: []extract.Event{
 		{ID: "1", Role: "user", Content: "Hi! I live in Paris and work as a nurse.", OccurredAt: time.Date(2024, 2, 3, 10, 0, 0, 0, time.UTC)},
 		{ID: "2", Role: "user", Content: "I love sushi, it's my favourite food.", OccurredAt: time.Date(2024, 2, 3, 10, 1, 0, 0, time.UTC)},
 	}})
-	second := summarize(t, o, SummaryRequest{Style: StyleSections, PreviousSummary: first.Text, Events: []Event{
+	second := summarize(t, o, extract.SummaryRequest{Style: extract.StyleSections, PreviousSummary: first.Text, Events: []extract.Event{
 		{ID: "3", Role: "user", Content: "Big news: I moved to Berlin last month.", OccurredAt: time.Date(2024, 9, 14, 18, 30, 0, 0, time.UTC)},
 		{ID: "4", Role: "user", Content: "Actually I don't like sushi anymore.", OccurredAt: time.Date(2024, 9, 14, 18, 31, 0, 0, time.UTC)},
 	}})
@@ -78,7 +80,7 @@ func TestOfflineSummaryFoldsPreviousAndSupersedesContext(t *testing.T) {
 		}
 	}
 	// Folding the same window again adds nothing and annotates nothing twice.
-	third := summarize(t, o, SummaryRequest{Style: StyleSections, PreviousSummary: second.Text, Events: nil})
+	third := summarize(t, o, extract.SummaryRequest{Style: extract.StyleSections, PreviousSummary: second.Text, Events: nil})
 	if strings.Count(third.Text, "I moved to Berlin") != 1 || strings.Contains(third.Text, "(August 2024) (") {
 		t.Errorf("refold duplicated or re-annotated:\n%s", third.Text)
 	}
@@ -96,17 +98,17 @@ func section(text, from, to string) string {
 	return rest
 }
 
-func TestOfflineSummaryIsBoundedAndKeepsStatedFacts(t *testing.T) {
-	o := NewOffline(OfflineConfig{SummaryMaxChars: 1200})
-	var evs []Event
+func TestSummaryIsBoundedAndKeepsStatedFacts(t *testing.T) {
+	o := New(Config{SummaryMaxChars: 1200})
+	var evs []extract.Event
 	at := time.Date(2024, 3, 1, 9, 0, 0, 0, time.UTC)
-	evs = append(evs, Event{ID: "f1", Role: "user", Content: "I'm allergic to peanuts.", OccurredAt: at})
+	evs = append(evs, extract.Event{ID: "f1", Role: "user", Content: "I'm allergic to peanuts.", OccurredAt: at})
 	for i := 0; i < 60; i++ {
-		evs = append(evs, Event{ID: "c" + string(rune('a'+i%26)) + string(rune('a'+i/26)), Role: "user",
+		evs = append(evs, extract.Event{ID: "c" + string(rune('a'+i%26)) + string(rune('a'+i/26)), Role: "user",
 			Content: "Yesterday I walked around the old town with Maria and we talked about the weather for hours.", OccurredAt: at.Add(time.Duration(i) * time.Minute)})
 	}
-	evs = append(evs, Event{ID: "f2", Role: "user", Content: "My favourite drink is green tea.", OccurredAt: at.Add(2 * time.Hour)})
-	s := summarize(t, o, SummaryRequest{Style: StyleSections, Events: evs})
+	evs = append(evs, extract.Event{ID: "f2", Role: "user", Content: "My favourite drink is green tea.", OccurredAt: at.Add(2 * time.Hour)})
+	s := summarize(t, o, extract.SummaryRequest{Style: extract.StyleSections, Events: evs})
 	if len(s.Text) > 1200+200 {
 		t.Errorf("summary is %d chars, budget 1200:\n%s", len(s.Text), s.Text)
 	}
@@ -117,9 +119,9 @@ func TestOfflineSummaryIsBoundedAndKeepsStatedFacts(t *testing.T) {
 	}
 }
 
-func TestOfflineSummaryIsDeterministic(t *testing.T) {
-	o := NewOffline(OfflineConfig{})
-	req := SummaryRequest{Style: StyleSections, Events: locomoLikeWindow(), PreviousSummary: "USER_CONTEXT:\n- [1 May 2023] Caroline is a transgender woman"}
+func TestSummaryIsDeterministic(t *testing.T) {
+	o := New(Config{})
+	req := extract.SummaryRequest{Style: extract.StyleSections, Events: locomoLikeWindow(), PreviousSummary: "USER_CONTEXT:\n- [1 May 2023] Caroline is a transgender woman"}
 	a := summarize(t, o, req)
 	for i := 0; i < 5; i++ {
 		if b := summarize(t, o, req); b.Text != a.Text {
@@ -128,10 +130,10 @@ func TestOfflineSummaryIsDeterministic(t *testing.T) {
 	}
 }
 
-func TestOfflineSummaryStyles(t *testing.T) {
-	o := NewOffline(OfflineConfig{})
+func TestSummaryStyles(t *testing.T) {
+	o := New(Config{})
 	evs := locomoLikeWindow()
-	structured := summarize(t, o, SummaryRequest{Style: StyleStructured, Events: evs})
+	structured := summarize(t, o, extract.SummaryRequest{Style: extract.StyleStructured, Events: evs})
 	for _, h := range []string{"## User Context", "## Completed Tasks", "## Pending Tasks", "## Current State"} {
 		if !strings.Contains(structured.Text, h) {
 			t.Errorf("structured lacks %q:\n%s", h, structured.Text)
@@ -145,13 +147,13 @@ func TestOfflineSummaryStyles(t *testing.T) {
 	if !strings.Contains(structured.Fields["completed_tasks"], "yesterday (7 May 2023)") {
 		t.Errorf("completed_tasks = %q", structured.Fields["completed_tasks"])
 	}
-	mem1 := summarize(t, o, SummaryRequest{Style: StyleMem1, Events: evs})
+	mem1 := summarize(t, o, extract.SummaryRequest{Style: extract.StyleMem1, Events: evs})
 	if !strings.HasPrefix(mem1.Text, "<think>") || !strings.HasSuffix(mem1.Text, "</think>") || strings.Count(mem1.Text, "<think>") != 1 {
 		t.Errorf("mem1 is not one think block:\n%s", mem1.Text)
 	}
 	// Each style folds a previous summary of any style.
 	for _, prev := range []string{structured.Text, mem1.Text} {
-		s := summarize(t, o, SummaryRequest{Style: StyleSections, PreviousSummary: prev, Events: []Event{
+		s := summarize(t, o, extract.SummaryRequest{Style: extract.StyleSections, PreviousSummary: prev, Events: []extract.Event{
 			{ID: "x", Role: "user", Name: "Melanie", Content: "I signed up for a pottery class yesterday.", OccurredAt: may8.AddDate(0, 2, 0)}}})
 		if !strings.Contains(s.Text, "LGBTQ support group yesterday (7 May 2023)") || !strings.Contains(s.Text, "pottery class yesterday (7 July 2023)") {
 			t.Errorf("fold of another style lost lines:\n%s", s.Text)
@@ -159,10 +161,10 @@ func TestOfflineSummaryStyles(t *testing.T) {
 	}
 }
 
-func TestOfflineSummaryToolsAndTruncation(t *testing.T) {
-	o := NewOffline(OfflineConfig{})
+func TestSummaryToolsAndTruncation(t *testing.T) {
+	o := New(Config{})
 	big := strings.Repeat("row 42: ok\n", 500)
-	s := summarize(t, o, SummaryRequest{Style: StyleSections, MaxEventLength: 2000, Events: []Event{
+	s := summarize(t, o, extract.SummaryRequest{Style: extract.StyleSections, MaxEventLength: 2000, Events: []extract.Event{
 		{ID: "1", Role: "user", Content: "Please check the weather in Oslo for my trip next week.", OccurredAt: may8},
 		{ID: "2", Role: "assistant", Kind: "tool_call", Content: "weather.get(city=\"Oslo\", days=7)", OccurredAt: may8},
 		{ID: "3", Role: "tool", Kind: "tool_result", Content: big, OccurredAt: may8},
@@ -195,22 +197,22 @@ func TestTruncateMiddle(t *testing.T) {
 	}
 }
 
-// TestOfflineSummaryRespectsMaxChars: a condensation's bound holds even
+// TestSummaryRespectsMaxChars: a condensation's bound holds even
 // when the speakers' stated facts alone exceed it (the oldest go first),
 // and without a bound those facts are all kept.
-func TestOfflineSummaryRespectsMaxChars(t *testing.T) {
-	o := NewOffline(OfflineConfig{})
-	var events []Event
+func TestSummaryRespectsMaxChars(t *testing.T) {
+	o := New(Config{})
+	var events []extract.Event
 	for i, city := range []string{"Paris", "Rome", "Oslo", "Lima", "Kyoto", "Cairo", "Quito", "Perth"} {
-		events = append(events, Event{ID: fmt.Sprintf("e%d", i), Role: "user", Name: "Ana", OccurredAt: may8.Add(time.Duration(i) * time.Minute),
+		events = append(events, extract.Event{ID: fmt.Sprintf("e%d", i), Role: "user", Name: "Ana", OccurredAt: may8.Add(time.Duration(i) * time.Minute),
 			Content: fmt.Sprintf("My friend number %d lives in %s and works as a teacher at the big school there. I love %s food.", i, city, city)})
 	}
-	free := summarize(t, o, SummaryRequest{Style: StyleSections, Events: events})
+	free := summarize(t, o, extract.SummaryRequest{Style: extract.StyleSections, Events: events})
 	const limit = 250
 	if len(free.Text) <= limit {
 		t.Fatalf("the window is too small to test a bound (%d chars)", len(free.Text))
 	}
-	bounded := summarize(t, o, SummaryRequest{Style: StyleSections, Events: events, MaxChars: limit})
+	bounded := summarize(t, o, extract.SummaryRequest{Style: extract.StyleSections, Events: events, MaxChars: limit})
 	if len(bounded.Text) > limit {
 		t.Fatalf("summary has %d chars, bound %d:\n%s", len(bounded.Text), limit, bounded.Text)
 	}

@@ -1,4 +1,4 @@
-package extract
+package offline
 
 // verbRules maps a verb lemma to the rule that reads its clause. The
 // table is the index of what the offline engine understands; a verb that

@@ -1,4 +1,4 @@
-package extract
+package offline
 
 import (
 	"context"
@@ -7,19 +7,19 @@ import (
 	"testing"
 	"time"
 
+	"github.com/graphmem/graphmem/extract"
 	"github.com/graphmem/graphmem/ontology"
 )
 
-// offlineEngine is the method set the memory service expects of an engine;
-// the offline engine must keep satisfying it.
-type offlineEngine interface {
-	Summarize(ctx context.Context, req SummaryRequest) (Summary, error)
-	SelectEvents(ctx context.Context, req AttentionRequest) ([]string, error)
-	Extract(ctx context.Context, in Input) (Result, error)
-	Insights(ctx context.Context, in InsightInput) ([]Insight, error)
-}
-
-var _ offlineEngine = (*Offline)(nil)
+// The offline engine provides every method of extract.Engine, exactly as
+// the LLM engine does; the assertions fail to compile when a signature drifts.
+var (
+	_ extract.Summarizer    = (*Engine)(nil)
+	_ extract.EventSelector = (*Engine)(nil)
+	_ extract.Extractor     = (*Engine)(nil)
+	_ extract.Insighter     = (*Engine)(nil)
+	_ extract.Engine        = (*Engine)(nil)
+)
 
 // defaultAt is the event time of test messages unless a case sets one.
 var defaultAt = time.Date(2024, 9, 14, 18, 30, 0, 0, time.UTC)
@@ -40,10 +40,10 @@ func mustTime(t *testing.T, s string) time.Time {
 }
 
 // extractUser runs one user message through the offline engine.
-func extractUser(t *testing.T, text string, at time.Time) Result {
+func extractUser(t *testing.T, text string, at time.Time) extract.Result {
 	t.Helper()
-	res, err := NewOffline(OfflineConfig{}).Extract(context.Background(), Input{UserID: "u1",
-		Events: []Event{{ID: "e1", Role: "user", Kind: "message", Content: text, OccurredAt: at}}})
+	res, err := New(Config{}).Extract(context.Background(), extract.Input{UserID: "u1",
+		Events: []extract.Event{{ID: "e1", Role: "user", Kind: "message", Content: text, OccurredAt: at}}})
 	if err != nil {
 		t.Fatalf("Extract: %v", err)
 	}
@@ -73,7 +73,7 @@ func (w want) String() string {
 }
 
 // entityMatches reports whether entity e goes by name (or alias).
-func entityMatches(e Entity, name string) bool {
+func entityMatches(e extract.Entity, name string) bool {
 	if name == "" {
 		return e.IsUser
 	}
@@ -90,12 +90,12 @@ func entityMatches(e Entity, name string) bool {
 
 // findFacts returns the facts matching subject, predicate and object names
 // (any polarity).
-func findFacts(res Result, subj, pred, obj string) []Fact {
-	ents := make(map[string]Entity, len(res.Entities))
+func findFacts(res extract.Result, subj, pred, obj string) []extract.Fact {
+	ents := make(map[string]extract.Entity, len(res.Entities))
 	for _, e := range res.Entities {
 		ents[e.Key] = e
 	}
-	var out []Fact
+	var out []extract.Fact
 	for _, f := range res.Facts {
 		if f.Predicate != pred {
 			continue
@@ -108,7 +108,7 @@ func findFacts(res Result, subj, pred, obj string) []Fact {
 }
 
 // checkWant asserts that res holds the wanted fact.
-func checkWant(t *testing.T, res Result, w want) {
+func checkWant(t *testing.T, res extract.Result, w want) {
 	t.Helper()
 	facts := findFacts(res, w.subj, w.pred, w.obj)
 	pol := ontology.Positive
@@ -135,14 +135,14 @@ func checkWant(t *testing.T, res Result, w want) {
 
 // checkAbsent asserts that res holds no fact with this predicate and
 // object for this subject, in either polarity.
-func checkAbsent(t *testing.T, res Result, w want) {
+func checkAbsent(t *testing.T, res extract.Result, w want) {
 	t.Helper()
 	if facts := findFacts(res, w.subj, w.pred, w.obj); len(facts) > 0 {
 		t.Errorf("unexpected fact %v: %+v", w, facts)
 	}
 }
 
-func dumpFacts(res Result) string {
+func dumpFacts(res extract.Result) string {
 	var b strings.Builder
 	for _, f := range res.Facts {
 		fmt.Fprintf(&b, "  %s -%s/%s-> %s [%s] %q\n", f.Subject, f.Predicate, f.Polarity, f.Object, f.Qualifier, f.Sentence)

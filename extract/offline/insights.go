@@ -1,4 +1,4 @@
-package extract
+package offline
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/graphmem/graphmem/extract"
 	"github.com/graphmem/graphmem/nlp"
 	"github.com/graphmem/graphmem/ontology"
 )
@@ -37,7 +38,7 @@ type ifact struct {
 }
 
 // Insights derives offline insights from a user's facts and events.
-func (o *Offline) Insights(ctx context.Context, in InsightInput) ([]Insight, error) {
+func (o *Engine) Insights(ctx context.Context, in extract.InsightInput) ([]extract.Insight, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("offline insights: %w", err)
 	}
@@ -58,7 +59,7 @@ func (o *Offline) Insights(ctx context.Context, in InsightInput) ([]Insight, err
 	if len(pool) == 0 {
 		pool = derived
 	}
-	var out []Insight
+	var out []extract.Insight
 	out = append(out, repeated(pool, in.UserID)...)
 	out = append(out, collections(pool, in.UserID)...)
 	out = append(out, changes(append(append([]ifact{}, derived...), given...), in.UserID)...)
@@ -81,12 +82,12 @@ func (o *Offline) Insights(ctx context.Context, in InsightInput) ([]Insight, err
 
 // factsFromEvents extracts the events day by day (a day stands for a
 // session) into insight facts.
-func (o *Offline) factsFromEvents(ctx context.Context, in InsightInput) ([]ifact, error) {
+func (o *Engine) factsFromEvents(ctx context.Context, in extract.InsightInput) ([]ifact, error) {
 	if len(in.Events) == 0 {
 		return nil, nil
 	}
 	var days []string
-	groups := make(map[string][]Event)
+	groups := make(map[string][]extract.Event)
 	for _, ev := range in.Events {
 		d := "day:" + ev.OccurredAt.UTC().Format(time.DateOnly)
 		if _, ok := groups[d]; !ok {
@@ -96,7 +97,7 @@ func (o *Offline) factsFromEvents(ctx context.Context, in InsightInput) ([]ifact
 	}
 	var out []ifact
 	for _, d := range days {
-		res, err := o.Extract(ctx, Input{UserID: in.UserID, Events: groups[d]})
+		res, err := o.Extract(ctx, extract.Input{UserID: in.UserID, Events: groups[d]})
 		if err != nil {
 			return nil, fmt.Errorf("offline insights: %w", err)
 		}
@@ -125,7 +126,7 @@ func (o *Offline) factsFromEvents(ctx context.Context, in InsightInput) ([]ifact
 }
 
 // negativeSentence guesses the polarity of a stored fact from its sentence
-// (InsightFact carries no polarity).
+// (extract.InsightFact carries no polarity).
 func negativeSentence(s string) bool {
 	l := strings.ToLower(s)
 	for _, m := range []string{"anymore", "no longer", "used to", "doesn't", "does not", "don't", "gave up", "stopped", "not a fan", " quit ", " left ", " sold "} {
@@ -172,7 +173,7 @@ func patternKey(obj string) string {
 }
 
 // repeated finds the same activity, place or liking in two or more sessions.
-func repeated(facts []ifact, userID string) []Insight {
+func repeated(facts []ifact, userID string) []extract.Insight {
 	type group struct {
 		subj, pred, obj string
 		sessions        map[string]bool
@@ -208,7 +209,7 @@ func repeated(facts []ifact, userID string) []Insight {
 			g.events = appendNew(g.events, e)
 		}
 	}
-	var out []Insight
+	var out []extract.Insight
 	for _, k := range order {
 		g := groups[k]
 		n := len(g.sessions)
@@ -229,7 +230,7 @@ func repeated(facts []ifact, userID string) []Insight {
 			verb = "regularly goes"
 		}
 		text := fmt.Sprintf("%s %s %s (mentioned in %d sessions)", subjectName(g.subj, userID), verb, obj, n)
-		out = append(out, Insight{Key: insightSubjectKey(g.subj, userID) + " " + strings.ToLower(g.pred) + " " + patternKey(g.obj), Text: text, Confidence: min(0.9, 0.5+0.1*float64(n)), SourceEventIDs: g.events,
+		out = append(out, extract.Insight{Key: insightSubjectKey(g.subj, userID) + " " + strings.ToLower(g.pred) + " " + patternKey(g.obj), Text: text, Confidence: min(0.9, 0.5+0.1*float64(n)), SourceEventIDs: g.events,
 			EntityNames: []string{displayEntity(g.subj), g.obj}, FactIDs: g.ids})
 	}
 	return out
@@ -278,7 +279,7 @@ var collectionLabels = map[string]struct {
 var speciesRe = regexp.MustCompile(`has an? ([a-z]+(?: [a-z]+)?) named `)
 
 // collections finds several current facts of one kind for one subject.
-func collections(facts []ifact, userID string) []Insight {
+func collections(facts []ifact, userID string) []extract.Insight {
 	type group struct {
 		subj, pred  string
 		items       []string
@@ -317,7 +318,7 @@ func collections(facts []ifact, userID string) []Insight {
 		}
 		g.items = append(g.items, item)
 	}
-	var out []Insight
+	var out []extract.Insight
 	for _, k := range order {
 		g := groups[k]
 		spec := collectionLabels[g.pred]
@@ -329,7 +330,7 @@ func collections(facts []ifact, userID string) []Insight {
 			items = append(items[:6:6], "…")
 		}
 		text := fmt.Sprintf("%s %s: %s", subjectName(g.subj, userID), spec.label, strings.Join(items, ", "))
-		out = append(out, Insight{Key: insightSubjectKey(g.subj, userID) + " " + spec.topic, Text: text, Confidence: 0.8, SourceEventIDs: g.events,
+		out = append(out, extract.Insight{Key: insightSubjectKey(g.subj, userID) + " " + spec.topic, Text: text, Confidence: 0.8, SourceEventIDs: g.events,
 			EntityNames: append([]string{displayEntity(g.subj)}, g.items...), FactIDs: g.ids})
 	}
 	return out
@@ -354,7 +355,7 @@ func preferenceSign(f ifact) int {
 }
 
 // changes finds preferences that flipped over time.
-func changes(facts []ifact, userID string) []Insight {
+func changes(facts []ifact, userID string) []extract.Insight {
 	type track struct {
 		subj, obj   string
 		first, last ifact
@@ -389,7 +390,7 @@ func changes(facts []ifact, userID string) []Insight {
 			t.events = appendNew(t.events, e)
 		}
 	}
-	var out []Insight
+	var out []extract.Insight
 	for _, k := range order {
 		t := tracks[k]
 		if !t.flipped {
@@ -405,7 +406,7 @@ func changes(facts []ifact, userID string) []Insight {
 		}
 		text := fmt.Sprintf("%s's %s changed: earlier \"%s\" (%s), later \"%s\" (%s)", subj, what,
 			t.first.sentence, nlp.FormatDay(t.first.when), t.last.sentence, nlp.FormatDay(t.last.when))
-		out = append(out, Insight{Key: insightSubjectKey(t.subj, userID) + " change " + nlp.NormalizeName(t.obj), Text: text, Confidence: 0.75, SourceEventIDs: t.events,
+		out = append(out, extract.Insight{Key: insightSubjectKey(t.subj, userID) + " change " + nlp.NormalizeName(t.obj), Text: text, Confidence: 0.75, SourceEventIDs: t.events,
 			EntityNames: []string{displayEntity(t.subj), t.obj}, FactIDs: t.ids})
 	}
 	return out

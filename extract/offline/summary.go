@@ -1,4 +1,4 @@
-package extract
+package offline
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/graphmem/graphmem/extract"
 	"github.com/graphmem/graphmem/nlp"
 	"github.com/graphmem/graphmem/ontology"
 )
@@ -50,9 +51,9 @@ type summaryLine struct {
 // Summarize writes a deterministic extractive summary of a window in the
 // requested style, folding the previous summary in. The same input always
 // gives the same text.
-func (o *Offline) Summarize(ctx context.Context, req SummaryRequest) (Summary, error) {
+func (o *Engine) Summarize(ctx context.Context, req extract.SummaryRequest) (extract.Summary, error) {
 	if err := ctx.Err(); err != nil {
-		return Summary{}, fmt.Errorf("offline summarize: %w", err)
+		return extract.Summary{}, fmt.Errorf("offline summarize: %w", err)
 	}
 	secs := o.parseSummary(req.PreviousSummary)
 	order := 0
@@ -62,13 +63,13 @@ func (o *Offline) Summarize(ctx context.Context, req SummaryRequest) (Summary, e
 			order++
 		}
 	}
-	events := make([]Event, len(req.Events))
+	events := make([]extract.Event, len(req.Events))
 	for i, ev := range req.Events {
 		ev.Content = truncateMiddle(ev.Content, req.MaxEventLength)
 		events[i] = ev
 	}
-	res, _ := o.Extract(ctx, Input{Events: events})
-	factsByEvent := make(map[string][]Fact)
+	res, _ := o.Extract(ctx, extract.Input{Events: events})
+	factsByEvent := make(map[string][]extract.Fact)
 	for _, f := range res.Facts {
 		for _, id := range f.SourceEventIDs {
 			factsByEvent[id] = append(factsByEvent[id], f)
@@ -128,8 +129,8 @@ func (o *Offline) Summarize(ctx context.Context, req SummaryRequest) (Summary, e
 	for _, ev := range req.Events {
 		promptTokens += o.count(ev.Content) + 1
 	}
-	out := Summary{Text: text, Model: OfflineSummaryModel, PromptTokens: promptTokens, CompletionTokens: o.count(text)}
-	if req.Style == StyleStructured {
+	out := extract.Summary{Text: text, Model: SummaryModel, PromptTokens: promptTokens, CompletionTokens: o.count(text)}
+	if req.Style == extract.StyleStructured {
 		out.Fields = make(map[string]string, secCount)
 		for sec, name := range structuredFieldNames {
 			var b strings.Builder
@@ -152,7 +153,7 @@ var eventPredicates = map[string]bool{
 
 // isEventSentence reports whether a fact was phrased as a one-off
 // happening ("went camping on ...", "played games") rather than a state.
-func isEventSentence(f Fact) bool {
+func isEventSentence(f extract.Fact) bool {
 	if f.Predicate != "PRACTICES" {
 		return false
 	}
@@ -171,7 +172,7 @@ func firstOf(xs []string) string {
 	return xs[0]
 }
 
-func eventByID(evs []Event, id string) *Event {
+func eventByID(evs []extract.Event, id string) *extract.Event {
 	for i := range evs {
 		if evs[i].ID == id && id != "" {
 			return &evs[i]
@@ -181,7 +182,7 @@ func eventByID(evs []Event, id string) *Event {
 }
 
 // count returns the token count of s with the engine's tokenizer.
-func (o *Offline) count(s string) int {
+func (o *Engine) count(s string) int {
 	if o.tokens == nil {
 		return nlp.EstimateTokens(s)
 	}
@@ -194,7 +195,7 @@ func (o *Offline) count(s string) int {
 // slotKey identifies what a context line is about, so a newer statement
 // replaces an older one: the slot of an exclusive predicate, the object of
 // a preference (LIKES and DISLIKES share it), or the fact itself.
-func slotKey(f Fact) string {
+func slotKey(f extract.Fact) string {
 	p, _ := ontology.Lookup(f.Predicate)
 	subj := f.Subject
 	switch {
@@ -225,7 +226,7 @@ func contextKey(text string) string {
 	if len(evs) == 0 {
 		return ""
 	}
-	x := newExtractor(Input{Events: evs})
+	x := newExtractor(extract.Input{Events: evs})
 	for _, ev := range evs {
 		x.event(ev)
 	}
@@ -248,7 +249,7 @@ func appendUnique(lines []summaryLine, line summaryLine) []summaryLine {
 // logLine turns an event into its log line, keeping the sentences that
 // carry facts, dates, names or numbers. It reports false when nothing in
 // the event is worth keeping.
-func logLine(ev Event, facts []Fact, names map[string]string) (summaryLine, bool) {
+func logLine(ev extract.Event, facts []extract.Fact, names map[string]string) (summaryLine, bool) {
 	who := speakerLabel(ev)
 	when := ""
 	if !ev.OccurredAt.IsZero() {
@@ -294,7 +295,7 @@ func logLine(ev Event, facts []Fact, names map[string]string) (summaryLine, bool
 }
 
 // speakerLabel names the author of an event in the log.
-func speakerLabel(ev Event) string {
+func speakerLabel(ev extract.Event) string {
 	if n := strings.TrimSpace(ev.Name); n != "" && !strings.ContainsAny(n, ":\n[]") {
 		return n
 	}
@@ -398,7 +399,7 @@ func truncateMiddle(s string, limit int) string {
 
 // stateLines describe where the window ends: its span, who spoke, and the
 // last thing of substance said.
-func stateLines(evs []Event, last summaryLine) []summaryLine {
+func stateLines(evs []extract.Event, last summaryLine) []summaryLine {
 	if len(evs) == 0 {
 		return nil
 	}
@@ -430,7 +431,7 @@ func stateLines(evs []Event, last summaryLine) []summaryLine {
 // ascending score (oldest first). Context lines (the speakers' stated
 // facts) go only when strict, oldest first, after everything else: a
 // condensation's summary must not outgrow what it replaces.
-func (o *Offline) bound(secs *[secCount][]summaryLine, limit int, strict bool) {
+func (o *Engine) bound(secs *[secCount][]summaryLine, limit int, strict bool) {
 	size := func() int {
 		n := 0
 		for _, lines := range secs {
@@ -502,10 +503,10 @@ func dropPriority(sec int, l summaryLine) int {
 }
 
 // render writes the sections in the requested style.
-func render(style SummaryStyle, secs [secCount][]summaryLine) string {
+func render(style extract.SummaryStyle, secs [secCount][]summaryLine) string {
 	var b strings.Builder
 	switch style {
-	case StyleStructured:
+	case extract.StyleStructured:
 		for s := 0; s < secCount; s++ {
 			b.WriteString("## " + structuredNames[s] + "\n")
 			writeLines(&b, secs[s])
@@ -513,7 +514,7 @@ func render(style SummaryStyle, secs [secCount][]summaryLine) string {
 				b.WriteByte('\n')
 			}
 		}
-	case StyleMem1:
+	case extract.StyleMem1:
 		b.WriteString("<think>\n")
 		for s := 0; s < secCount; s++ {
 			b.WriteString(mem1Names[s] + ":\n")
@@ -543,7 +544,7 @@ func writeLines(b *strings.Builder, lines []summaryLine) {
 
 // parseSummary reads a previous summary in any of the three styles (or
 // free text) back into sections. Lines it cannot place go to the log.
-func (o *Offline) parseSummary(text string) [secCount][]summaryLine {
+func (o *Engine) parseSummary(text string) [secCount][]summaryLine {
 	var secs [secCount][]summaryLine
 	text = strings.TrimSpace(text)
 	text = strings.TrimPrefix(text, "<think>")

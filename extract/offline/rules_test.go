@@ -1,4 +1,4 @@
-package extract
+package offline
 
 import "testing"
 
@@ -16,7 +16,7 @@ func runRuleCases(t *testing.T, cases []ruleCase) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			res := extractUser(t, c.text, mustTime(t, c.at))
-			if res.Model != OfflineExtractModel {
+			if res.Model != ExtractModel {
 				t.Fatalf("model = %q", res.Model)
 			}
 			for _, w := range c.want {
@@ -33,7 +33,7 @@ func runRuleCases(t *testing.T, cases []ruleCase) {
 // paraphrases written independently, so the rules are tested on the
 // language and not on particular lines.
 
-func TestOfflineIdentity(t *testing.T) {
+func TestIdentity(t *testing.T) {
 	runRuleCases(t, []ruleCase{
 		{name: "occupation", text: "I'm a nurse.", want: []want{{pred: "WORKS_AS", obj: "nurse", says: "works as a nurse"}}},
 		{name: "identity", text: "I am a transgender woman.", want: []want{{pred: "IS_A", obj: "transgender woman", says: "The user is a transgender woman"}}},
@@ -52,7 +52,7 @@ func TestOfflineIdentity(t *testing.T) {
 	})
 }
 
-func TestOfflineResidence(t *testing.T) {
+func TestResidence(t *testing.T) {
 	runRuleCases(t, []ruleCase{
 		{name: "live", text: "Hi! I live in Paris and work as a nurse.", want: []want{
 			{pred: "LIVES_IN", obj: "Paris", says: "lives in Paris"}, {pred: "WORKS_AS", obj: "nurse"}}},
@@ -77,7 +77,7 @@ func TestOfflineResidence(t *testing.T) {
 	})
 }
 
-func TestOfflineWork(t *testing.T) {
+func TestWork(t *testing.T) {
 	runRuleCases(t, []ruleCase{
 		{name: "work at as", text: "I work at Acme Corp as a data analyst.", want: []want{
 			{pred: "WORKS_AT", obj: "Acme Corp", says: "works at Acme Corp"}, {pred: "WORKS_AS", obj: "data analyst"}}},
@@ -99,7 +99,7 @@ func TestOfflineWork(t *testing.T) {
 	})
 }
 
-func TestOfflineStudy(t *testing.T) {
+func TestStudy(t *testing.T) {
 	runRuleCases(t, []ruleCase{
 		{name: "learning", text: "I'm learning Spanish.", want: []want{{pred: "LEARNING", obj: "Spanish", says: "is learning Spanish"}}},
 		{name: "gave up and learning", text: "I gave up Spanish and I'm learning Japanese now.", want: []want{
@@ -113,7 +113,7 @@ func TestOfflineStudy(t *testing.T) {
 	})
 }
 
-func TestOfflineFamily(t *testing.T) {
+func TestFamily(t *testing.T) {
 	runRuleCases(t, []ruleCase{
 		{name: "sister lives", text: "My sister Emma lives in Rome.", want: []want{
 			{pred: "SIBLING_OF", obj: "Emma", qual: "sister"}, {subj: "Emma", pred: "LIVES_IN", obj: "Rome", says: "Emma lives in Rome"}},
@@ -145,7 +145,7 @@ func TestOfflineFamily(t *testing.T) {
 	})
 }
 
-func TestOfflinePets(t *testing.T) {
+func TestPets(t *testing.T) {
 	runRuleCases(t, []ruleCase{
 		{name: "dog named", text: "I have a dog named Rex.", want: []want{{pred: "HAS_PET", obj: "Rex", qual: "dog", says: "has a dog named Rex"}}},
 		{name: "her name is", text: "We adopted a cat too, her name is Luna.", want: []want{{pred: "HAS_PET", obj: "Luna", qual: "cat", says: "a cat named Luna"}}},
@@ -161,7 +161,7 @@ func TestOfflinePets(t *testing.T) {
 	})
 }
 
-func TestOfflinePossessions(t *testing.T) {
+func TestPossessions(t *testing.T) {
 	runRuleCases(t, []ruleCase{
 		{name: "drive", text: "I drive a Toyota Corolla.", want: []want{{pred: "DRIVES", obj: "Toyota Corolla", says: "drives a Toyota Corolla"}}},
 		{name: "sold and bought", text: "I sold the Corolla and bought a Tesla Model 3.", want: []want{
@@ -179,7 +179,7 @@ func TestOfflinePossessions(t *testing.T) {
 	})
 }
 
-func TestOfflinePreferences(t *testing.T) {
+func TestPreferences(t *testing.T) {
 	runRuleCases(t, []ruleCase{
 		{name: "love favourite", text: "I love sushi, it's my favourite food.", want: []want{
 			{pred: "LIKES", obj: "sushi"}, {pred: "HAS_FAVORITE", obj: "sushi", qual: "food", says: "favourite food is sushi"}}},
@@ -225,7 +225,7 @@ func TestOfflinePreferences(t *testing.T) {
 	})
 }
 
-func TestOfflineActivities(t *testing.T) {
+func TestActivities(t *testing.T) {
 	runRuleCases(t, []ruleCase{
 		{name: "started running", text: "I started running.", want: []want{{pred: "PRACTICES", obj: "running", says: "started running"}}},
 		{name: "paint", text: "I paint.", want: []want{{pred: "PRACTICES", obj: "painting"}}},
@@ -253,7 +253,7 @@ func TestOfflineActivities(t *testing.T) {
 	})
 }
 
-func TestOfflineSchedulesAndAmounts(t *testing.T) {
+func TestSchedulesAndAmounts(t *testing.T) {
 	runRuleCases(t, []ruleCase{
 		{name: "meeting on", text: "Our team meeting is on Mondays.", want: []want{
 			{subj: "team meeting", pred: "SCHEDULED_ON", obj: "Mondays", says: "team meeting is on Mondays"}}},
@@ -281,7 +281,7 @@ func TestOfflineSchedulesAndAmounts(t *testing.T) {
 }
 
 // A second held-out set, written after the rules, to keep them honest.
-func TestOfflineHeldOutParaphrases(t *testing.T) {
+func TestHeldOutParaphrases(t *testing.T) {
 	runRuleCases(t, []ruleCase{
 		{name: "home is", text: "Home is Melbourne these days.", want: []want{{pred: "LIVES_IN", obj: "Melbourne"}}},
 		{name: "is home", text: "Lisbon is home now.", want: []want{{pred: "LIVES_IN", obj: "Lisbon"}}},

@@ -1,4 +1,4 @@
-package extract
+package offline
 
 import (
 	"bufio"
@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/graphmem/graphmem/extract"
 )
 
 // kuScenario is one knowledge-update conversation (testdata copy of the
@@ -27,7 +29,7 @@ type kuScenario struct {
 
 func loadKU(t *testing.T) []kuScenario {
 	t.Helper()
-	f, err := os.Open("testdata/offline/knowledge_update.jsonl")
+	f, err := os.Open("testdata/knowledge_update.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,13 +47,13 @@ func loadKU(t *testing.T) []kuScenario {
 	return out
 }
 
-// kuInputs turns each session into one Input, as the service does.
-func kuInputs(s kuScenario) []Input {
-	var ins []Input
+// kuInputs turns each session into one extract.Input, as the service does.
+func kuInputs(s kuScenario) []extract.Input {
+	var ins []extract.Input
 	for si, sess := range s.Sessions {
-		in := Input{UserID: "u-" + s.ID, SessionID: fmt.Sprintf("%s-s%d", s.ID, si)}
+		in := extract.Input{UserID: "u-" + s.ID, SessionID: fmt.Sprintf("%s-s%d", s.ID, si)}
 		for ei, e := range sess.Events {
-			in.Events = append(in.Events, Event{ID: fmt.Sprintf("s%d-e%d", si, ei), Role: e.Role, Kind: "message",
+			in.Events = append(in.Events, extract.Event{ID: fmt.Sprintf("s%d-e%d", si, ei), Role: e.Role, Kind: "message",
 				Name: e.Name, Content: e.Content, OccurredAt: sess.At})
 		}
 		ins = append(ins, in)
@@ -99,8 +101,8 @@ var kuNone = map[string][][]want{
 	"ku-v-17": {nil, {{pred: "USES", obj: "Android"}}},
 }
 
-func TestOfflineKnowledgeUpdateScenarios(t *testing.T) {
-	o := NewOffline(OfflineConfig{})
+func TestKnowledgeUpdateScenarios(t *testing.T) {
+	o := New(Config{})
 	scenarios := loadKU(t)
 	if len(scenarios) != 20 {
 		t.Fatalf("want 20 scenarios, got %d", len(scenarios))
@@ -132,9 +134,9 @@ func TestOfflineKnowledgeUpdateScenarios(t *testing.T) {
 
 // Superseding facts must land in the same slot as the facts they replace:
 // same subject key, predicate and qualifier across sessions.
-func TestOfflineKnowledgeUpdateSlotsMatchAcrossSessions(t *testing.T) {
-	o := NewOffline(OfflineConfig{})
-	slot := func(in Input, pred string) string {
+func TestKnowledgeUpdateSlotsMatchAcrossSessions(t *testing.T) {
+	o := New(Config{})
+	slot := func(in extract.Input, pred string) string {
 		res, _ := o.Extract(context.Background(), in)
 		for _, f := range res.Facts {
 			if f.Predicate == pred && f.Polarity == "positive" {
@@ -161,16 +163,16 @@ func TestOfflineKnowledgeUpdateSlotsMatchAcrossSessions(t *testing.T) {
 // checkInvariants holds for every result: the model is named, every fact
 // has a sentence naming its object, cites events of the input, and no
 // fact rests on an unnamed assistant message.
-func checkInvariants(t *testing.T, in Input, res Result) {
+func checkInvariants(t *testing.T, in extract.Input, res extract.Result) {
 	t.Helper()
-	if res.Model != OfflineExtractModel {
+	if res.Model != ExtractModel {
 		t.Errorf("model = %q", res.Model)
 	}
-	byID := map[string]Event{}
+	byID := map[string]extract.Event{}
 	for _, ev := range in.Events {
 		byID[ev.ID] = ev
 	}
-	ents := map[string]Entity{}
+	ents := map[string]extract.Entity{}
 	users := 0
 	for _, e := range res.Entities {
 		if _, dup := ents[e.Key]; dup {
@@ -230,6 +232,6 @@ func checkInvariants(t *testing.T, in Input, res Result) {
 	}
 }
 
-func ontologyTypeValid(e Entity) bool {
+func ontologyTypeValid(e extract.Entity) bool {
 	return e.Type.Label() == string(e.Type)
 }

@@ -1,13 +1,15 @@
-package extract
+package offline
 
 import (
 	"context"
 	"testing"
+
+	"github.com/graphmem/graphmem/extract"
 )
 
 // Questions, conditionals, wishes, advice, generic statements and other
 // people's chatter must not become facts about the user.
-func TestOfflinePrecisionNoUserFacts(t *testing.T) {
+func TestPrecisionNoUserFacts(t *testing.T) {
 	for _, text := range []string{
 		"Do you like sushi?",
 		"Do you like sushi",
@@ -41,7 +43,7 @@ func TestOfflinePrecisionNoUserFacts(t *testing.T) {
 	}
 }
 
-func TestOfflinePrecisionHypotheticalsDoNotAssertStates(t *testing.T) {
+func TestPrecisionHypotheticalsDoNotAssertStates(t *testing.T) {
 	cases := []struct {
 		text string
 		none want
@@ -59,7 +61,7 @@ func TestOfflinePrecisionHypotheticalsDoNotAssertStates(t *testing.T) {
 	}
 }
 
-func TestOfflineHedgesLowerConfidence(t *testing.T) {
+func TestHedgesLowerConfidence(t *testing.T) {
 	for _, text := range []string{
 		"I think I might move to Berlin next year.",
 		"Maybe I'll learn Japanese.",
@@ -80,14 +82,14 @@ func TestOfflineHedgesLowerConfidence(t *testing.T) {
 
 // An assistant (or tool) message never yields facts, whatever it says; the
 // user's reply in the same window still does.
-func TestOfflineAssistantAndToolMessagesAreNotFacts(t *testing.T) {
-	in := Input{UserID: "u1", Events: []Event{
+func TestAssistantAndToolMessagesAreNotFacts(t *testing.T) {
+	in := extract.Input{UserID: "u1", Events: []extract.Event{
 		{ID: "a1", Role: "assistant", Kind: "message", Content: "You live in Paris, right? I work at OpenAI and I love sushi. Many people switch to Android.", OccurredAt: defaultAt},
 		{ID: "t1", Role: "tool", Kind: "tool_result", Content: "The user lives in Berlin and works at Globex.", OccurredAt: defaultAt},
 		{ID: "s1", Role: "system", Kind: "message", Content: "I am a helpful assistant who loves jazz.", OccurredAt: defaultAt},
 		{ID: "u1", Role: "user", Kind: "message", Content: "Not me, I'm keeping my iPhone.", OccurredAt: defaultAt},
 	}}
-	res, err := NewOffline(OfflineConfig{}).Extract(context.Background(), in)
+	res, err := New(Config{}).Extract(context.Background(), in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,14 +111,14 @@ func TestOfflineAssistantAndToolMessagesAreNotFacts(t *testing.T) {
 
 // A named speaker's first person is that person, and the user (if named)
 // is recognized by name.
-func TestOfflineSpeakerAttribution(t *testing.T) {
-	in := Input{UserID: "u1", UserName: "Caroline", Events: []Event{
+func TestSpeakerAttribution(t *testing.T) {
+	in := extract.Input{UserID: "u1", UserName: "Caroline", Events: []extract.Event{
 		{ID: "1", Role: "user", Name: "Caroline", Content: "I live in Boston.", OccurredAt: defaultAt},
 		{ID: "2", Role: "user", Name: "Melanie", Content: "I live in Denver and I love pottery.", OccurredAt: defaultAt},
 		{ID: "3", Role: "assistant", Name: "Melanie", Content: "My kids love the beach.", OccurredAt: defaultAt},
 		{ID: "4", Role: "user", Content: "I'm a counselor.", OccurredAt: defaultAt},
 	}}
-	res, err := NewOffline(OfflineConfig{}).Extract(context.Background(), in)
+	res, err := New(Config{}).Extract(context.Background(), in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +128,7 @@ func TestOfflineSpeakerAttribution(t *testing.T) {
 	checkWant(t, res, want{subj: "Melanie", pred: "LIKES", obj: "pottery"})
 	checkWant(t, res, want{subj: "Melanie", pred: "PARENT_OF", obj: "kids"})
 	checkAbsent(t, res, want{pred: "LIVES_IN", obj: "Denver"})
-	var users []Entity
+	var users []extract.Entity
 	for _, e := range res.Entities {
 		if e.IsUser {
 			users = append(users, e)
@@ -138,7 +140,7 @@ func TestOfflineSpeakerAttribution(t *testing.T) {
 	checkInvariants(t, in, res)
 }
 
-func TestOfflineUnknownUserIsTheUser(t *testing.T) {
+func TestUnknownUserIsTheUser(t *testing.T) {
 	res := extractUser(t, "I live in Berlin.", defaultAt)
 	for _, e := range res.Entities {
 		if e.IsUser && (e.Name != "User" || e.Key != "user") {
@@ -149,11 +151,11 @@ func TestOfflineUnknownUserIsTheUser(t *testing.T) {
 }
 
 // Extraction reads the summary when a window arrives without raw events.
-func TestOfflineExtractFromSummaryOnly(t *testing.T) {
+func TestExtractFromSummaryOnly(t *testing.T) {
 	summary := "USER_CONTEXT:\n- [3 February 2024] The user lives in Paris\nCOMPLETED:\n" +
 		"- [14 September 2024] User: Big news: I moved to Berlin last month (August 2024).\n" +
 		"- [14 September 2024] Caroline: I went to a LGBTQ support group yesterday (13 September 2024).\n"
-	res, err := NewOffline(OfflineConfig{}).Extract(context.Background(), Input{UserID: "u1", Summary: summary})
+	res, err := New(Config{}).Extract(context.Background(), extract.Input{UserID: "u1", Summary: summary})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,10 +170,10 @@ func TestOfflineExtractFromSummaryOnly(t *testing.T) {
 	}
 }
 
-func TestOfflineExtractHonoursCancellation(t *testing.T) {
+func TestExtractHonoursCancellation(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := NewOffline(OfflineConfig{}).Extract(ctx, Input{Events: []Event{{ID: "1", Role: "user", Content: "I live in Oslo."}}}); err == nil {
+	if _, err := New(Config{}).Extract(ctx, extract.Input{Events: []extract.Event{{ID: "1", Role: "user", Content: "I live in Oslo."}}}); err == nil {
 		t.Fatal("cancelled context: no error")
 	}
 }

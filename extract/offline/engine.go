@@ -1,40 +1,41 @@
-package extract
+package offline
 
 import (
 	"context"
 	"fmt"
 	"strings"
 
+	"github.com/graphmem/graphmem/extract"
 	"github.com/graphmem/graphmem/nlp"
 	"github.com/graphmem/graphmem/ontology"
 )
 
 // Model names the offline engine records as provenance.
 const (
-	OfflineExtractModel = "offline/rules-v1"
-	OfflineSummaryModel = "offline/extractive-v1"
+	ExtractModel = "offline/rules-v1"
+	SummaryModel = "offline/extractive-v1"
 )
 
-// OfflineConfig configures the offline engine. The zero value is usable.
-type OfflineConfig struct {
+// Config configures the offline engine. The zero value is usable.
+type Config struct {
 	// SummaryMaxChars bounds the length of a summary (the previous summary
 	// folded in included). When a summary would be longer, the least
 	// informative lines go first; the user's stated facts and preferences
 	// are never dropped. <=0 means 6000.
 	SummaryMaxChars int
 	// TokenEncoding names the BPE encoding used for the token figures of a
-	// Summary ("cl100k_base" when empty, "o200k_base" supported).
+	// extract.Summary ("cl100k_base" when empty, "o200k_base" supported).
 	TokenEncoding string
 }
 
-// Offline is the built-in engine: deterministic rule-based extraction,
+// Engine is the built-in engine: deterministic rule-based extraction,
 // extractive summaries, attention and insights, with no network and no key.
 // It is what the service runs when no LLM is configured, and what tests and
-// benchmarks exercise. An *Offline is safe for concurrent use.
+// benchmarks exercise. An *Engine is safe for concurrent use.
 //
 // Conventions of its output (the graph relies on them):
 //   - The session's user is one entity with Key "user", IsUser true, named
-//     Input.UserName or "User"; sentences call them by that name, or "The
+//     extract.Input.UserName or "User"; sentences call them by that name, or "The
 //     user" when the name is unknown. A message with a speaker Name other
 //     than the user's is that Person's statement; an assistant, tool or
 //     system message without a Name never yields facts, only mentions.
@@ -60,20 +61,20 @@ type OfflineConfig struct {
 //     questions, conditionals and wishes produce no facts.
 //   - ValidFrom is the date the text gives ("last month" → that month's
 //     first day), else the event's time.
-type Offline struct {
-	cfg    OfflineConfig
+type Engine struct {
+	cfg    Config
 	tokens *nlp.TokenCounter
 	// Caches for the summarizer's repeated work (see memo).
 	slots  *memo[string]
 	counts *memo[int]
 }
 
-// NewOffline returns an offline engine.
-func NewOffline(cfg OfflineConfig) *Offline {
+// New returns an offline engine.
+func New(cfg Config) *Engine {
 	if cfg.SummaryMaxChars <= 0 {
 		cfg.SummaryMaxChars = 6000
 	}
-	o := &Offline{cfg: cfg, slots: newMemo[string](4096), counts: newMemo[int](256)}
+	o := &Engine{cfg: cfg, slots: newMemo[string](4096), counts: newMemo[int](256)}
 	if tc, err := nlp.NewTokenCounter(cfg.TokenEncoding); err == nil {
 		o.tokens = tc
 	}
@@ -84,9 +85,9 @@ func NewOffline(cfg OfflineConfig) *Offline {
 // on the raw events when there are any (so every fact cites its events) and
 // falls back to the window's summary otherwise. It never fails on content;
 // the only error is a cancelled context.
-func (o *Offline) Extract(ctx context.Context, in Input) (Result, error) {
+func (o *Engine) Extract(ctx context.Context, in extract.Input) (extract.Result, error) {
 	if err := ctx.Err(); err != nil {
-		return Result{}, fmt.Errorf("offline extract: %w", err)
+		return extract.Result{}, fmt.Errorf("offline extract: %w", err)
 	}
 	x := newExtractor(in)
 	events := in.Events
@@ -101,7 +102,7 @@ func (o *Offline) Extract(ctx context.Context, in Input) (Result, error) {
 	for i, ev := range events {
 		if i%64 == 63 {
 			if err := ctx.Err(); err != nil {
-				return Result{}, fmt.Errorf("offline extract: %w", err)
+				return extract.Result{}, fmt.Errorf("offline extract: %w", err)
 			}
 		}
 		x.event(ev)
@@ -111,7 +112,7 @@ func (o *Offline) Extract(ctx context.Context, in Input) (Result, error) {
 
 // extractor holds the state of one Extract call.
 type extractor struct {
-	in     Input
+	in     extract.Input
 	b      *builder
 	people map[string]bool // keys of people named in the window (speakers, relatives)
 	talk   map[string]*discourse
@@ -126,7 +127,7 @@ type discourse struct {
 	lastGroup   string // "they" after "my kids"
 }
 
-func newExtractor(in Input) *extractor {
+func newExtractor(in extract.Input) *extractor {
 	x := &extractor{in: in, b: newBuilder(in.UserName), people: make(map[string]bool), talk: make(map[string]*discourse)}
 	for _, ev := range in.Events {
 		if n := strings.TrimSpace(ev.Name); n != "" {
@@ -138,7 +139,7 @@ func newExtractor(in Input) *extractor {
 
 // speakerOf returns the entity key of the author of a message, or "" when
 // its statements are not facts about anyone (assistant, tool, system).
-func (x *extractor) speakerOf(ev Event) string {
+func (x *extractor) speakerOf(ev extract.Event) string {
 	name := strings.TrimSpace(ev.Name)
 	role := strings.ToLower(ev.Role)
 	if role == "tool" || role == "system" {
@@ -158,7 +159,7 @@ func (x *extractor) speakerOf(ev Event) string {
 }
 
 // event extracts one event.
-func (x *extractor) event(ev Event) {
+func (x *extractor) event(ev extract.Event) {
 	kind := strings.ToLower(ev.Kind)
 	speaker := ""
 	if kind == "" || kind == "message" || kind == "summary" {
@@ -190,7 +191,7 @@ func (x *extractor) event(ev Event) {
 // eventCtx is the context of one sentence of one event.
 type eventCtx struct {
 	x            *extractor
-	ev           Event
+	ev           extract.Event
 	speaker      string
 	d            *discourse
 	sent         sentence
@@ -263,14 +264,14 @@ woohoo,hooray,bravo,cheers,alright,hope,let's,gonna,wanna,ps,p.s,it,is,am,are,wa
 // summaryEvents turns an extractive summary back into pseudo-events so the
 // rules can read it when a window arrives without its raw events. Lines
 // written as "[8 May 2023] Caroline: text" keep their speaker and date.
-func summaryEvents(summary string) []Event {
-	var out []Event
+func summaryEvents(summary string) []extract.Event {
+	var out []extract.Event
 	for _, line := range strings.Split(summary, "\n") {
 		line = strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(line), "-*•"))
 		if line == "" || strings.HasSuffix(line, ":") && !strings.Contains(line, " ") {
 			continue
 		}
-		ev := Event{Role: "user", Kind: "summary", Content: line}
+		ev := extract.Event{Role: "user", Kind: "summary", Content: line}
 		if strings.HasPrefix(line, "[") {
 			if k := strings.IndexByte(line, ']'); k > 0 {
 				if t, err := nlp.ParseTimestamp(line[1:k]); err == nil {

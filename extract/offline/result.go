@@ -1,4 +1,4 @@
-package extract
+package offline
 
 import (
 	"sort"
@@ -7,6 +7,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/graphmem/graphmem/extract"
 	"github.com/graphmem/graphmem/nlp"
 	"github.com/graphmem/graphmem/ontology"
 )
@@ -14,7 +15,7 @@ import (
 // userKey is the local key of the entity that stands for the session's user.
 const userKey = "user"
 
-// entity is the builder's mutable view of an Entity.
+// entity is the builder's mutable view of an extract.Entity.
 type entity struct {
 	key      string
 	name     string
@@ -26,7 +27,7 @@ type entity struct {
 	role     string // their role word ("brother", "dog", "team meeting")
 }
 
-// fact is the builder's view of a Fact before its sentence is rendered.
+// fact is the builder's view of an extract.Fact before its sentence is rendered.
 type fact struct {
 	subj, pred, obj, qual string
 	raw                   string
@@ -40,7 +41,7 @@ type fact struct {
 	rank                  int    // preference among templates when facts merge
 }
 
-// builder accumulates entities, facts and mentions for one Result.
+// builder accumulates entities, facts and mentions for one extract.Result.
 type builder struct {
 	userName string
 	ents     map[string]*entity
@@ -297,9 +298,9 @@ func (b *builder) render(f *fact) string {
 	return capitalize(s)
 }
 
-// result converts the builder into a Result with deterministic ordering.
-func (b *builder) result() Result {
-	res := Result{Model: OfflineExtractModel, Mentions: make(map[string][]string)}
+// result converts the builder into an extract.Result with deterministic ordering.
+func (b *builder) result() extract.Result {
+	res := extract.Result{Model: ExtractModel, Mentions: make(map[string][]string)}
 	used := make(map[string]bool)
 	for _, f := range b.facts {
 		used[f.subj], used[f.obj] = true, true
@@ -338,7 +339,7 @@ func (b *builder) result() Result {
 				name = b.userName
 			}
 		}
-		res.Entities = append(res.Entities, Entity{Key: e.key, Name: name, Type: e.typ, Aliases: e.aliases,
+		res.Entities = append(res.Entities, extract.Entity{Key: e.key, Name: name, Type: e.typ, Aliases: e.aliases,
 			IsUser: e.isUser, Owner: e.owner})
 	}
 	for _, f := range b.facts {
@@ -348,7 +349,7 @@ func (b *builder) result() Result {
 		if pred == ontology.Fallback {
 			raw = f.raw
 		}
-		res.Facts = append(res.Facts, Fact{Subject: f.subj, Predicate: pred, RawPredicate: raw, Object: f.obj,
+		res.Facts = append(res.Facts, extract.Fact{Subject: f.subj, Predicate: pred, RawPredicate: raw, Object: f.obj,
 			Qualifier: f.qual, Sentence: b.render(f), Polarity: f.pol, Confidence: round2(f.conf),
 			Strength: round2(f.strength), ValidFrom: f.validFrom, ValidTo: f.validTo, SourceEventIDs: f.events})
 	}

@@ -1,4 +1,4 @@
-package extract
+package offline
 
 import (
 	"context"
@@ -6,24 +6,26 @@ import (
 	"reflect"
 	"testing"
 	"time"
+
+	"github.com/graphmem/graphmem/extract"
 )
 
-func TestOfflineSelectEvents(t *testing.T) {
+func TestSelectEvents(t *testing.T) {
 	at := time.Date(2024, 5, 1, 10, 0, 0, 0, time.UTC)
-	evs := []Event{
+	evs := []extract.Event{
 		{ID: "sys", Role: "system", Content: "You are a travel assistant.", OccurredAt: at},
 		{ID: "u1", Role: "user", Content: "I live in Oslo and I'm allergic to peanuts.", OccurredAt: at},
 	}
 	for i := 0; i < 10; i++ {
-		evs = append(evs, Event{ID: fmt.Sprintf("chat%d", i), Role: "assistant", Content: "Sure, happy to help with that.", OccurredAt: at})
+		evs = append(evs, extract.Event{ID: fmt.Sprintf("chat%d", i), Role: "assistant", Content: "Sure, happy to help with that.", OccurredAt: at})
 	}
 	evs = append(evs,
-		Event{ID: "call", Role: "assistant", Kind: "tool_call", Content: "search(flights)", OccurredAt: at},
-		Event{ID: "result", Role: "tool", Kind: "tool_result", Content: "3 flights found", OccurredAt: at},
-		Event{ID: "last", Role: "user", Content: "Thanks!", OccurredAt: at},
+		extract.Event{ID: "call", Role: "assistant", Kind: "tool_call", Content: "search(flights)", OccurredAt: at},
+		extract.Event{ID: "result", Role: "tool", Kind: "tool_result", Content: "3 flights found", OccurredAt: at},
+		extract.Event{ID: "last", Role: "user", Content: "Thanks!", OccurredAt: at},
 	)
-	o := NewOffline(OfflineConfig{})
-	ids, err := o.SelectEvents(context.Background(), AttentionRequest{Events: evs, MaxKeep: 5})
+	o := New(Config{})
+	ids, err := o.SelectEvents(context.Background(), extract.AttentionRequest{Events: evs, MaxKeep: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,14 +51,14 @@ func TestOfflineSelectEvents(t *testing.T) {
 	if kept["call"] != kept["result"] {
 		t.Errorf("tool pair split: %v", ids)
 	}
-	again, _ := o.SelectEvents(context.Background(), AttentionRequest{Events: evs, MaxKeep: 5})
+	again, _ := o.SelectEvents(context.Background(), extract.AttentionRequest{Events: evs, MaxKeep: 5})
 	if !reflect.DeepEqual(ids, again) {
 		t.Errorf("not deterministic: %v vs %v", ids, again)
 	}
-	if none, _ := o.SelectEvents(context.Background(), AttentionRequest{Events: evs, MaxKeep: 0}); len(none) != 0 {
+	if none, _ := o.SelectEvents(context.Background(), extract.AttentionRequest{Events: evs, MaxKeep: 0}); len(none) != 0 {
 		t.Errorf("MaxKeep 0 kept %v", none)
 	}
-	all, _ := o.SelectEvents(context.Background(), AttentionRequest{Events: evs, MaxKeep: 100})
+	all, _ := o.SelectEvents(context.Background(), extract.AttentionRequest{Events: evs, MaxKeep: 100})
 	if len(all) != len(evs) {
 		t.Errorf("MaxKeep above size kept %d of %d", len(all), len(evs))
 	}

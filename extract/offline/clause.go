@@ -1,4 +1,4 @@
-package extract
+package offline
 
 import (
 	"github.com/graphmem/graphmem/nlp"
