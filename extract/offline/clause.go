@@ -1,29 +1,34 @@
 package offline
 
 import (
+	"strings"
+
 	"github.com/graphmem/graphmem/nlp"
 	"github.com/graphmem/graphmem/ontology"
 )
 
-// cl is one clause under analysis: its subject, the modality read from its
-// auxiliaries and adverbs, and its main verb.
-type cl struct {
-	e    *eventCtx
+// The shared clause analysis. Every clause of a speaker's sentence is read
+// once into a clause: the fillers and evidentials before it are stripped,
+// its subject found, the modality of its auxiliaries and adverbs read, and
+// its main verb located. The recognisers (rules_*.go) then read the clause's
+// shape and words and write facts through it (emit.go). The analysis never
+// decides what fact a clause states; the recognisers never re-parse who
+// said it, when, or how firmly.
+
+// clause is one clause under analysis.
+type clause struct {
+	said *utterance // the event it was read from, its speaker and their discourse
 	toks []tok
 	subj string // entity key of the subject
 
-	// modality
-	neg, cessation, again, now, also, usedTo bool
-	future, past, perfect, progressive, be   bool
-	would, hedge, strong, weak               bool
-	modal                                    string
+	modality
 
 	coord    bool // the clause was joined by "and"/"or"/"but"/"then"
 	temporal bool // "when I have kids": a condition unless in the past
 	comma    bool // the clause followed a comma
 
-	i         int // index of the main verb (or of the copula complement)
-	verb      string
+	verbAt    int    // index of the main verb (or of the copula complement)
+	verb      string // the main verb's lemma; "" for a copula clause
 	form      verbForm
 	literalVP string // a plan's verb phrase as said, for its sentence
 	companion string // "Sam" in "Sam and I got married"
@@ -32,95 +37,20 @@ type cl struct {
 	until *nlp.DateSpan // "until 2020"
 }
 
-// leadFillers are words a clause may start with that carry no content.
-var leadFillers = wordSet(`yeah,yes,yep,yup,oh,wow,well,so,and,but,also,actually,anyway,anyways,btw,okay,hey,
-hi,hello,haha,hahaha,lol,um,uh,hmm,plus,then,honestly,basically,seriously,big,news,update,fun,fact,ps,sadly,
-unfortunately,luckily,fortunately,finally,ah,aw,aww,omg,oops,alright,right,besides,anyhow,speaking,
-guess,what,quick,heads,side,note,by,the,way,totally,absolutely,definitely,indeed,thankfully,hopefully,
-surprisingly,interestingly,funny,enough,good,great,cool,awesome,nice,dear,mel,sure,true,exactly,same,
-ok,thanks,thank,you,agreed,bummer,congrats,mate,buddy,dude,man,sis,bro,friend,officially,ugh,phew,
-because,since,when,while,although,though,after,before,once,until,whereas,&,or,cause,as,yeah,
-,`)
-
-// evidentials are prefixes that wrap a statement without changing whose it
-// is; hedging ones lower the confidence.
-var evidentials = []struct {
-	words []string
-	hedge bool
-}{
-	{[]string{"i", "found", "out"}, false}, {[]string{"i", "just", "found", "out"}, false},
-	{[]string{"i", "realized"}, false}, {[]string{"i", "realised"}, false}, {[]string{"i", "discovered"}, false},
-	{[]string{"i", "noticed"}, false}, {[]string{"it", "turns", "out"}, false}, {[]string{"turns", "out"}, false},
-	{[]string{"i", "have", "to", "say"}, false}, {[]string{"i", "must", "say"}, false},
-	{[]string{"to", "be", "honest"}, false}, {[]string{"i", "can", "tell", "you"}, false},
-	{[]string{"i", "wanted", "to", "tell", "you"}, false}, {[]string{"i", "want", "to", "tell", "you"}, false},
-	{[]string{"i", "forgot", "to", "mention"}, false}, {[]string{"i", "should", "mention"}, false},
-	{[]string{"as", "you", "know"}, false}, {[]string{"you", "know"}, false}, {[]string{"not", "me"}, false},
-	{[]string{"i", "think"}, true}, {[]string{"i", "guess"}, true}, {[]string{"i", "believe"}, true},
-	{[]string{"i", "suppose"}, true}, {[]string{"i", "feel", "like"}, true}, {[]string{"i", "would", "say"}, true},
-	{[]string{"i", "am", "pretty", "sure"}, false}, {[]string{"i", "am", "not", "sure", "but"}, true},
-	{[]string{"maybe"}, true}, {[]string{"perhaps"}, true}, {[]string{"probably"}, true}, {[]string{"possibly"}, true},
-}
-
-// hypotheticalStarts open conditions, wishes and imaginings: nothing in
-// the rest of the sentence is asserted.
-var hypotheticalStarts = wordSet(`if,unless,whether,imagine,suppose,supposing,assuming,hypothetically,wish,
-pretend,say,let's`)
-
-// clause analyses one clause and emits its facts. inherited is the subject
-// of the previous clause of the sentence (for "I live in Paris and work as
-// a nurse"). It returns the clause's subject.
-func (e *eventCtx) clause(toks []tok, inherited string) string {
-	c := &cl{e: e}
-	if len(toks) > 0 {
-		switch toks[0].w {
-		case "and", "or", "&", "then", "but":
-			c.coord = true
-		case ",":
-			c.comma = true
-		case "who", "which", "that", "whom", "whose", "where":
-			return inherited // relative clauses describe someone else
-		case "when", "once", "whenever", "until", "before", "after":
-			c.temporal = true
-		}
-	}
-	toks = c.stripLead(toks)
-	if len(toks) == 0 {
-		return inherited
-	}
-	if hypotheticalStarts[toks[0].w] || (toks[0].w == "i" && len(toks) > 1 && toks[1].w == "wish") ||
-		(toks[0].w == "what" && len(toks) > 1 && toks[1].w == "if") {
-		e.hypothetical = true
-		return ""
-	}
-	c.toks = toks
-	c.scanMarkers()
-	c.relationMentions()
-	if c.clauseFrames() {
-		return c.subj
-	}
-	subj, i := c.subject(inherited)
-	if subj == "" {
-		return ""
-	}
-	c.subj = subj
-	c.parseAux(i)
-	if c.modal == "should" || c.modal == "must" || c.modal == "can" && !c.neg {
-		return subj // advice and ability are not facts ("I should learn Spanish")
-	}
-	if c.would && !c.desire() {
-		return subj // "I would live in Paris if..." is hypothetical
-	}
-	if c.temporal && !c.past && !c.perfect {
-		return subj // "for when I have kids" asserts nothing yet
-	}
-	c.dispatch()
-	return subj
+// modality is what a clause's auxiliaries, adverbs and markers say about
+// its verb. The recognisers read it to tell a state from its end ("no
+// longer"), a habit from an experience (past tense), and a fact from a plan
+// or a guess.
+type modality struct {
+	neg, cessation, again, now, also, usedTo bool   // not/never; anymore/no longer; again; now/these days; also/too; used to
+	future, past, perfect, progressive, be   bool   // will/going to; past tense; have + participle; be + -ing; a form of "be"
+	would, hedge, strong, weak               bool   // would; might/maybe/I think; really/so; kind of
+	modal                                    string // can, could, may, might, must or should
 }
 
 // stripLead removes fillers and evidential prefixes from the start of a
 // clause, noting hedges.
-func (c *cl) stripLead(toks []tok) []tok {
+func (c *clause) stripLead(toks []tok) []tok {
 	for len(toks) > 0 {
 		w := toks[0].w
 		if w == dateTok {
@@ -192,16 +122,6 @@ func (c *cl) stripLead(toks []tok) []tok {
 	return toks
 }
 
-// fillerPhrases are multi-word openers with no content.
-var fillerPhrases = [][]string{
-	{"by", "the", "way"}, {"guess", "what"}, {"big", "news"}, {"fun", "fact"}, {"side", "note"},
-	{"quick", "update"}, {"heads", "up"}, {"thank", "you"}, {"good", "news"}, {"great", "news"},
-	{"the", "thing", "is"}, {"long", "story", "short"}, {"in", "fact"}, {"to", "be", "fair"},
-}
-
-// contextFillers are fillers only when a comma follows ("Great, I ...").
-var contextFillers = wordSet(`good,great,nice,cool,awesome,sure,true,exactly,same,right,well,man,dude`)
-
 // fillerLen returns how many leading tokens are filler.
 func fillerLen(toks []tok) int {
 	for _, p := range fillerPhrases {
@@ -230,13 +150,13 @@ func fillerLen(toks []tok) int {
 
 // vocative reports whether the clause opens by addressing someone ("Caroline,
 // I ..."): a known person's name followed by a comma, "!" or nothing.
-func (c *cl) vocative(toks []tok) bool {
+func (c *clause) vocative(toks []tok) bool {
 	t := toks[0]
 	if !t.cap || t.kind != nlp.Word {
 		return false
 	}
 	key := nlp.NormalizeName(t.orig)
-	if !c.e.x.people[key] && !firstNames[key] {
+	if !c.said.people[key] && !firstNames[key] {
 		return false
 	}
 	return len(toks) == 1 || toks[1].w == "," || toks[1].w == "!"
@@ -256,7 +176,7 @@ func hasPrefix(toks []tok, words []string) bool {
 
 // scanMarkers reads the clause-wide markers of change and time:
 // "anymore", "no longer", "again", "now", "these days", "as well", dates.
-func (c *cl) scanMarkers() {
+func (c *clause) scanMarkers() {
 	t := c.toks
 	for i := 0; i < len(t); i++ {
 		switch t[i].w {
@@ -299,46 +219,46 @@ func (c *cl) scanMarkers() {
 // "my dog (Rex)", a known or plausible person's name, he/she/they (the last
 // person mentioned), and an inherited subject when the clause opens with a
 // verb.
-func (c *cl) subject(inherited string) (string, int) {
+func (c *clause) subject(inherited string) (string, int) {
 	t := c.toks
-	e := c.e
+	u := c.said
 	switch t[0].w {
 	case "i", "we":
-		return e.speaker, 1
+		return u.speaker, 1
 	case "me":
 		if len(t) > 2 && t[1].w == "and" {
 			if name, _ := nameOf(t, 2); name != "" {
-				c.companion = e.x.b.named(name, ontology.Person, 2)
+				c.companion = u.out.named(name, ontology.Person, 2)
 			}
-			return e.speaker, 3
+			return u.speaker, 3
 		}
 	case "the":
 		if len(t) > 1 && t[1].w == "user" {
 			if len(t) > 2 && t[2].w == "'s" {
-				if k, n := c.relativeAt(2, e.x.b.user()); k != "" {
+				if k, n := c.relativeAt(2, u.out.user()); k != "" {
 					return k, n
 				}
 				return "", 0
 			}
-			return e.x.b.user(), 2
+			return u.out.user(), 2
 		}
 	case "my", "our":
-		if k, n := c.relativeAt(0, e.speaker); k != "" {
+		if k, n := c.relativeAt(0, u.speaker); k != "" {
 			if c.at(n) == "and" && c.at(n+1) == "i" {
 				c.companion = k // "My husband and I moved to Austin"
-				return e.speaker, n + 2
+				return u.speaker, n + 2
 			}
 			return k, n
 		}
 		return "", 0
 	case "he", "she":
-		if e.d.lastPerson != "" {
-			return e.d.lastPerson, 1
+		if u.talk.lastPerson != "" {
+			return u.talk.lastPerson, 1
 		}
 		return "", 0
 	case "they":
-		if e.d.lastGroup != "" {
-			return e.d.lastGroup, 1
+		if u.talk.lastGroup != "" {
+			return u.talk.lastGroup, 1
 		}
 		return "", 0
 	case "you", "it", "this", "that", "there", "people", "everyone", "everybody", "nobody", "someone":
@@ -352,19 +272,19 @@ func (c *cl) subject(inherited string) (string, int) {
 		}
 		np := nounPhrase{toks: t[:j+1], hasName: true}
 		if j+2 < len(t) && t[j+1].w == "and" && t[j+2].w == "i" {
-			c.companion = e.x.b.named(np.surface(), ontology.Person, 2)
-			return e.speaker, j + 3
+			c.companion = u.out.named(np.surface(), ontology.Person, 2)
+			return u.speaker, j + 3
 		}
 		key := np.key()
-		if ent, ok := e.x.b.ents[key]; ok && (ent.typ == ontology.Person || ent.typ == ontology.Animal) {
+		if ent, ok := u.out.ents[key]; ok && (ent.typ == ontology.Person || ent.typ == ontology.Animal) {
 			c.notePerson(key)
 			return key, j + 1
 		}
-		if e.x.people[key] || firstNames[key] || (j+1 < len(t) && isFrameVerb(t[j+1].w) && !t[0].first) {
+		if u.people[key] || firstNames[key] || (j+1 < len(t) && isFrameVerb(t[j+1].w) && !t[0].first) {
 			if typ, ok := classify(np); ok && typ != ontology.Person && !firstNames[key] {
 				return "", 0
 			}
-			k := e.x.b.named(np.surface(), ontology.Person, 2)
+			k := u.out.named(np.surface(), ontology.Person, 2)
 			c.notePerson(k)
 			return k, j + 1
 		}
@@ -378,7 +298,7 @@ func (c *cl) subject(inherited string) (string, int) {
 			return inherited, 0
 		}
 		if inherited == "" && f == formPast && t[0].first {
-			return e.speaker, 0
+			return u.speaker, 0
 		}
 	}
 	if auxiliaries[t[0].w] && inherited != "" && (c.coord || c.comma) {
@@ -397,15 +317,15 @@ func isFrameVerb(w string) bool {
 	return ok && (f == formS || f == formPast)
 }
 
-func (c *cl) notePerson(key string) {
-	if key != "" && key != c.e.speaker {
-		c.e.d.lastPerson = key
+func (c *clause) notePerson(key string) {
+	if key != "" && key != c.said.speaker {
+		c.said.talk.lastPerson = key
 	}
 }
 
 // parseAux reads auxiliaries, negation, modals and adverbs from index i and
 // leaves c.i on the main verb or the copula's complement.
-func (c *cl) parseAux(i int) {
+func (c *clause) parseAux(i int) {
 	t := c.toks
 	for i < len(t) {
 		w := t[i].w
@@ -450,11 +370,11 @@ func (c *cl) parseAux(i int) {
 					c.past = true
 				}
 				if next == "got" { // "have got" is "have"
-					c.i, c.verb, c.form = i+1, "have", formBase
+					c.verbAt, c.verb, c.form = i+1, "have", formBase
 					return
 				}
 			} else {
-				c.i, c.verb, c.form = i, "have", formBase
+				c.verbAt, c.verb, c.form = i, "have", formBase
 				if w == "had" {
 					c.past, c.form = true, formPast
 				}
@@ -498,7 +418,7 @@ func (c *cl) parseAux(i int) {
 		i++
 	}
 done:
-	c.i = i
+	c.verbAt = i
 	if i < len(t) {
 		if lemma, f, ok := verbOf(t[i].w); ok {
 			if c.be && (f == formPast || f == formPart) && passiveFrames[lemma] {
@@ -523,10 +443,6 @@ done:
 	}
 }
 
-// passiveFrames are participles read by the copula rules.
-var passiveFrames = wordSet(`base,settle,marry,divorce,hire,employ,bear,engage,name,call,schedule,reschedule,
-move,locate,raise,obsess,enroll,retire,adopt,date`)
-
 // isBaseVerb reports whether w is the base form of a known verb.
 func isBaseVerb(w string) bool { return isBaseForm(w) }
 
@@ -538,30 +454,19 @@ func isParticiple(w string) bool {
 
 // desire reports whether a "would" clause expresses a wish the rules read
 // as a plan ("I'd love to visit Japan", "I'd like to learn Spanish").
-func (c *cl) desire() bool {
-	if c.i >= len(c.toks) {
+func (c *clause) desire() bool {
+	if c.verbAt >= len(c.toks) {
 		return false
 	}
-	switch c.toks[c.i].w {
+	switch c.toks[c.verbAt].w {
 	case "love", "like", "prefer", "rather":
 		return true
 	}
 	return false
 }
 
-// conf is the confidence of a fact read from this clause.
-func (c *cl) conf(base float64) float64 {
-	switch {
-	case c.hedge:
-		return min(base, 0.45)
-	case c.e.ev.Kind == "summary":
-		return base * 0.9
-	}
-	return base
-}
-
 // at returns the folded word at clause index i, or "".
-func (c *cl) at(i int) string {
+func (c *clause) at(i int) string {
 	if i < 0 || i >= len(c.toks) {
 		return ""
 	}
@@ -570,7 +475,7 @@ func (c *cl) at(i int) string {
 
 // seq reports whether the clause has words at index i (each element may
 // list alternatives separated by "|").
-func (c *cl) seq(i int, words ...string) bool {
+func (c *clause) seq(i int, words ...string) bool {
 	for k, w := range words {
 		got := c.at(i + k)
 		if got == "" || !alt(w, got) {
@@ -597,101 +502,64 @@ func alt(pattern, w string) bool {
 	return false
 }
 
-// fx describes a fact a rule emits; emit fills in the clause's subject,
-// polarity, dates and confidence.
-type fx struct {
-	subj     string // defaults to the clause's subject
-	pred     string
-	obj      string
-	qual     string
-	neg      bool
-	conf     float64 // defaults to 0.9
-	strength float64
-	tmpl     string
-	art      string
-	rank     int
-	raw      string
-	noDate   bool // the clause's date does not apply to this fact
-}
-
-// emit records a fact read from this clause.
-func (c *cl) emit(f fx) {
-	if f.subj == "" {
-		f.subj = c.subj
+// copulaAt reports whether index i holds "is/are/was/were" and returns the
+// index after it and any "now"/"still"/"no longer"/"not" that follows.
+func (c *clause) copulaAt(i int) (next int, ok, neg, now bool) {
+	if !alt("is|are|was|were|am|has|have", c.at(i)) {
+		return i, false, false, false
 	}
-	if f.conf == 0 {
-		f.conf = 0.9
+	if alt("has|have", c.at(i)) {
+		if c.at(i+1) != "become" && c.at(i+1) != "been" {
+			return i, false, false, false
+		}
+		i++
 	}
-	pol := ontology.Positive
-	if f.neg {
-		pol = ontology.Negative
-	}
-	ft := &fact{subj: f.subj, pred: f.pred, obj: f.obj, qual: f.qual, pol: pol, conf: c.conf(f.conf),
-		strength: f.strength, tmpl: f.tmpl, objArticle: f.art, rank: f.rank, raw: f.raw}
-	if c.date != nil && !f.noDate {
-		from := c.date.Time
-		ft.validFrom = &from
-		ft.date = c.date.Phrase()
-	} else if at := c.e.ev.OccurredAt; !at.IsZero() {
-		ft.validFrom = &at
-	}
-	if c.until != nil && !f.noDate {
-		to := c.until.Until
-		ft.validTo = &to
-	}
-	c.e.x.b.add(ft, c.e.ev.ID)
-	if f.obj != "" && f.obj != c.e.speaker {
-		c.e.d.lastObject = f.obj
+	i++
+	for {
+		switch c.at(i) {
+		case "now", "still", "currently", "always", "officially", "definitely", "also", "probably", "actually", "really":
+			now = now || c.at(i) == "now" || c.at(i) == "currently"
+			i++
+			continue
+		case "not", "never":
+			neg = true
+			i++
+			continue
+		case "no":
+			if c.at(i+1) == "longer" {
+				neg = true
+				i += 2
+				continue
+			}
+		}
+		return i, true, neg, now
 	}
 }
 
-// object creates the entity for a phrase and returns its key and the
-// article the speaker used ("a", "an" or "").
-func (c *cl) object(np nounPhrase, typ ontology.EntityType, rank int) (string, string) {
-	if !usableObject(np) {
-		return "", ""
-	}
-	name := np.surface()
-	if np.count != "" && !np.hasName {
-		name = np.surface()
-	}
-	if typ == "" {
-		var ok bool
-		typ, ok = classify(np)
-		rank = 0
-		if ok {
-			rank = 1
+// words joins the folded words of toks (stopping at punctuation).
+func words(toks []tok) string {
+	ws := make([]string, 0, len(toks))
+	for _, t := range toks {
+		if t.kind != nlp.Word && t.kind != nlp.Number {
+			break
 		}
-	}
-	key := c.e.x.b.named(name, typ, rank)
-	if key == "" {
-		return "", ""
-	}
-	c.e.x.b.mention(c.e.ev.ID, key)
-	art := ""
-	switch np.det {
-	case "a", "an":
-		art = np.det
-	case "the":
-		if np.hasName && !places[key] {
-			art = "the" // "sold the Corolla"
+		if t.w == "now" || t.w == "too" || t.w == "anymore" || t.w == "again" || t.w == "also" {
+			continue
 		}
-	case "my", "our":
-		if typ != ontology.Person && typ != ontology.Place && !np.hasName {
-			art = "{their}"
-		}
+		ws = append(ws, t.w)
 	}
-	if typ == ontology.Person {
-		c.notePerson(key)
-	}
-	return key, art
+	return strings.Join(ws, " ")
 }
 
-// value creates a Value entity for a literal ("3000 euros", "Thursdays").
-func (c *cl) value(text string) string {
-	if text == "" {
-		return ""
+// gerundPhrase reads the activity phrase of gerund g whose complement
+// starts at i.
+func (c *clause) gerundPhrase(g string, i int) nounPhrase { return gerundPhrase(c.toks, g, i) }
+
+// clauseText is the clause's folded words, for phrase checks.
+func (c *clause) clauseText() string {
+	ws := make([]string, len(c.toks))
+	for i, t := range c.toks {
+		ws[i] = t.w
 	}
-	e := c.e.x.b.entity("#"+nlp.Fold(text), text, ontology.Value, 3)
-	return e.key
+	return strings.Join(ws, " ")
 }

@@ -1,15 +1,18 @@
 package offline
 
-import (
-	"github.com/graphmem/graphmem/ontology"
-)
+import "github.com/graphmem/graphmem/ontology"
 
-// Rules about places: where people live, where they come from, where they
-// moved and travelled.
+// placeRules recognise where people live, where they come from, and where
+// they moved and travelled ("I moved to Berlin last month", "I grew up in
+// Lyon", "we visited Japan", "Home is Melbourne these days").
+type placeRules struct {
+	plans     *planRules     // a move or trip still to come is a plan
+	schedules *scheduleRules // "we moved the team meeting to Thursdays" is a schedule
+}
 
 // residence emits LIVES_IN for a place phrase. moved marks a move (the
 // sentence says so); from names the previous place when the speaker gave it.
-func (c *cl) residence(np nounPhrase, neg, moved bool, from string) {
+func (r *placeRules) residence(c *clause, np nounPhrase, neg, moved bool, from string) {
 	if !isPlaceLike(np) {
 		return
 	}
@@ -43,8 +46,8 @@ func (c *cl) residence(np nounPhrase, neg, moved bool, from string) {
 
 // ruleLive: "I live in Paris", "we're living in Oslo", "I used to live in
 // Rome", "I don't live in London anymore".
-func (c *cl) ruleLive() {
-	i := c.i + 1
+func (r *placeRules) ruleLive(c *clause) {
+	i := c.verbAt + 1
 	if c.at(i) == "with" {
 		// "I live with my parents in Seoul"
 		np := takeNP(c.toks, i+1)
@@ -57,24 +60,24 @@ func (c *cl) ruleLive() {
 		return
 	}
 	if c.future || c.would {
-		c.planTo("live in", takeNP(c.toks, i+1), ontology.Place)
+		r.plans.planTo(c, "live in", takeNP(c.toks, i+1), ontology.Place)
 		return
 	}
-	c.residence(takeNP(c.toks, i+1), c.neg, false, "")
+	r.residence(c, takeNP(c.toks, i+1), c.neg, false, "")
 }
 
 // ruleMove: "I moved to Berlin last month", "we relocated to Madrid", "I'm
 // moving to Oslo next month" (a plan), "I moved from Sweden to Berlin",
 // "we moved the team meeting to Thursdays" (a schedule).
-func (c *cl) ruleMove() {
+func (r *placeRules) ruleMove(c *clause) {
 	t := c.toks
-	i := c.i + 1
+	i := c.verbAt + 1
 	if c.at(i) == "back" || c.at(i) == "here" || c.at(i) == "away" {
 		i++
 	}
 	// A schedule: "moved the team meeting to Thursdays".
 	if np := takeNP(t, i); !np.empty() && occasionNouns[np.head()] && c.at(np.next) == "to" {
-		c.schedule(np, np.next+1, true)
+		r.schedules.schedule(c, np, np.next+1, true)
 		return
 	}
 	from := ""
@@ -96,35 +99,35 @@ func (c *cl) ruleMove() {
 		return
 	}
 	np := takeNP(t, i+1)
-	futureDate := c.date != nil && c.date.Time.After(c.e.ev.OccurredAt) && !c.e.ev.OccurredAt.IsZero()
+	futureDate := c.date != nil && c.date.Time.After(c.said.event.OccurredAt) && !c.said.event.OccurredAt.IsZero()
 	if c.future || c.would || (c.progressive && (futureDate || c.date == nil)) || c.modal != "" {
-		c.planTo("move to", np, ontology.Place)
+		r.plans.planTo(c, "move to", np, ontology.Place)
 		return
 	}
 	if c.neg {
 		return
 	}
 	if from != "" {
-		src := c.e.x.b.named(from, ontology.Place, 2)
+		src := c.said.out.named(from, ontology.Place, 2)
 		c.emit(fx{pred: "LIVES_IN", obj: src, neg: true, conf: 0.7, tmpl: "{S} no longer lives in {O} (moved away{D})"})
 	}
-	c.residence(np, false, true, from)
+	r.residence(c, np, false, true, from)
 }
 
 // ruleSettle: "we settled in Lisbon".
-func (c *cl) ruleSettle() {
-	if c.at(c.i+1) == "in" || c.at(c.i+1) == "down" && c.at(c.i+2) == "in" {
-		j := c.i + 2
-		if c.at(c.i+1) == "down" {
+func (r *placeRules) ruleSettle(c *clause) {
+	if c.at(c.verbAt+1) == "in" || c.at(c.verbAt+1) == "down" && c.at(c.verbAt+2) == "in" {
+		j := c.verbAt + 2
+		if c.at(c.verbAt+1) == "down" {
 			j++
 		}
-		c.residence(takeNP(c.toks, j), c.neg, true, "")
+		r.residence(c, takeNP(c.toks, j), c.neg, true, "")
 	}
 }
 
 // ruleCome: "I come from Sweden", "I'm originally from", "I hail from".
-func (c *cl) ruleCome() {
-	i := c.i + 1
+func (r *placeRules) ruleCome(c *clause) {
+	i := c.verbAt + 1
 	if c.at(i) == "originally" {
 		i++
 	}
@@ -139,9 +142,9 @@ func (c *cl) ruleCome() {
 }
 
 // ruleGrow: "I grew up in Lyon".
-func (c *cl) ruleGrow() {
-	if c.at(c.i+1) == "up" && c.at(c.i+2) == "in" && !c.neg {
-		np := takeNP(c.toks, c.i+3)
+func (r *placeRules) ruleGrow(c *clause) {
+	if c.at(c.verbAt+1) == "up" && c.at(c.verbAt+2) == "in" && !c.neg {
+		np := takeNP(c.toks, c.verbAt+3)
 		if isPlaceLike(np) {
 			k, _ := c.object(np, ontology.Place, 2)
 			c.emit(fx{pred: "FROM", obj: k, tmpl: "{S} grew up in {O}", noDate: true})
@@ -151,9 +154,9 @@ func (c *cl) ruleGrow() {
 
 // ruleVisit: "I visited Japan last year", "we travelled to Peru", "I flew
 // to Rome", "I'm visiting Lisbon next week" (a plan).
-func (c *cl) ruleVisit() {
+func (r *placeRules) ruleVisit(c *clause) {
 	t := c.toks
-	i := c.i + 1
+	i := c.verbAt + 1
 	if alt("to|around|through|across", c.at(i)) {
 		i++
 	}
@@ -171,8 +174,8 @@ func (c *cl) ruleVisit() {
 		}
 		return
 	}
-	if c.future || c.would || c.progressive && (c.date == nil || c.date.Time.After(c.e.ev.OccurredAt)) {
-		c.planTo("visit", np, ontology.Place)
+	if c.future || c.would || c.progressive && (c.date == nil || c.date.Time.After(c.said.event.OccurredAt)) {
+		r.plans.planTo(c, "visit", np, ontology.Place)
 		return
 	}
 	k, art := c.object(np, ontology.Place, 2)
@@ -192,7 +195,7 @@ func (c *cl) ruleVisit() {
 
 // homeFrame: "Home is Melbourne these days", "Lisbon is home now", "I call
 // Oslo home".
-func (c *cl) homeFrame() bool {
+func (r *placeRules) homeFrame(c *clause) bool {
 	t := c.toks
 	var np nounPhrase
 	switch {
@@ -221,7 +224,7 @@ func (c *cl) homeFrame() bool {
 	if !isPlaceLike(np) || !np.hasName && !places[np.key()] {
 		return false
 	}
-	c.subj = c.e.speaker
-	c.residence(np, false, false, "")
+	c.subj = c.said.speaker
+	r.residence(c, np, false, false, "")
 	return true
 }

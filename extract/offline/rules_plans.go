@@ -6,14 +6,15 @@ import (
 	"github.com/graphmem/graphmem/ontology"
 )
 
-// Rules for intentions: plans, wishes and goals ("I'm planning to go
-// camping next month", "my goal is to open a bakery"). They never assert
-// the planned state itself.
+// planRules recognise intentions: plans, wishes and goals ("I'm planning to
+// go camping next month", "I want to learn Japanese", "my goal is to open a
+// bakery"). They never assert the planned state itself.
+type planRules struct{}
 
 // rulePlan: "I'm planning to go camping next month", "I want to learn
 // Japanese", "we're thinking about adopting", "I hope to visit Peru".
-func (c *cl) rulePlan() {
-	i := c.i + 1
+func (r *planRules) rulePlan(c *clause) {
+	i := c.verbAt + 1
 	if c.neg || c.past && !c.progressive && c.verb != "plan" {
 		return
 	}
@@ -39,13 +40,13 @@ func (c *cl) rulePlan() {
 			return
 		}
 	}
-	c.planFrom(i - 1)
+	r.planFrom(c, i-1)
 }
 
 // planFrom reads a plan's verb phrase starting after index i ("to visit
 // Japan", "going camping", "adopting a child") and emits PLANS (or
 // HAS_GOAL for dreams and aims).
-func (c *cl) planFrom(i int) {
+func (r *planRules) planFrom(c *clause, i int) {
 	t := c.toks
 	i++
 	if c.at(i) == "to" {
@@ -72,22 +73,22 @@ func (c *cl) planFrom(i int) {
 		case "look":
 			c.emit(fx{pred: "PLANS", obj: k, art: art, conf: 0.75, tmpl: "{S} is looking forward to {aO}{D}"})
 		default:
-			c.planTo("go to", np, "")
+			r.planTo(c, "go to", np, "")
 		}
 		return
 	}
 	if f == formIng && lemma == "go" || lemma == "go" {
 		if g := c.at(i + 1); goVerbs[g] {
-			c.planTo("go", c.gerundPhrase(g, i+2), ontology.Activity)
+			r.planTo(c, "go", c.gerundPhrase(g, i+2), ontology.Activity)
 			return
 		}
 		if c.at(i+1) == "to" {
-			c.planTo("go to", takeNP(t, i+2), "")
+			r.planTo(c, "go to", takeNP(t, i+2), "")
 			return
 		}
 	}
 	if lemma == "move" && alt("to|into", c.at(i+1)) {
-		c.planTo("move to", takeNP(t, i+2), ontology.Place)
+		r.planTo(c, "move to", takeNP(t, i+2), ontology.Place)
 		return
 	}
 	j := i + 1
@@ -118,10 +119,10 @@ func (c *cl) planFrom(i int) {
 		if np := takeNP(t, k); usableObject(np) && (np.hasName || isPlaceLike(np)) && !goVerbs[w] {
 			// "thinking about visiting Japan": Japan is what the plan is about
 			c.literalVP = vpPhrase(t, lemma, i+1)
-			c.planTo(lemma, np, "")
+			r.planTo(c, lemma, np, "")
 			return
 		}
-		c.planTo("", c.gerundPhrase(w, i+1), ontology.Activity)
+		r.planTo(c, "", c.gerundPhrase(w, i+1), ontology.Activity)
 		return
 	}
 	if vagueVerbs[lemma] {
@@ -132,20 +133,16 @@ func (c *cl) planFrom(i int) {
 			return // "I'd love to support those ...": no object to name
 		}
 		np = nounPhrase{toks: []tok{{w: gerund(lemma), orig: gerund(lemma)}}, next: i + 1}
-		c.planTo("", np, ontology.Activity)
+		r.planTo(c, "", np, ontology.Activity)
 		return
 	}
-	c.planTo(verb, np, "")
+	r.planTo(c, verb, np, "")
 }
-
-// vagueVerbs name no plan worth remembering ("I'll start thinking about it").
-var vagueVerbs = wordSet(`think,look,try,figure,feel,talk,say,tell,see,know,wonder,keep,do,be,get,make,let,
-help,need,find,check,ask,hear,come,go,put,catch,chat,mean,reflect,remember,take,give,use`)
 
 // planTo emits PLANS (or HAS_GOAL) for "<verb> <object>", phrased with the
 // speaker's own verb of intention: "plans to visit Japan", "is thinking
 // about going camping", "is looking forward to reading".
-func (c *cl) planTo(verb string, np nounPhrase, typ ontology.EntityType) {
+func (r *planRules) planTo(c *clause, verb string, np nounPhrase, typ ontology.EntityType) {
 	if !usableObject(np) {
 		return
 	}
@@ -215,9 +212,9 @@ func (c *cl) planTo(verb string, np nounPhrase, typ ontology.EntityType) {
 }
 
 // goalFrame: "my goal is to adopt", "my dream is to open a bakery".
-func (c *cl) goalFrame() bool {
+func (r *planRules) goalFrame(c *clause) bool {
 	owner, i := c.possessor(0)
-	if owner == "" || owner != c.e.speaker || !alt("goal|dream|plan|aim|hope|wish|ambition", c.at(i)) {
+	if owner == "" || owner != c.said.speaker || !alt("goal|dream|plan|aim|hope|wish|ambition", c.at(i)) {
 		return false
 	}
 	n, ok, neg, _ := c.copulaAt(i + 1)
@@ -230,7 +227,7 @@ func (c *cl) goalFrame() bool {
 	if c.at(i) == "plan" {
 		c.verb = "plan"
 	}
-	c.planFrom(n - 1)
+	r.planFrom(c, n-1)
 	c.verb = saved
 	return true
 }

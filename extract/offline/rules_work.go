@@ -6,11 +6,49 @@ import (
 	"github.com/graphmem/graphmem/ontology"
 )
 
-// Rules about work and study: employers, job titles, schools, learning.
+// workRules recognise employers, job titles, memberships and volunteering:
+// working at and as, joining and leaving, being hired or let go ("I work at
+// Acme Corp as a data analyst", "I quit my job at Initech", "my new job is
+// at Spotify").
+type workRules struct {
+	hobbies *hobbyRules // "I quit smoking" ends a habit, not a job
+}
+
+// ruleVolunteer: "I volunteer at the animal shelter".
+func (r *workRules) ruleVolunteer(c *clause) {
+	if c.neg || c.modal != "" || c.would || c.future || !alt("at|for|with", c.at(c.verbAt+1)) {
+		return
+	}
+	np := takeNP(c.toks, c.verbAt+2)
+	if k, art := c.object(np, ontology.Organization, 1); k != "" {
+		if np.det == "the" && !np.hasName {
+			art = "the"
+		}
+		c.emit(fx{pred: ontology.Fallback, raw: "volunteers at", obj: k, art: art, tmpl: pick(c.past && !c.perfect, "{S} volunteers at {aO}", "{S} volunteered at {aO}{D}")})
+	}
+}
+
+func lastTwo(s string) string {
+	f := strings.Fields(s)
+	if len(f) < 2 {
+		return s
+	}
+	return f[len(f)-2] + " " + f[len(f)-1]
+}
+
+// dismissed reads "laid off from Umbrella Corp", "fired by Initech".
+func (r *workRules) dismissed(c *clause, i int) {
+	for j := i; j < len(c.toks) && j < i+4; j++ {
+		if alt("from|by|at", c.at(j)) {
+			r.employer(c, takeNP(c.toks, j+1), true, "was let go from")
+			return
+		}
+	}
+}
 
 // employer emits WORKS_AT for an organization phrase. how tunes the
 // sentence ("joined", "left", "hired").
-func (c *cl) employer(np nounPhrase, neg bool, how string) {
+func (r *workRules) employer(c *clause, np nounPhrase, neg bool, how string) {
 	if !isOrgLike(np) && !knownOrgs[np.key()] {
 		return
 	}
@@ -37,7 +75,7 @@ func (c *cl) employer(np nounPhrase, neg bool, how string) {
 }
 
 // role emits WORKS_AS for a job title phrase.
-func (c *cl) role(np nounPhrase, neg bool) {
+func (r *workRules) role(c *clause, np nounPhrase, neg bool) {
 	if np.empty() || len(np.toks) > 4 {
 		return
 	}
@@ -45,7 +83,7 @@ func (c *cl) role(np nounPhrase, neg bool) {
 	if !occupations[np.head()] && !occupations[role] && !occupations[lastTwo(role)] {
 		return
 	}
-	k := c.e.x.b.named(role, ontology.Concept, 2)
+	k := c.said.out.named(role, ontology.Concept, 2)
 	art := ""
 	if np.det == "a" || np.det == "an" {
 		art = np.det
@@ -55,20 +93,20 @@ func (c *cl) role(np nounPhrase, neg bool) {
 }
 
 // roleAfter reads an "as a data engineer" that follows an employer.
-func (c *cl) roleAfter(i int) {
+func (r *workRules) roleAfter(c *clause, i int) {
 	for i < len(c.toks) && c.at(i) != "as" {
 		i++
 	}
 	if c.at(i) == "as" {
-		c.role(takeNP(c.toks, i+1), false)
+		r.role(c, takeNP(c.toks, i+1), false)
 	}
 }
 
 // ruleWork: "I work at Acme Corp as a data analyst", "I work as a nurse",
 // "I now work for Hooli", "I worked at Initech for years".
-func (c *cl) ruleWork() {
+func (r *workRules) ruleWork(c *clause) {
 	t := c.toks
-	i := c.i + 1
+	i := c.verbAt + 1
 	if c.future || c.would || c.modal != "" {
 		return
 	}
@@ -80,14 +118,14 @@ func (c *cl) ruleWork() {
 			if np.empty() {
 				return
 			}
-			c.employer(np, neg, "")
+			r.employer(c, np, neg, "")
 			i = np.next
 		case "as":
 			np := takeNP(t, i+1)
 			if np.empty() {
 				return
 			}
-			c.role(np, neg)
+			r.role(c, np, neg)
 			i = np.next
 		default:
 			return
@@ -97,17 +135,17 @@ func (c *cl) ruleWork() {
 
 // ruleJoin: "I joined Globex as a data engineer" (an employer), "I joined
 // a mentorship program" (a membership).
-func (c *cl) ruleJoin() {
+func (r *workRules) ruleJoin(c *clause) {
 	t := c.toks
-	np := takeNP(t, c.i+1)
+	np := takeNP(t, c.verbAt+1)
 	if !usableObject(np) || c.neg || c.future || c.would {
 		return
 	}
 	head := np.head()
 	isGroup := alt("club|group|program|programme|team|band|gym|class|choir|community|society|association|league|union|church|network|organization|organisation|committee|board|course|circle|crew|movement", head)
 	if np.hasName && !isGroup && (isOrgLike(np) || knownOrgs[np.key()]) {
-		c.employer(np, false, "joined")
-		c.roleAfter(np.next)
+		r.employer(c, np, false, "joined")
+		r.roleAfter(c, np.next)
 		return
 	}
 	k, art := c.object(np, ontology.Organization, 1)
@@ -119,9 +157,9 @@ func (c *cl) ruleJoin() {
 
 // ruleLeave: "I left Acme Corp", "I quit my job at Initech", "I resigned
 // from Hooli", "I retired from teaching", "I quit smoking".
-func (c *cl) ruleLeave() {
+func (r *workRules) ruleLeave(c *clause) {
 	t := c.toks
-	i := c.i + 1
+	i := c.verbAt + 1
 	if c.future || c.would || c.neg || c.modal != "" {
 		return
 	}
@@ -132,7 +170,7 @@ func (c *cl) ruleLeave() {
 	// "quit my job at X", "left my job with X"
 	if alt("my|the|a", c.at(i)) && alt("job|position|role|post", c.at(i+1)) {
 		if alt("at|with|in", c.at(i+2)) {
-			c.employer(takeNP(t, i+3), true, how)
+			r.employer(c, takeNP(t, i+3), true, how)
 		}
 		return
 	}
@@ -143,7 +181,7 @@ func (c *cl) ruleLeave() {
 	switch {
 	case strings.HasSuffix(np.toks[0].w, "ing") && !np.hasName:
 		// "quit smoking", "stopped running"
-		c.stopActivity(np)
+		r.hobbies.stopActivity(c, np)
 	case languages[np.key()]:
 		k, _ := c.object(np, ontology.Language, 2)
 		c.emit(fx{pred: "LEARNING", obj: k, neg: true, tmpl: "{S} gave up {O}{D}"})
@@ -151,128 +189,16 @@ func (c *cl) ruleLeave() {
 		k, _ := c.object(np, ontology.Place, 2)
 		c.emit(fx{pred: "LIVES_IN", obj: k, neg: true, conf: 0.7, tmpl: "{S} left {O}{D}"})
 	case np.hasName && (isOrgLike(np) || knownOrgs[np.key()]):
-		c.employer(np, true, how)
+		r.employer(c, np, true, how)
 	case alt("club|group|band|team|gym|choir|program|class", np.head()):
 		k, _ := c.object(np, ontology.Organization, 1)
 		c.emit(fx{pred: "MEMBER_OF", obj: k, neg: true, tmpl: "{S} left {O}{D}"})
 	}
 }
 
-// ruleLearn: "I'm learning Spanish", "I started learning Japanese", "I'm
-// learning to play the guitar".
-func (c *cl) ruleLearn() {
-	t := c.toks
-	i := c.i + 1
-	if c.at(i) == "that" {
-		return
-	}
-	if c.at(i) == "how" || c.at(i) == "to" {
-		i++
-		if c.at(i) == "to" {
-			i++
-		}
-		// "learning to play the guitar": the skill is the object.
-		if lemma, _, ok := verbOf(c.at(i)); ok {
-			np := takeNP(t, i+1)
-			if np.empty() {
-				np = nounPhrase{toks: []tok{{w: gerund(lemma), orig: gerund(lemma)}}, next: i + 1}
-			}
-			c.learning(np)
-		}
-		return
-	}
-	items, _ := takeList(t, i)
-	for _, np := range items {
-		c.learning(np)
-	}
-}
-
-// learning emits LEARNING for a subject of study (a plan when the speaker
-// only intends to: "Maybe I'll learn Japanese").
-func (c *cl) learning(np nounPhrase) {
-	if !usableObject(np) {
-		return
-	}
-	if c.future || c.would || c.hedge && c.modal != "" {
-		if !c.neg {
-			typ := ontology.Activity
-			if languages[np.key()] {
-				typ = ontology.Language
-			}
-			saved := c.verb
-			c.verb = "plan"
-			c.planTo("learn", np, typ)
-			c.verb = saved
-		}
-		return
-	}
-	typ := ontology.Activity
-	if languages[np.key()] || languages[np.lower()] {
-		typ = ontology.Language
-	}
-	k, _ := c.object(np, typ, 2)
-	if k == "" {
-		return
-	}
-	neg := c.neg || c.usedTo
-	tmpl := "{S} is learning {O}"
-	switch {
-	case neg && c.cessation:
-		tmpl = "{S} is no longer learning {O}"
-	case neg:
-		tmpl = "{S} is not learning {O}"
-	case c.now:
-		tmpl = "{S} is now learning {O}"
-	case c.verb == "start" || c.verb == "begin":
-		tmpl = "{S} started learning {O}{D}"
-	}
-	c.emit(fx{pred: "LEARNING", obj: k, neg: neg, tmpl: tmpl, rank: 1})
-}
-
-// ruleStudy: "I study biology at MIT", "I'm studying law", "I study at
-// Oxford".
-func (c *cl) ruleStudy() {
-	t := c.toks
-	i := c.i + 1
-	if c.future || c.would || c.modal != "" {
-		return
-	}
-	neg := c.neg || c.past && !c.perfect && !c.progressive
-	if c.at(i) != "at" && c.at(i) != "in" && c.at(i) != "for" {
-		np := takeNP(t, i)
-		if usableObject(np) && !(len(np.toks) == 1 && alt("hard|abroad|online|together|late|more|less|alone|daily|everyday|tonight|remotely", np.toks[0].w)) {
-			if languages[np.key()] {
-				c.learning(np)
-			} else if k, _ := c.object(np, ontology.Concept, 1); k != "" {
-				c.emit(fx{pred: "STUDIES", obj: k, neg: neg, tmpl: pick(neg, "{S} studies {O}", "{S} studied {O}")})
-			}
-			i = np.next
-		}
-	}
-	if c.at(i) == "at" {
-		org := takeNP(t, i+1)
-		if isOrgLike(org) && !isPlaceLike(org) || knownOrgs[org.key()] {
-			k, _ := c.object(org, ontology.Organization, 2)
-			c.emit(fx{pred: "STUDIES_AT", obj: k, neg: neg, tmpl: pick(neg, "{S} studies at {O}", "{S} studied at {O}")})
-		}
-	}
-}
-
-// ruleGraduate: "I graduated from Stanford in 2020".
-func (c *cl) ruleGraduate() {
-	if c.at(c.i+1) != "from" || c.neg || c.future {
-		return
-	}
-	org := takeNP(c.toks, c.i+2)
-	if isOrgLike(org) || knownOrgs[org.key()] {
-		k, _ := c.object(org, ontology.Organization, 2)
-		c.emit(fx{pred: "STUDIES_AT", obj: k, neg: true, tmpl: "{S} graduated from {O}{D}"})
-	}
-}
-
 // jobFrame: "my new job is at Spotify", "my employer is Initech", "my job
 // title is product manager".
-func (c *cl) jobFrame() bool {
+func (r *workRules) jobFrame(c *clause) bool {
 	owner, i := c.possessor(0)
 	if owner == "" {
 		return false
@@ -297,18 +223,18 @@ func (c *cl) jobFrame() bool {
 	case "job", "position", "role":
 		if alt("at|with|for", c.at(n)) {
 			org := takeNP(c.toks, n+1)
-			c.employer(org, false, "")
-			c.roleAfter(org.next)
+			r.employer(c, org, false, "")
+			r.roleAfter(c, org.next)
 			return true
 		}
 		if noun != "job" || alt("a|an", c.at(n)) {
-			c.role(takeNP(c.toks, n), false)
+			r.role(c, takeNP(c.toks, n), false)
 		}
 		return true
 	case "employer", "company", "workplace":
-		c.employer(takeNP(c.toks, n), false, "")
+		r.employer(c, takeNP(c.toks, n), false, "")
 		return true
 	}
-	c.role(takeNP(c.toks, n), false)
+	r.role(c, takeNP(c.toks, n), false)
 	return true
 }

@@ -221,16 +221,16 @@ func supersede(lines []summaryLine, line summaryLine) []summaryLine {
 }
 
 // contextKey re-reads a context line of an earlier summary to find its slot.
-func contextKey(text string) string {
+func (o *Engine) contextKey(text string) string {
 	evs := summaryEvents(text)
 	if len(evs) == 0 {
 		return ""
 	}
-	x := newExtractor(extract.Input{Events: evs})
+	w := newWindow(extract.Input{Events: evs}, o.rules)
 	for _, ev := range evs {
-		x.event(ev)
+		w.read(ev)
 	}
-	res := x.b.result()
+	res := w.out.result()
 	if len(res.Facts) == 0 {
 		return "-" // unreadable: kept, never matched
 	}
@@ -568,7 +568,7 @@ func (o *Engine) parseSummary(text string) [secCount][]summaryLine {
 		}
 		l := summaryLine{text: line, keep: cur == secContext}
 		if cur == secContext {
-			l.key = o.slots.get(line, func() string { return contextKey(line) })
+			l.key = o.slots.get(line, func() string { return o.contextKey(line) })
 		}
 		if cur == secLog {
 			l.score = sentenceScore(line, nil, "")

@@ -7,19 +7,84 @@ import (
 	"github.com/graphmem/graphmem/ontology"
 )
 
-// Rules about preferences: likes and dislikes with their negations and
-// changes, preferences between options, habits of eating and drinking,
-// switches, teams supported, and "X is too cramped".
+// tasteRules recognise likes and dislikes with their negations and changes,
+// preferences between options, habits of eating and drinking, teams
+// supported and fandom, and aversions said about the thing ("I love
+// sushi", "I don't drink coffee anymore", "I prefer aisle seats", "window
+// seats are too cramped", "Coffee isn't for me anymore").
+type tasteRules struct {
+	plans *planRules // "I'd love to visit Japan" is a wish
+}
 
-// likeStrength grades the liking verbs.
-var likeStrength = map[string]float64{
-	"love": 0.9, "adore": 0.9, "like": 0.7, "enjoy": 0.7, "fancy": 0.6,
-	"hate": 0.9, "detest": 0.9, "loathe": 0.9, "despise": 0.9, "dislike": 0.7, "stand": 0.9,
+// fanFrame: "a (big) fan of X", "a X fan", "not a fan of X".
+func (r *tasteRules) fanFrame(c *clause, i int, neg bool) bool {
+	t := c.toks
+	j := i
+	if alt("a|an|the", c.at(j)) {
+		j++
+	}
+	for alt("big|huge|massive|great|lifelong|die-hard|diehard|longtime|long-time|massive|true|real", c.at(j)) {
+		j++
+	}
+	if c.at(j) == "fan" && c.at(j+1) == "of" {
+		items, _ := takeList(t, j+2)
+		for _, np := range items {
+			r.fanOf(c, np, neg)
+		}
+		return len(items) > 0
+	}
+	// "a Chelsea fan", "a jazz fan"
+	np := takeNP(t, j)
+	if !np.empty() && np.head() == "fan" && len(np.toks) > 1 {
+		inner := nounPhrase{toks: np.toks[:len(np.toks)-1], hasName: np.hasName, det: ""}
+		r.fanOf(c, inner, neg)
+		return true
+	}
+	return false
+}
+
+func (r *tasteRules) fanOf(c *clause, np nounPhrase, neg bool) {
+	if teamWords[np.key()] || np.hasName && orgSuffixes[np.head()] {
+		k, _ := c.object(np, ontology.Organization, 2)
+		c.emit(fx{pred: "SUPPORTS", obj: k, neg: neg, tmpl: pick(neg, "{S} supports {O}", "{S} no longer supports {O}")})
+		return
+	}
+	k, _ := c.object(np, "", 0)
+	if k == "" {
+		return
+	}
+	tmpl := "{S} is a fan of {O}"
+	switch {
+	case neg && c.cessation:
+		tmpl = "{S} is no longer a fan of {O}"
+	case neg:
+		tmpl = "{S} is not a fan of {O}"
+	}
+	c.emit(fx{pred: "LIKES", obj: k, neg: neg, strength: 0.8, tmpl: tmpl})
+}
+
+// likeObjects emits a preference for every phrase of a list at i.
+func (r *tasteRules) likeObjects(c *clause, i int, pred string, neg bool, strength float64, phrase string) {
+	items, _ := takeList(c.toks, i)
+	for _, np := range items {
+		k, _ := c.object(np, "", 0)
+		if k == "" {
+			continue
+		}
+		tmpl := "{S} " + phrase + " {O}"
+		if neg {
+			tmpl = "{S} is no longer " + strings.TrimPrefix(phrase, "is ") + " {O}"
+			if !c.cessation {
+				tmpl = "{S} is not " + strings.TrimPrefix(phrase, "is ") + " {O}"
+			}
+		}
+		c.emit(fx{pred: pred, obj: k, neg: neg, strength: strength, tmpl: tmpl})
+	}
 }
 
 // likeObject reads what is liked at i: a gerund phrase ("going to the
 // beach"), "to VERB ..." ("to paint" → "painting"), or a list of phrases.
-func (c *cl) likeObject(i int) []nounPhrase {
+func (r *tasteRules) likeObject(c *clause, i int) []nounPhrase {
 	t := c.toks
 	if c.at(i) == "to" {
 		lemma, _, ok := verbOf(c.at(i + 1))
@@ -36,13 +101,9 @@ func (c *cl) likeObject(i int) []nounPhrase {
 	return items
 }
 
-// gerundPhrase reads the activity phrase of gerund g whose complement
-// starts at i.
-func (c *cl) gerundPhrase(g string, i int) nounPhrase { return gerundPhrase(c.toks, g, i) }
-
 // ruleLike handles like, love, adore, enjoy, fancy, hate, dislike, detest,
 // loathe, despise and "can't stand".
-func (c *cl) ruleLike() {
+func (r *tasteRules) ruleLike(c *clause) {
 	if c.future || c.modal != "" && !(c.verb == "stand" && c.neg) {
 		return
 	}
@@ -53,10 +114,10 @@ func (c *cl) ruleLike() {
 		return
 	}
 	if c.would {
-		c.planFrom(c.i + 1)
+		r.plans.planFrom(c, c.verbAt+1)
 		return
 	}
-	items := c.likeObject(c.i + 1)
+	items := r.likeObject(c, c.verbAt+1)
 	pred := "LIKES"
 	if c.verb == "hate" || c.verb == "dislike" || c.verb == "detest" || c.verb == "loathe" || c.verb == "despise" || c.verb == "stand" {
 		pred = "DISLIKES"
@@ -80,12 +141,12 @@ func (c *cl) ruleLike() {
 		if k == "" {
 			continue
 		}
-		c.emit(fx{pred: pred, obj: k, neg: neg, strength: strength, tmpl: c.likeTemplate(pred, neg), art: art, noDate: true, rank: 1})
+		c.emit(fx{pred: pred, obj: k, neg: neg, strength: strength, tmpl: r.likeTemplate(c, pred, neg), art: art, noDate: true, rank: 1})
 	}
 }
 
 // likeTemplate phrases a liking with the speaker's own verb and markers.
-func (c *cl) likeTemplate(pred string, neg bool) string {
+func (r *tasteRules) likeTemplate(c *clause, pred string, neg bool) string {
 	v := c.verb
 	third := thirdPersonOf(v)
 	adv := ""
@@ -117,22 +178,13 @@ func (c *cl) likeTemplate(pred string, neg bool) string {
 	return "{S} " + adv + third + " {aO}"
 }
 
-// clauseText is the clause's folded words, for phrase checks.
-func (c *cl) clauseText() string {
-	ws := make([]string, len(c.toks))
-	for i, t := range c.toks {
-		ws[i] = t.w
-	}
-	return strings.Join(ws, " ")
-}
-
 // rulePrefer: "I prefer aisle seats", "these days I prefer tea over coffee",
 // "I prefer to travel by train".
-func (c *cl) rulePrefer() {
+func (r *tasteRules) rulePrefer(c *clause) {
 	if c.future || c.past && !c.usedTo && !c.perfect {
 		return
 	}
-	items := c.likeObject(c.i + 1)
+	items := r.likeObject(c, c.verbAt+1)
 	if len(items) == 0 {
 		return
 	}
@@ -203,19 +255,14 @@ func preferenceSlot(np nounPhrase) string {
 	return key
 }
 
-// drinks are the foods that are drunk (preference slot "drink").
-var drinks = wordSet(`coffee,espresso,latte,cappuccino,tea,green tea,black tea,herbal tea,matcha,chai,water,
-juice,orange juice,soda,coke,cola,beer,wine,red wine,white wine,whiskey,whisky,vodka,gin,rum,tequila,
-cocktail,smoothie,lemonade,kombucha,hot chocolate,milk,oat milk,almond milk`)
-
 // ruleConsume: "I drink coffee every morning", "I eat chicken again", "I
 // don't drink coffee anymore" (LIKES with low strength; the negation is a
 // cessation of liking).
-func (c *cl) ruleConsume() {
+func (r *tasteRules) ruleConsume(c *clause) {
 	if c.future || c.modal != "" || c.would || c.past && !c.usedTo && !c.perfect || c.progressive {
 		return
 	}
-	items, _ := takeList(c.toks, c.i+1)
+	items, _ := takeList(c.toks, c.verbAt+1)
 	for _, np := range items {
 		if !usableObject(np) || np.hasName {
 			continue
@@ -244,87 +291,13 @@ func (c *cl) ruleConsume() {
 	}
 }
 
-// ruleSwitch: "I switched from coffee to green tea", "I switched to
-// Android", "I replaced my iPhone with a Pixel".
-func (c *cl) ruleSwitch() {
-	if c.future || c.modal != "" || c.would || c.neg {
-		return
-	}
-	t := c.toks
-	i := c.i + 1
-	var from, to nounPhrase
-	switch {
-	case c.at(i) == "from":
-		from = takeNP(t, i+1)
-		if c.at(from.next) == "to" {
-			to = takeNP(t, from.next+1)
-		}
-	case c.at(i) == "to" || c.at(i) == "over" && c.at(i+1) == "to":
-		if c.at(i) == "over" {
-			i++
-		}
-		to = takeNP(t, i+1)
-		if c.at(to.next) == "from" {
-			from = takeNP(t, to.next+1)
-		}
-	case c.verb == "replace" || c.verb == "trade" || c.verb == "swap" || c.verb == "exchange":
-		from = takeNP(t, i)
-		if alt("with|for", c.at(from.next)) {
-			to = takeNP(t, from.next+1)
-		}
-	default:
-		return
-	}
-	if !usableObject(to) && !usableObject(from) {
-		return
-	}
-	ref := to
-	if !usableObject(ref) {
-		ref = from
-	}
-	typ, _ := classify(ref)
-	pred := "LIKES"
-	switch {
-	case isVehicle(ref):
-		pred = "DRIVES"
-		typ = ""
-	}
-	switch typ {
-	case ontology.Product:
-		pred = "USES"
-	case ontology.Language:
-		pred = "LEARNING"
-	case ontology.Organization:
-		pred = "WORKS_AT"
-	case ontology.Place:
-		pred = "LIVES_IN"
-	}
-	if usableObject(to) {
-		k, art := c.object(to, "", 0)
-		tmpl := "{S} switched to {aO}{D}"
-		if usableObject(from) {
-			tmpl = "{S} switched from " + from.surface() + " to {aO}{D}"
-		}
-		c.emit(fx{pred: pred, obj: k, art: art, strength: 0.7, tmpl: tmpl, rank: 1})
-	}
-	if usableObject(from) {
-		k, _ := c.object(from, "", 0)
-		tmpl := "{S} no longer " + map[string]string{"LIKES": "likes", "USES": "uses", "LEARNING": "is learning",
-			"WORKS_AT": "works at", "LIVES_IN": "lives in", "DRIVES": "drives"}[pred] + " {O}"
-		if usableObject(to) {
-			tmpl += " (switched to " + to.surface() + "{D})"
-		}
-		c.emit(fx{pred: pred, obj: k, neg: true, strength: 0.7, tmpl: tmpl, rank: 1})
-	}
-}
-
 // ruleSupport: "I support Arsenal", "I root for the Lakers", "my brother
 // supports Chelsea".
-func (c *cl) ruleSupport() {
+func (r *tasteRules) ruleSupport(c *clause) {
 	if c.future || c.modal != "" || c.would || c.progressive {
 		return
 	}
-	i := c.i + 1
+	i := c.verbAt + 1
 	if c.verb != "support" {
 		if c.at(i) != "for" && c.at(i) != "on" {
 			return
@@ -351,7 +324,7 @@ func (c *cl) ruleSupport() {
 }
 
 // tooFrame: "window seats are too cramped" is the speaker's aversion.
-func (c *cl) tooFrame() bool {
+func (r *tasteRules) tooFrame(c *clause) bool {
 	t := c.toks
 	np := takeNP(t, 0)
 	if np.empty() || !usableObject(np) || np.det == "my" || np.det == "our" {
@@ -366,19 +339,19 @@ func (c *cl) tooFrame() bool {
 		return false // "Life's too short" is not an aversion to life
 	}
 	adj := t[i+1].w
-	c.subj = c.e.speaker
+	c.subj = c.said.speaker
 	k, _ := c.object(np, "", 0)
 	if k == "" {
 		return false
 	}
-	c.emit(fx{subj: c.e.speaker, pred: "DISLIKES", obj: k, conf: 0.6, strength: 0.5, tmpl: "{S} finds {O} too " + adj, noDate: true})
+	c.emit(fx{subj: c.said.speaker, pred: "DISLIKES", obj: k, conf: 0.6, strength: 0.5, tmpl: "{S} finds {O} too " + adj, noDate: true})
 	// A preference stated in the same message for the same kind of thing
 	// is a preference over this one ("I prefer aisle seats, window seats
 	// are too cramped").
-	b := c.e.x.b
+	b := c.said.out
 	for _, f := range b.facts {
-		if f.pred == "PREFERS" && f.subj == c.e.speaker && f.pol == ontology.Positive && f.qual == np.head() &&
-			contains(f.events, c.e.ev.ID) && f.obj != k && !strings.Contains(f.tmpl, " over ") {
+		if f.pred == "PREFERS" && f.subj == c.said.speaker && f.pol == ontology.Positive && f.qual == np.head() &&
+			contains(f.events, c.said.event.ID) && f.obj != k && !strings.Contains(f.tmpl, " over ") {
 			f.tmpl += " over " + b.ents[k].name
 		}
 	}
@@ -393,7 +366,7 @@ func isVagueGerund(w string) bool {
 }
 
 // notForMeFrame: "Coffee isn't for me anymore", "spicy food is not for me".
-func (c *cl) notForMeFrame() bool {
+func (r *tasteRules) notForMeFrame(c *clause) bool {
 	np := takeNP(c.toks, 0)
 	if np.empty() || !usableObject(np) || np.det == "my" || np.det == "our" {
 		return false
@@ -410,6 +383,6 @@ func (c *cl) notForMeFrame() bool {
 	if c.cessation {
 		tmpl = "{S} doesn't like {O} anymore"
 	}
-	c.emit(fx{subj: c.e.speaker, pred: "LIKES", obj: k, neg: true, strength: 0.6, tmpl: tmpl, noDate: true})
+	c.emit(fx{subj: c.said.speaker, pred: "LIKES", obj: k, neg: true, strength: 0.6, tmpl: tmpl, noDate: true})
 	return true
 }
