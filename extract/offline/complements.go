@@ -1,10 +1,7 @@
 package offline
 
 import (
-	"strings"
-
 	"github.com/graphmem/graphmem/nlp"
-	"github.com/graphmem/graphmem/ontology"
 )
 
 // be, have, get and become are verbs whose complement, not the verb itself,
@@ -13,7 +10,7 @@ import (
 // Globex" an employer. Each branch hands the clause to the recogniser of
 // that kind of fact; the order of the branches is the order of precedence.
 
-// become: "I became a nurse", "I became vegetarian" read as "I am ...".
+// become reads "I became a nurse", "I became vegetarian" as "I am ...".
 func (r *recognizers) become(c *clause) {
 	if c.modal != "" || c.would || c.future {
 		return
@@ -25,7 +22,11 @@ func (r *recognizers) become(c *clause) {
 	r.be(c)
 }
 
-// be handles "I am ..." clauses (c.be set, no main verb).
+// be reads "I am ..." clauses (a form of "be", no main verb): first the
+// complements that open with a word that says what follows ("from",
+// "allergic", "married", "into"), then ages and fandom, then the single
+// adjectives of the lexicon (diets, statuses, nationalities, conditions,
+// identities), and last a role or identity introduced by an article.
 func (r *recognizers) be(c *clause) {
 	t := c.toks
 	i := c.verbAt
@@ -37,10 +38,8 @@ func (r *recognizers) be(c *clause) {
 		if w == "originally" {
 			i++
 		}
-		np := takeNP(t, i+1)
-		if !neg && isPlaceLike(np) {
-			k, _ := c.object(np, ontology.Place, 2)
-			c.emit(fx{pred: "FROM", obj: k, tmpl: "{S} is from {O}", noDate: true})
+		if !neg {
+			r.places.origin(c, takeNP(t, i+1))
 		}
 		return
 	case alt("based|settled|located|living", w) && alt("in|out", c.at(i+1)):
@@ -57,13 +56,7 @@ func (r *recognizers) be(c *clause) {
 		r.couples.maritalStatus(c, w, i+1, neg)
 		return
 	case w == "in" && c.at(i+1) == "a" && c.at(i+2) == "relationship":
-		r.couples.status(c, "in a relationship", neg)
-		if c.at(i+3) == "with" {
-			if name, _ := nameOf(t, i+4); name != "" {
-				k := c.said.out.named(name, ontology.Person, 2)
-				c.emit(fx{pred: "PARTNER_OF", obj: k, neg: neg, tmpl: "{S} is in a relationship with {O}", noDate: true})
-			}
-		}
+		r.couples.inRelationship(c, i+3, neg)
 		return
 	case w == "laid" && c.at(i+1) == "off", w == "fired", w == "let" && c.at(i+1) == "go", w == "made" && c.at(i+1) == "redundant":
 		r.work.dismissed(c, i)
@@ -74,26 +67,14 @@ func (r *recognizers) be(c *clause) {
 		return
 	case w == "allergic":
 		if c.at(i+1) == "to" {
-			items, _ := takeList(t, i+2)
-			for _, np := range items {
-				if k, _ := c.object(np, "", 0); k != "" {
-					c.emit(fx{pred: "ALLERGIC_TO", obj: k, neg: neg, tmpl: pick(neg, "{S} is allergic to {O}", "{S} is no longer allergic to {O}"), noDate: true})
-				}
-			}
+			r.health.allergicTo(c, i+2, neg)
 		}
 		return
 	case (w == "lactose" || w == "gluten") && c.at(i+1) == "intolerant":
-		k := c.said.out.named(w+" intolerance", ontology.Condition, 2)
-		c.emit(fx{pred: "HAS_CONDITION", obj: k, neg: neg, tmpl: pick(neg, "{S} is "+w+" intolerant", "{S} is no longer "+w+" intolerant"), noDate: true})
+		r.health.intolerant(c, w, neg)
 		return
 	case w == "fluent" && c.at(i+1) == "in" && !neg:
-		items, _ := takeList(t, i+2)
-		for _, np := range items {
-			if languages[np.key()] {
-				k, _ := c.object(np, ontology.Language, 2)
-				c.emit(fx{pred: ontology.Fallback, raw: "speaks", obj: k, tmpl: "{S} speaks {O} fluently", noDate: true})
-			}
-		}
+		r.study.fluentIn(c, i+2)
 		return
 	case w == "into":
 		r.tastes.likeObjects(c, i+1, "LIKES", neg, 0.75, "is into")
@@ -120,30 +101,16 @@ func (r *recognizers) be(c *clause) {
 		if w == "part" {
 			j = i + 2
 		}
-		np := takeNP(t, j)
-		if k, _ := c.object(np, ontology.Organization, 1); k != "" {
-			c.emit(fx{pred: "MEMBER_OF", obj: k, neg: neg || past, tmpl: pick(neg || past, "{S} is a member of {O}", "{S} is no longer a member of {O}"), noDate: true})
-		}
+		r.work.memberOf(c, takeNP(t, j), neg || past)
 		return
 	case w == "to" && c.perfect:
-		np := takeNP(t, i+1)
-		if isPlaceLike(np) {
-			k, _ := c.object(np, ontology.Place, 2)
-			c.emit(fx{pred: "VISITED", obj: k, neg: neg, tmpl: pick(neg, "{S} has been to {O}", "{S} has never been to {O}")})
-		}
+		r.places.beenTo(c, takeNP(t, i+1), neg)
 		return
 	case w == "in" && c.now && !past:
-		np := takeNP(t, i+1)
-		if isPlaceLike(np) && np.hasName {
-			r.places.residence(c, np, neg, false, "")
-		}
+		r.places.nowIn(c, takeNP(t, i+1), neg)
 		return
 	case w == "on" && alt("a|the", c.at(i+1)):
-		// "I'm on a keto diet"
-		np := takeNP(t, i+1)
-		if np.head() == "diet" {
-			r.health.diet(c, strings.TrimSuffix(np.lower(), " diet")+" diet", neg, past)
-		}
+		r.health.onDiet(c, takeNP(t, i+1), neg, past)
 		return
 	}
 	// Ages: "I am 30", "I'm 30 years old".
@@ -174,23 +141,18 @@ func (r *recognizers) be(c *clause) {
 		return
 	case nationalities[w] != "" && j == i && (j+1 >= len(t) || t[j+1].kind != nlp.Word || t[j+1].w == "and"):
 		if !neg {
-			k := c.said.out.named(nationalities[w], ontology.Place, 2)
-			c.emit(fx{pred: "FROM", obj: k, conf: 0.8, tmpl: "{S} is " + capitalize(w) + " (from {O})", noDate: true})
+			r.places.nationality(c, w)
 		}
 		return
 	case conditions[two] != "" || conditions[w] != "" && j == i:
-		cond := conditions[w]
 		adj := w
 		if conditions[two] != "" {
-			cond, adj = conditions[two], two
+			adj = two
 		}
-		k := c.said.out.named(cond, ontology.Condition, 2)
-		tmpl := pick(neg || past, "{S} has {O} ({S} is "+adj+")", "{S} is no longer "+adj+" ({O})")
-		c.emit(fx{pred: "HAS_CONDITION", obj: k, neg: neg || past, tmpl: tmpl, noDate: true})
+		r.health.condition(c, adj, neg || past)
 		return
 	case identityWords[w] && (j == i || j+1 >= len(t) || t[j+1].kind != nlp.Word):
-		k := c.said.out.named(w, ontology.Concept, 2)
-		c.emit(fx{pred: "IS_A", obj: k, neg: neg || past, tmpl: pick(neg || past, "{S} is "+w, "{S} is no longer "+w), noDate: true})
+		r.identity.identityWord(c, w, neg || past)
 		return
 	}
 	// Roles and identities introduced by an article: "a nurse", "a data
@@ -200,8 +162,8 @@ func (r *recognizers) be(c *clause) {
 	}
 }
 
-// have: pets, relatives, allergies, budgets, schedules and
-// possessions introduced by "have".
+// have reads what "have" introduces: pets and relatives, allergies,
+// budgets, schedules, and possessions.
 func (r *recognizers) have(c *clause) {
 	t := c.toks
 	i := c.verbAt + 1
@@ -222,31 +184,12 @@ func (r *recognizers) have(c *clause) {
 	}
 	// Allergies: "a peanut allergy", "an allergy to cats".
 	if np.head() == "allergy" {
-		if len(np.toks) > 1 {
-			inner := nounPhrase{toks: np.toks[:len(np.toks)-1]}
-			if k, _ := c.object(inner, "", 0); k != "" {
-				c.emit(fx{pred: "ALLERGIC_TO", obj: k, neg: neg, tmpl: pick(neg, "{S} is allergic to {O}", "{S} is no longer allergic to {O}"), noDate: true})
-			}
-		} else if alt("to", c.at(np.next)) {
-			items, _ := takeList(t, np.next+1)
-			for _, it := range items {
-				if k, _ := c.object(it, "", 0); k != "" {
-					c.emit(fx{pred: "ALLERGIC_TO", obj: k, neg: neg, tmpl: pick(neg, "{S} is allergic to {O}", "{S} is no longer allergic to {O}"), noDate: true})
-				}
-			}
-		}
+		r.health.allergy(c, np, neg)
 		return
 	}
 	// Budgets: "a budget of 2000 euros for the trip".
 	if np.head() == "budget" && c.at(np.next) == "of" {
-		if amt, n := readAmount(t, np.next+1); amt != "" {
-			qual := ""
-			if alt("for|on", c.at(n)) {
-				q := takeNP(t, n+1)
-				qual = q.head()
-			}
-			r.budgets.budget(c, c.subj, qual, amt, false)
-		}
+		r.budgets.budgetOf(c, np.next+1)
 		return
 	}
 	// Schedules: "I have piano lessons on Tuesdays".
@@ -260,8 +203,11 @@ func (r *recognizers) have(c *clause) {
 	r.possessions.possess(c, np, neg, "")
 }
 
-// get: "I got married to Sam", "I got engaged", "I got a job at
-// Globex", "we got a puppy", "I got a new laptop", "I got into pottery".
+// get reads what "get" introduces, in the past only ("I get tired" says
+// nothing lasting): a marital status ("I got married to Sam"), a taste ("I
+// got into pottery"), a job gained or lost ("I got a job at Globex", "I got
+// laid off"), a pet or relative ("we got a puppy"), a possession ("I got a
+// new laptop").
 func (r *recognizers) get(c *clause) {
 	t := c.toks
 	i := c.verbAt + 1
@@ -279,7 +225,7 @@ func (r *recognizers) get(c *clause) {
 		r.couples.maritalStatus(c, c.at(i), i+1, false)
 		return
 	case "into":
-		if np := takeNP(t, i+1); np.det == "" && !alt("trouble|accident|fight|argument|debt|college|school|university|program|shape|character", np.head()) {
+		if np := takeNP(t, i+1); np.det == "" && !intoNotTastes[np.head()] {
 			r.tastes.likeObjects(c, i+1, "LIKES", false, 0.7, "got into")
 		}
 		return
@@ -298,23 +244,7 @@ func (r *recognizers) get(c *clause) {
 		return
 	}
 	if alt("job|position|role|offer|internship", np.head()) {
-		j := np.next
-		for k := 0; k < 3 && j < len(t); k++ {
-			switch {
-			case alt("at|with", c.at(j)):
-				org := takeNP(t, j+1)
-				r.work.employer(c, org, false, "got a job")
-				j = org.next
-			case c.at(j) == "as":
-				title := takeNP(t, j+1)
-				r.work.role(c, title, false)
-				j = title.next
-			case c.at(j) == "offer" || c.at(j) == "in":
-				j = len(t)
-			default:
-				j = len(t)
-			}
-		}
+		r.work.gotJob(c, np.next)
 		return
 	}
 	if r.kin.petOrPeople(c, i, false) {

@@ -63,3 +63,7 @@ cocktail,smoothie,lemonade,kombucha,hot chocolate,milk,oat milk,almond milk`)
 
 var currencies = wordSet(`euro,euros,eur,dollar,dollars,usd,bucks,pound,pounds,gbp,quid,yen,jpy,franc,francs,
 chf,rupee,rupees,inr,aud,cad,sek,nok,dkk,pln,yuan,rmb,won,pesos,peso,reais,real,krona,kronor,kroner`)
+
+// intoNotTastes are what one gets into without taking to it ("I got into
+// trouble", "got into college").
+var intoNotTastes = wordSet(`trouble,accident,fight,argument,debt,college,school,university,program,shape,character`)

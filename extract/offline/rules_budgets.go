@@ -132,3 +132,16 @@ func readAmount(t []tok, i int) (string, int) {
 	}
 	return "", i
 }
+
+// budgetOf reads "a budget of 2000 euros (for the trip)" from the amount
+// at i.
+func (r *budgetRules) budgetOf(c *clause, i int) {
+	if amt, n := readAmount(c.toks, i); amt != "" {
+		qual := ""
+		if alt("for|on", c.at(n)) {
+			q := takeNP(c.toks, n+1)
+			qual = q.head()
+		}
+		r.budget(c, c.subj, qual, amt, false)
+	}
+}

@@ -108,3 +108,15 @@ func (r *coupleRules) ruleDivorce(c *clause) {
 		c.emit(fx{pred: "MARRIED_TO", obj: k, neg: true, tmpl: "{S} divorced {O}{D}"})
 	}
 }
+
+// inRelationship: "I'm in a relationship (with Jo)"; i is the index after
+// "relationship".
+func (r *coupleRules) inRelationship(c *clause, i int, neg bool) {
+	r.status(c, "in a relationship", neg)
+	if c.at(i) == "with" {
+		if name, _ := nameOf(c.toks, i+1); name != "" {
+			k := c.said.out.named(name, ontology.Person, 2)
+			c.emit(fx{pred: "PARTNER_OF", obj: k, neg: neg, tmpl: "{S} is in a relationship with {O}", noDate: true})
+		}
+	}
+}

@@ -134,3 +134,10 @@ func (r *identityRules) roleOrIdentity(c *clause, i int, neg, past bool) {
 		c.emit(fx{pred: "IS_A", obj: k, neg: negT, conf: 0.8, tmpl: pick(negT, "{S} is {aO}", "{S} is no longer {aO}"), art: np.det, noDate: true})
 	}
 }
+
+// identityWord: "I'm transgender", "I'm an introvert" (an adjective of the
+// identity lexicon).
+func (r *identityRules) identityWord(c *clause, w string, neg bool) {
+	k := c.said.out.named(w, ontology.Concept, 2)
+	c.emit(fx{pred: "IS_A", obj: k, neg: neg, tmpl: pick(neg, "{S} is "+w, "{S} is no longer "+w), noDate: true})
+}

@@ -134,11 +134,7 @@ func (r *placeRules) ruleCome(c *clause) {
 	if c.at(i) != "from" || c.neg || c.future {
 		return
 	}
-	np := takeNP(c.toks, i+1)
-	if isPlaceLike(np) {
-		k, _ := c.object(np, ontology.Place, 2)
-		c.emit(fx{pred: "FROM", obj: k, tmpl: "{S} is from {O}", noDate: true})
-	}
+	r.origin(c, takeNP(c.toks, i+1))
 }
 
 // ruleGrow: "I grew up in Lyon".
@@ -227,4 +223,33 @@ func (r *placeRules) homeFrame(c *clause) bool {
 	c.subj = c.said.speaker
 	r.residence(c, np, false, false, "")
 	return true
+}
+
+// origin emits FROM for "I'm (originally) from Sweden", "I come from Oslo".
+func (r *placeRules) origin(c *clause, np nounPhrase) {
+	if isPlaceLike(np) {
+		k, _ := c.object(np, ontology.Place, 2)
+		c.emit(fx{pred: "FROM", obj: k, tmpl: "{S} is from {O}", noDate: true})
+	}
+}
+
+// nationality: "I'm Swedish" is FROM Sweden.
+func (r *placeRules) nationality(c *clause, demonym string) {
+	k := c.said.out.named(nationalities[demonym], ontology.Place, 2)
+	c.emit(fx{pred: "FROM", obj: k, conf: 0.8, tmpl: "{S} is " + capitalize(demonym) + " (from {O})", noDate: true})
+}
+
+// beenTo: "I've been to Japan", "I've never been to Peru".
+func (r *placeRules) beenTo(c *clause, np nounPhrase, neg bool) {
+	if isPlaceLike(np) {
+		k, _ := c.object(np, ontology.Place, 2)
+		c.emit(fx{pred: "VISITED", obj: k, neg: neg, tmpl: pick(neg, "{S} has been to {O}", "{S} has never been to {O}")})
+	}
+}
+
+// nowIn: "I'm in Lisbon now" is where the speaker lives.
+func (r *placeRules) nowIn(c *clause, np nounPhrase, neg bool) {
+	if isPlaceLike(np) && np.hasName {
+		r.residence(c, np, neg, false, "")
+	}
 }

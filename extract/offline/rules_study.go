@@ -135,3 +135,14 @@ func (r *studyRules) ruleGraduate(c *clause) {
 		c.emit(fx{pred: "STUDIES_AT", obj: k, neg: true, tmpl: "{S} graduated from {O}{D}"})
 	}
 }
+
+// fluentIn reads the languages at i: "fluent in Spanish and French".
+func (r *studyRules) fluentIn(c *clause, i int) {
+	items, _ := takeList(c.toks, i)
+	for _, np := range items {
+		if languages[np.key()] {
+			k, _ := c.object(np, ontology.Language, 2)
+			c.emit(fx{pred: ontology.Fallback, raw: "speaks", obj: k, tmpl: "{S} speaks {O} fluently", noDate: true})
+		}
+	}
+}

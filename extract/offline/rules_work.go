@@ -238,3 +238,32 @@ func (r *workRules) jobFrame(c *clause) bool {
 	r.role(c, takeNP(c.toks, n), false)
 	return true
 }
+
+// memberOf: "I'm a member of the choir", "I'm part of a book club".
+func (r *workRules) memberOf(c *clause, np nounPhrase, neg bool) {
+	if k, _ := c.object(np, ontology.Organization, 1); k != "" {
+		c.emit(fx{pred: "MEMBER_OF", obj: k, neg: neg, tmpl: pick(neg, "{S} is a member of {O}", "{S} is no longer a member of {O}"), noDate: true})
+	}
+}
+
+// gotJob reads what follows "got a job" from j: "at Globex", "as a data
+// engineer", in either order.
+func (r *workRules) gotJob(c *clause, j int) {
+	t := c.toks
+	for k := 0; k < 3 && j < len(t); k++ {
+		switch {
+		case alt("at|with", c.at(j)):
+			org := takeNP(t, j+1)
+			r.employer(c, org, false, "got a job")
+			j = org.next
+		case c.at(j) == "as":
+			title := takeNP(t, j+1)
+			r.role(c, title, false)
+			j = title.next
+		case c.at(j) == "offer" || c.at(j) == "in":
+			j = len(t)
+		default:
+			j = len(t)
+		}
+	}
+}
