@@ -30,7 +30,6 @@ type clause struct {
 	verbAt    int    // index of the main verb (or of the copula complement)
 	verb      string // the main verb's lemma; "" for a copula clause
 	form      verbForm
-	literalVP string // a plan's verb phrase as said, for its sentence
 	companion string // "Sam" in "Sam and I got married"
 
 	date  *nlp.DateSpan // the clause's date, if it has one

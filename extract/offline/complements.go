@@ -213,7 +213,7 @@ func (r *recognizers) get(c *clause) {
 	i := c.verbAt + 1
 	if c.future || c.would || c.modal != "" || c.neg {
 		if (c.future || c.would) && !c.neg {
-			r.plans.planFrom(c, c.verbAt)
+			r.plans.planFrom(c, c.verb, c.verbAt)
 		}
 		return
 	}

@@ -95,10 +95,7 @@ func (r *hobbyRules) ruleStart(c *clause) {
 		return
 	}
 	if c.future || c.hedge && c.modal != "" {
-		saved := c.verb
-		c.verb = "plan"
-		r.plans.planFrom(c, c.verbAt)
-		c.verb = saved
+		r.plans.planFrom(c, "plan", c.verbAt)
 		return
 	}
 	w := c.at(i)
@@ -197,7 +194,7 @@ func (r *hobbyRules) ruleActivity(c *clause) {
 		return
 	}
 	if c.future {
-		r.plans.planFrom(c, c.verbAt)
+		r.plans.planFrom(c, c.verb, c.verbAt)
 		return
 	}
 	i := c.verbAt + 1
@@ -267,7 +264,7 @@ func (r *hobbyRules) rulePlay(c *clause) {
 		return
 	}
 	if c.future {
-		r.plans.planFrom(c, c.verbAt)
+		r.plans.planFrom(c, c.verb, c.verbAt)
 		return
 	}
 	np := takeNP(c.toks, c.verbAt+1)

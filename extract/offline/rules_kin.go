@@ -234,7 +234,7 @@ func (r *kinRules) petOrPeople(c *clause, i int, neg bool) bool {
 // a child".
 func (r *kinRules) ruleAdopt(c *clause) {
 	if c.future || c.would || c.modal != "" || c.progressive {
-		r.plans.planFrom(c, c.verbAt)
+		r.plans.planFrom(c, c.verb, c.verbAt)
 		return
 	}
 	if c.neg {

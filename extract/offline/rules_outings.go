@@ -38,7 +38,7 @@ func (r *outingRules) ruleGo(c *clause) {
 	if w := c.at(i); goVerbs[w] || strings.HasSuffix(w, "ing") && activities[w] {
 		np := c.gerundPhrase(w, i+1)
 		if plan {
-			r.plans.planTo(c, "go", np, ontology.Activity)
+			r.plans.planTo(c, c.verb, "go", np, ontology.Activity)
 			return
 		}
 		r.hobbies.practice(c, np, false)
@@ -64,8 +64,7 @@ func (r *outingRules) ruleGo(c *clause) {
 		if !occasionNouns[np.head()] && !isPlaceLike(np) && !placeNouns[np.head()] {
 			return
 		}
-		c.verb = "go"
-		r.plans.planTo(c, "go to", np, "")
+		r.plans.planTo(c, c.verb, "go to", np, "")
 		return
 	}
 	r.event(c, np, false, "went to")
@@ -143,7 +142,7 @@ func (r *outingRules) ruleAttend(c *clause) {
 		return
 	}
 	if c.future || c.progressive && c.date != nil && c.date.Until.After(c.said.event.OccurredAt) {
-		r.plans.planTo(c, "attend", np, ontology.Occasion)
+		r.plans.planTo(c, c.verb, "attend", np, ontology.Occasion)
 		return
 	}
 	k, art := c.object(np, ontology.Occasion, 2)

@@ -60,7 +60,7 @@ func (r *placeRules) ruleLive(c *clause) {
 		return
 	}
 	if c.future || c.would {
-		r.plans.planTo(c, "live in", takeNP(c.toks, i+1), ontology.Place)
+		r.plans.planTo(c, c.verb, "live in", takeNP(c.toks, i+1), ontology.Place)
 		return
 	}
 	r.residence(c, takeNP(c.toks, i+1), c.neg, false, "")
@@ -101,7 +101,7 @@ func (r *placeRules) ruleMove(c *clause) {
 	np := takeNP(t, i+1)
 	futureDate := c.date != nil && c.date.Time.After(c.said.event.OccurredAt) && !c.said.event.OccurredAt.IsZero()
 	if c.future || c.would || (c.progressive && (futureDate || c.date == nil)) || c.modal != "" {
-		r.plans.planTo(c, "move to", np, ontology.Place)
+		r.plans.planTo(c, c.verb, "move to", np, ontology.Place)
 		return
 	}
 	if c.neg {
@@ -171,7 +171,7 @@ func (r *placeRules) ruleVisit(c *clause) {
 		return
 	}
 	if c.future || c.would || c.progressive && (c.date == nil || c.date.Time.After(c.said.event.OccurredAt)) {
-		r.plans.planTo(c, "visit", np, ontology.Place)
+		r.plans.planTo(c, c.verb, "visit", np, ontology.Place)
 		return
 	}
 	k, art := c.object(np, ontology.Place, 2)

@@ -40,13 +40,14 @@ func (r *planRules) rulePlan(c *clause) {
 			return
 		}
 	}
-	r.planFrom(c, i-1)
+	r.planFrom(c, c.verb, i-1)
 }
 
 // planFrom reads a plan's verb phrase starting after index i ("to visit
 // Japan", "going camping", "adopting a child") and emits PLANS (or
-// HAS_GOAL for dreams and aims).
-func (r *planRules) planFrom(c *clause, i int) {
+// HAS_GOAL for dreams and aims). intent is the verb of intention the
+// sentence is phrased with (see planTo).
+func (r *planRules) planFrom(c *clause, intent string, i int) {
 	t := c.toks
 	i++
 	if c.at(i) == "to" {
@@ -67,28 +68,28 @@ func (r *planRules) planFrom(c *clause, i int) {
 		if np.det == "the" {
 			art = "the"
 		}
-		switch c.verb {
+		switch intent {
 		case "plan":
 			c.emit(fx{pred: "PLANS", obj: k, art: art, conf: 0.75, tmpl: "{S} is planning {aO}{D}"})
 		case "look":
 			c.emit(fx{pred: "PLANS", obj: k, art: art, conf: 0.75, tmpl: "{S} is looking forward to {aO}{D}"})
 		default:
-			r.planTo(c, "go to", np, "")
+			r.planTo(c, intent, "go to", np, "")
 		}
 		return
 	}
 	if f == formIng && lemma == "go" || lemma == "go" {
 		if g := c.at(i + 1); goVerbs[g] {
-			r.planTo(c, "go", c.gerundPhrase(g, i+2), ontology.Activity)
+			r.planTo(c, intent, "go", c.gerundPhrase(g, i+2), ontology.Activity)
 			return
 		}
 		if c.at(i+1) == "to" {
-			r.planTo(c, "go to", takeNP(t, i+2), "")
+			r.planTo(c, intent, "go to", takeNP(t, i+2), "")
 			return
 		}
 	}
 	if lemma == "move" && alt("to|into", c.at(i+1)) {
-		r.planTo(c, "move to", takeNP(t, i+2), ontology.Place)
+		r.planTo(c, intent, "move to", takeNP(t, i+2), ontology.Place)
 		return
 	}
 	j := i + 1
@@ -102,9 +103,10 @@ func (r *planRules) planFrom(c *clause, i int) {
 	}
 	// The sentence keeps the whole verb phrase as said ("give kids a loving
 	// home", "show their paintings"); the object names the entity.
+	said := ""
 	if usableObject(np) {
 		if vp := vpPhrase(t, lemma, i+1); strings.Contains(vp, " ") {
-			c.literalVP = vp
+			said = vp
 		}
 	}
 	if f == formIng {
@@ -118,11 +120,10 @@ func (r *planRules) planFrom(c *clause, i int) {
 		}
 		if np := takeNP(t, k); usableObject(np) && (np.hasName || isPlaceLike(np)) && !goVerbs[w] {
 			// "thinking about visiting Japan": Japan is what the plan is about
-			c.literalVP = vpPhrase(t, lemma, i+1)
-			r.planTo(c, lemma, np, "")
+			r.plan(c, intent, lemma, vpPhrase(t, lemma, i+1), np, "")
 			return
 		}
-		r.planTo(c, "", c.gerundPhrase(w, i+1), ontology.Activity)
+		r.planTo(c, intent, "", c.gerundPhrase(w, i+1), ontology.Activity)
 		return
 	}
 	if vagueVerbs[lemma] {
@@ -133,16 +134,26 @@ func (r *planRules) planFrom(c *clause, i int) {
 			return // "I'd love to support those ...": no object to name
 		}
 		np = nounPhrase{toks: []tok{{w: gerund(lemma), orig: gerund(lemma)}}, next: i + 1}
-		r.planTo(c, "", np, ontology.Activity)
+		r.planTo(c, intent, "", np, ontology.Activity)
 		return
 	}
-	r.planTo(c, verb, np, "")
+	r.plan(c, intent, verb, said, np, "")
 }
 
 // planTo emits PLANS (or HAS_GOAL) for "<verb> <object>", phrased with the
 // speaker's own verb of intention: "plans to visit Japan", "is thinking
-// about going camping", "is looking forward to reading".
-func (r *planRules) planTo(c *clause, verb string, np nounPhrase, typ ontology.EntityType) {
+// about going camping", "is looking forward to reading". intent is that
+// verb's lemma ("plan", "want", "think", "dream", "aim", ...); any other
+// verb ("move", "visit") phrases the plan as "is going to". An empty verb
+// names the object as an activity to take up ("take up pottery").
+func (r *planRules) planTo(c *clause, intent, verb string, np nounPhrase, typ ontology.EntityType) {
+	r.plan(c, intent, verb, "", np, typ)
+}
+
+// plan is planTo with the verb phrase as the speaker said it ("" for
+// none), which the sentence keeps whole ("plans to give kids a loving
+// home").
+func (r *planRules) plan(c *clause, intent, verb, said string, np nounPhrase, typ ontology.EntityType) {
 	if !usableObject(np) {
 		return
 	}
@@ -158,15 +169,15 @@ func (r *planRules) planTo(c *clause, verb string, np nounPhrase, typ ontology.E
 		art = "the"
 	}
 	vp := verb + " {aO}"
-	if c.literalVP != "" {
-		vp, c.literalVP = c.literalVP, ""
+	if said != "" {
+		vp = said
 	}
 	if verb == "" {
 		vp = "take up {O}"
 		if goVerbs[firstWord(np.lower())] {
 			vp = "go {O}"
 		}
-		if c.verb == "look" || c.verb == "think" || c.verb == "consider" || c.verb == "dream" {
+		if intent == "look" || intent == "think" || intent == "consider" || intent == "dream" {
 			vp = "{O}"
 		}
 	}
@@ -180,15 +191,15 @@ func (r *planRules) planTo(c *clause, verb string, np nounPhrase, typ ontology.E
 	pred := "PLANS"
 	conf := 0.75
 	var tmpl string
-	switch c.verb {
+	switch intent {
 	case "dream", "aim":
 		pred, tmpl = "HAS_GOAL", "{S's} goal is to "+vp
-		if c.verb == "dream" {
+		if intent == "dream" {
 			tmpl = "{S} dreams of " + ing
 		}
 	case "want", "hope", "like", "love":
 		tmpl = "{S} wants to " + vp
-		if c.verb == "hope" {
+		if intent == "hope" {
 			tmpl = "{S} hopes to " + vp
 		}
 	case "think", "consider":
@@ -222,12 +233,10 @@ func (r *planRules) goalFrame(c *clause) bool {
 		return false
 	}
 	c.subj = owner
-	saved := c.verb
-	c.verb = "aim"
+	intent := "aim"
 	if c.at(i) == "plan" {
-		c.verb = "plan"
+		intent = "plan"
 	}
-	r.planFrom(c, n-1)
-	c.verb = saved
+	r.planFrom(c, intent, n-1)
 	return true
 }

@@ -92,7 +92,7 @@ func (r *possessionRules) ruleDrive(c *clause) {
 func (r *possessionRules) ruleOwn(c *clause) {
 	if c.future || c.modal != "" || c.would {
 		if c.future || c.would {
-			r.plans.planTo(c, c.verb, takeNP(c.toks, c.verbAt+1), ontology.Product)
+			r.plans.planTo(c, c.verb, c.verb, takeNP(c.toks, c.verbAt+1), ontology.Product)
 		}
 		return
 	}

@@ -65,10 +65,7 @@ func (r *studyRules) learning(c *clause, np nounPhrase) {
 			if languages[np.key()] {
 				typ = ontology.Language
 			}
-			saved := c.verb
-			c.verb = "plan"
-			r.plans.planTo(c, "learn", np, typ)
-			c.verb = saved
+			r.plans.planTo(c, "plan", "learn", np, typ)
 		}
 		return
 	}

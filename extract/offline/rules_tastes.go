@@ -114,7 +114,7 @@ func (r *tasteRules) ruleLike(c *clause) {
 		return
 	}
 	if c.would {
-		r.plans.planFrom(c, c.verbAt+1)
+		r.plans.planFrom(c, c.verb, c.verbAt+1)
 		return
 	}
 	items := r.likeObject(c, c.verbAt+1)
