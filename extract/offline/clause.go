@@ -41,10 +41,14 @@ type clause struct {
 // longer"), a habit from an experience (past tense), and a fact from a plan
 // or a guess.
 type modality struct {
-	neg, cessation, again, now, also, usedTo bool   // not/never; anymore/no longer; again; now/these days; also/too; used to
-	future, past, perfect, progressive, be   bool   // will/going to; past tense; have + participle; be + -ing; a form of "be"
-	would, hedge, strong, weak               bool   // would; might/maybe/I think; really/so; kind of
-	modal                                    string // can, could, may, might, must or should
+	// not/never; anymore/no longer; again; now/these days; also/too; used to
+	neg, cessation, again, now, also, usedTo bool
+	// will/going to; past tense; have + participle; be + -ing; a form of "be"
+	future, past, perfect, progressive, be bool
+	// would; might/maybe/I think; really/so; kind of
+	would, hedge, strong, weak bool
+	// can, could, may, might, must or should
+	modal string
 }
 
 // stripLead removes fillers and evidential prefixes from the start of a

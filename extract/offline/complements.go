@@ -243,7 +243,7 @@ func (r *recognizers) get(c *clause) {
 	if np.empty() {
 		return
 	}
-	if alt("job|position|role|offer|internship", np.head()) {
+	if gainedJobNouns[np.head()] {
 		r.work.gotJob(c, np.next)
 		return
 	}

@@ -69,32 +69,6 @@ func isCommonWord(w string) bool {
 		diets[w] || statuses[w]
 }
 
-// determiners open a noun phrase; possessives among them say who owns it.
-var determiners = wordSet(`a,an,the,my,our,your,his,her,their,its,this,that,these,those,some,any,every,each,
-another,no,one's,both,all`)
-
-// npSkipAdjectives are dropped from the start of a phrase: they describe
-// the moment, not the thing ("my new car" is the car).
-var npSkipAdjectives = wordSet(`new,old,own,current,first,latest,little,brand-new,whole,same,real,actual,
-favourite,usual,very,super,really,huge,big,massive,second,third,next,last,nice,lovely,beautiful,amazing,
-awesome,cute,great,good,sweet,adorable,gorgeous,wonderful,fantastic,cool,special,lil`)
-
-// npStop ends a noun phrase.
-var npStop = wordSet(`and,or,but,because,so,since,as,when,while,if,though,although,until,that,which,who,
-whom,whose,where,in,at,on,for,with,from,to,by,about,after,before,during,into,over,under,near,without,than,
-like,every,each,now,too,also,anymore,again,either,yet,already,today,yesterday,tomorrow,tonight,really,very,
-still,lately,recently,there,here,is,are,was,were,am,be,been,being,have,has,had,do,does,did,will,would,
-can,could,should,may,might,must,not,no,never,i,you,he,she,it,we,they,me,him,us,them,myself,just,then,
-instead,rather,even,well,anyway,honestly,itself,himself,herself,themselves,yourself,ourselves,these,those,this,named,called,whose,every,because,around,through,
-across,against,between,among,up,down,off,out,away,back,right,ago,lol,haha,please,thanks,plus,including,
-except,besides,via,per,anymore,nowadays,currently,always,usually,often,sometimes,together,alone,tho,though,
-cause,til,till,was,its,own,more,most,less,much,many,lot,lots,bit,kind,sort,such,quite,pretty,so,what,why,how`)
-
-// pronounObjects are objects that name nothing by themselves.
-var pronounObjects = wordSet(`it,this,that,these,those,them,him,her,me,us,you,one,ones,something,anything,
-everything,nothing,someone,anyone,everyone,stuff,things,thing,lot,lots,all,both,none,some,any,myself,
-yourself,himself,herself,ourselves,themselves,mine,yours,hers,ours,theirs,there,here,what,which,who,whom`)
-
 // takeNP reads a noun phrase starting at toks[i]. It returns an empty
 // phrase when none starts there.
 func takeNP(toks []tok, i int) nounPhrase {
@@ -197,12 +171,6 @@ func takeNP(toks []tok, i int) nounPhrase {
 	}
 	return np
 }
-
-// containers are measures whose content is the real object.
-var containers = wordSet(`glass,cup,mug,bottle,bowl,slice,piece,plate,pint,can,bag,box,bunch,bit,lot,kind,
-type,sort,couple,pair,scoop,spoonful,handful,shot,jar,pot`)
-
-var numberWords = wordSet(`one,two,three,four,five,six,seven,eight,nine,ten,eleven,twelve,couple,few,several`)
 
 // takeList reads "A, B and C" starting at i: noun phrases separated by
 // commas, "and", "or", "as well as", "&".
@@ -341,21 +309,6 @@ func isGerund(t tok) bool {
 	}
 	return true
 }
-
-// ingNouns end in -ing but are not gerunds.
-var ingNouns = wordSet(`thing,something,nothing,anything,everything,morning,evening,ring,king,wedding,building,
-ceiling,spring,string,sibling,darling,pudding,offspring,meeting,clothing,painting,drawing,evening,earring,
-feeling,setting,ending,beginning,outing,crossing,landing,opening,reading,writing,ceiling,wing,sting,swing,
-lightning,stuffing,icing,frosting,filling,dumpling,pending,savings,belongings,surroundings,gathering,
-listing,posting,rating,booking,timing,training,coaching,counseling,counselling,parenting,housing,funding,
-seasoning,dressing,bedding,lasagna,blessing,recording,finding,saying,being,cling,bring,during`)
-
-// gerundStop ends a gerund phrase.
-var gerundStop = wordSet(`because,but,so,since,when,while,which,who,that,if,than,though,although,as,every,each,
-more,really,too,also,again,anymore,now,lately,recently,together,lol,is,are,was,were,am,be,been,has,have,had,
-will,would,can,could,should,may,might,must,do,does,did,not,never,i,you,he,she,we,they,it,them,him,me,us,
-this,these,those,there,here,very,just,even,always,often,sometimes,usually,then,after,before,until,because,
-like,instead,rather,either,whether,how,what,why,where,cause,tho`)
 
 // gerundPhrase builds an activity phrase from a gerund and the words that
 // complete it ("working" + "in mental health", "playing" + "the violin",

@@ -79,7 +79,7 @@ func (r *budgetRules) budgetFrame(c *clause) bool {
 		return false
 	}
 	n, ok, neg, now := c.copulaAt(j)
-	if !ok && alt("went|goes|rose|increased|decreased|dropped|changed|grew|fell|moved|is", c.at(j)) {
+	if !ok && budgetChangeVerbs[c.at(j)] {
 		// "my trip budget went up to 4000 dollars"
 		n, ok, now = j+1, true, true
 		for alt("up|down|to|now|from", c.at(n)) {
@@ -101,7 +101,7 @@ func (r *budgetRules) budgetFrame(c *clause) bool {
 // readAmount reads a sum of money at i: "2000 euros", "$2,000", "€3k",
 // "3000 EUR", "about 500 dollars".
 func readAmount(t []tok, i int) (string, int) {
-	for i < len(t) && alt("about|around|roughly|approximately|up|to|only|just|now|still|max|maximum|under|over", t[i].w) {
+	for i < len(t) && amountHedges[t[i].w] {
 		i++
 	}
 	if i >= len(t) {
@@ -110,7 +110,7 @@ func readAmount(t []tok, i int) (string, int) {
 	if t[i].kind == nlp.Symbol && strings.ContainsAny(t[i].orig, "$€£¥₹") && i+1 < len(t) && t[i+1].kind == nlp.Number {
 		s := t[i].orig + t[i+1].orig
 		j := i + 2
-		if j < len(t) && alt("k|thousand|million|grand", t[j].w) {
+		if j < len(t) && amountMultipliers[t[j].w] {
 			s += " " + t[j].orig
 			j++
 		}
@@ -119,7 +119,7 @@ func readAmount(t []tok, i int) (string, int) {
 	if t[i].kind == nlp.Number {
 		s := t[i].orig
 		j := i + 1
-		if j < len(t) && alt("k|thousand|million|grand", t[j].w) {
+		if j < len(t) && amountMultipliers[t[j].w] {
 			s += " " + t[j].orig
 			j++
 		}

@@ -47,7 +47,7 @@ func (r *favouriteRules) favouriteFrame(c *clause) bool {
 	t := c.toks
 	// Form A: POSS favourite CAT is X
 	if owner, i := c.possessor(0); owner != "" {
-		for alt("new|all-time|absolute|current|personal|very|ultimate|top|biggest|latest|most", c.at(i)) {
+		for favouriteModifiers[c.at(i)] {
 			i++
 		}
 		if c.at(i) != "favourite" && c.at(i) != "favourites" {
@@ -89,7 +89,7 @@ func (r *favouriteRules) favouriteFrame(c *clause) bool {
 		return false
 	}
 	owner, k := c.possessor(i)
-	for alt("new|all-time|absolute|current|personal|very|ultimate|top|biggest|latest|most", c.at(k)) {
+	for favouriteModifiers[c.at(k)] {
 		k++
 	}
 	if owner == "" || !alt("favourite|favourites", c.at(k)) {

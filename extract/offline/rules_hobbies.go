@@ -133,7 +133,7 @@ func (r *hobbyRules) ruleStart(c *clause) {
 		}
 		if typ, known := classify(np); typ == ontology.Activity && (known && activities[np.key()] || np.next >= len(t) || c.at(np.next) == dateTok) {
 			r.practice(c, np, false)
-		} else if alt("blog|business|company|podcast|channel|band|club|garden|project|shop|startup|nonprofit|charity", np.head()) {
+		} else if startedCreations[np.head()] {
 			k, art := c.object(np, ontology.Concept, 1)
 			c.emit(fx{pred: "CREATED", obj: k, art: art, tmpl: "{S} started {aO}{D}"})
 		}
@@ -198,11 +198,11 @@ func (r *hobbyRules) ruleActivity(c *clause) {
 		return
 	}
 	i := c.verbAt + 1
-	if alt("into|out|over|across|away|off|by|up|down|through|late|low|short|behind|errands|late", c.at(i)) {
+	if notHobbyParticles[c.at(i)] {
 		return // "I ran into a group", "we ran out of time"
 	}
 	np := takeNP(t, i)
-	hasObj := usableObject(np) && !(np.det == "" && !np.hasName && len(np.toks) == 1 && alt("lot|bit|more|less|daily|weekly|regularly|often|together|alone|outside|home", np.toks[0].w))
+	hasObj := usableObject(np) && !(np.det == "" && !np.hasName && len(np.toks) == 1 && notHobbyObjects[np.toks[0].w])
 	if !hasObj && creations[c.verb] && (np.det == "this" || np.det == "that" || np.det == "these" || np.det == "those") &&
 		!np.empty() && !pronounObjects[np.toks[0].w] {
 		hasObj = true // "I painted that lake sunrise": the thing shown is the creation
@@ -226,7 +226,7 @@ func (r *hobbyRules) ruleActivity(c *clause) {
 				}
 			}
 			c.emit(fx{pred: "CREATED", obj: k, art: art, tmpl: "{S} " + pastOf(c.verb) + " {aO}{D}"})
-		case c.verb == "run" && alt("race|marathon|5k|10k|half-marathon|triathlon|relay", np.head()):
+		case c.verb == "run" && raceNouns[np.head()]:
 			k, art := c.object(np, ontology.Occasion, 2)
 			c.emit(fx{pred: "ATTENDED", obj: k, art: art, tmpl: "{S} ran {aO}{D}"})
 		case c.verb == "read":

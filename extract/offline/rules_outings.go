@@ -46,7 +46,7 @@ func (r *outingRules) ruleGo(c *clause) {
 	}
 	if c.at(i) == "on" && alt("a|an", c.at(i+1)) {
 		np := takeNP(t, i+1)
-		if alt("trip|vacation|holiday|tour|cruise|journey", np.head()) && alt("to|in", c.at(np.next)) {
+		if (tripNouns[np.head()] || np.head() == "journey") && alt("to|in", c.at(np.next)) {
 			i = np.next
 		} else if !np.empty() {
 			r.event(c, np, plan, "went on")
@@ -109,12 +109,12 @@ func (r *outingRules) ruleTake(c *clause) {
 	if np.empty() {
 		return
 	}
-	if alt("class|classes|lesson|lessons|course|courses", np.toks[len(np.toks)-1].w) && len(np.toks) > 1 {
+	if lessonNouns[np.toks[len(np.toks)-1].w] && len(np.toks) > 1 {
 		subject := nounPhrase{toks: np.toks[:len(np.toks)-1], hasName: np.hasName}
 		r.study.learning(c, subject)
 		return
 	}
-	if alt("trip|vacation|holiday|tour|cruise", np.head()) && alt("to|in", c.at(np.next)) {
+	if tripNouns[np.head()] && alt("to|in", c.at(np.next)) {
 		dest := takeNP(t, np.next+1)
 		if isPlaceLike(dest) {
 			k, _ := c.object(dest, ontology.Place, 2)
@@ -136,7 +136,7 @@ func (r *outingRules) ruleAttend(c *clause) {
 	if !usableObject(np) {
 		return
 	}
-	if np.hasName && alt("university|college|school|academy|institute", np.head()) || knownOrgs[np.key()] && !c.past {
+	if np.hasName && schoolNouns[np.head()] || knownOrgs[np.key()] && !c.past {
 		k, _ := c.object(np, ontology.Organization, 2)
 		c.emit(fx{pred: "STUDIES_AT", obj: k, neg: c.past && !c.perfect, tmpl: pick(c.past && !c.perfect, "{S} studies at {O}", "{S} attended {O}")})
 		return
@@ -155,7 +155,7 @@ func (r *outingRules) ruleWatch(c *clause) {
 		return
 	}
 	np := takeNP(c.toks, c.verbAt+1)
-	if !usableObject(np) || !np.hasName && !np.quoted && !alt("movie|film|show|series|documentary|game|match|play|musical", np.head()) {
+	if !usableObject(np) || !np.hasName && !np.quoted && !showNouns[np.head()] {
 		return
 	}
 	k, art := c.object(np, ontology.Artwork, 1)

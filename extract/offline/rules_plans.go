@@ -225,7 +225,7 @@ func (r *planRules) plan(c *clause, intent, verb, said string, np nounPhrase, ty
 // goalFrame: "my goal is to adopt", "my dream is to open a bakery".
 func (r *planRules) goalFrame(c *clause) bool {
 	owner, i := c.possessor(0)
-	if owner == "" || owner != c.said.speaker || !alt("goal|dream|plan|aim|hope|wish|ambition", c.at(i)) {
+	if owner == "" || owner != c.said.speaker || !goalNouns[c.at(i)] {
 		return false
 	}
 	n, ok, neg, _ := c.copulaAt(i + 1)

@@ -127,11 +127,11 @@ func (r *scheduleRules) scheduleFrame(c *clause) bool {
 		case alt("is|are|was|were|has|have|been|got|now|usually|always|still|just|officially", c.at(i)):
 			i++
 			continue
-		case alt("moved|rescheduled|changed|shifted|switched|pushed|bumped", c.at(i)):
+		case scheduleMoveVerbs[c.at(i)]:
 			moved = true
 			i++
 			continue
-		case alt("happens|happen|falls|fall|takes|take|place|occurs|occur", c.at(i)):
+		case scheduleHappenVerbs[c.at(i)]:
 			i++
 			continue
 		}

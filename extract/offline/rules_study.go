@@ -103,7 +103,7 @@ func (r *studyRules) ruleStudy(c *clause) {
 	neg := c.neg || c.past && !c.perfect && !c.progressive
 	if c.at(i) != "at" && c.at(i) != "in" && c.at(i) != "for" {
 		np := takeNP(t, i)
-		if usableObject(np) && !(len(np.toks) == 1 && alt("hard|abroad|online|together|late|more|less|alone|daily|everyday|tonight|remotely", np.toks[0].w)) {
+		if usableObject(np) && !(len(np.toks) == 1 && notStudySubjects[np.toks[0].w]) {
 			if languages[np.key()] {
 				r.learning(c, np)
 			} else if k, _ := c.object(np, ontology.Concept, 1); k != "" {

@@ -23,7 +23,7 @@ func (r *tasteRules) fanFrame(c *clause, i int, neg bool) bool {
 	if alt("a|an|the", c.at(j)) {
 		j++
 	}
-	for alt("big|huge|massive|great|lifelong|die-hard|diehard|longtime|long-time|massive|true|real", c.at(j)) {
+	for fanModifiers[c.at(j)] {
 		j++
 	}
 	if c.at(j) == "fan" && c.at(j+1) == "of" {
@@ -335,7 +335,7 @@ func (r *tasteRules) tooFrame(c *clause) bool {
 		return false
 	}
 	if typ, known := classify(np); typ == ontology.Person || len(np.toks) < 2 && !known || abstractObjects[np.head()] ||
-		alt("life|time|world|day|weather|traffic|price|prices|rent|wait|line|queue|year|week|month", np.head()) {
+		notAversions[np.head()] {
 		return false // "Life's too short" is not an aversion to life
 	}
 	adj := t[i+1].w

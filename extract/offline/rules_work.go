@@ -142,7 +142,7 @@ func (r *workRules) ruleJoin(c *clause) {
 		return
 	}
 	head := np.head()
-	isGroup := alt("club|group|program|programme|team|band|gym|class|choir|community|society|association|league|union|church|network|organization|organisation|committee|board|course|circle|crew|movement", head)
+	isGroup := groupNouns[head]
 	if np.hasName && !isGroup && (isOrgLike(np) || knownOrgs[np.key()]) {
 		r.employer(c, np, false, "joined")
 		r.roleAfter(c, np.next)
@@ -168,7 +168,7 @@ func (r *workRules) ruleLeave(c *clause) {
 	}
 	how := map[string]string{"leave": "left", "quit": "quit", "resign": "resigned from", "retire": "retired from"}[c.verb]
 	// "quit my job at X", "left my job with X"
-	if alt("my|the|a", c.at(i)) && alt("job|position|role|post", c.at(i+1)) {
+	if alt("my|the|a", c.at(i)) && heldJobNouns[c.at(i+1)] {
 		if alt("at|with|in", c.at(i+2)) {
 			r.employer(c, takeNP(t, i+3), true, how)
 		}
@@ -190,7 +190,7 @@ func (r *workRules) ruleLeave(c *clause) {
 		c.emit(fx{pred: "LIVES_IN", obj: k, neg: true, conf: 0.7, tmpl: "{S} left {O}{D}"})
 	case np.hasName && (isOrgLike(np) || knownOrgs[np.key()]):
 		r.employer(c, np, true, how)
-	case alt("club|group|band|team|gym|choir|program|class", np.head()):
+	case leftGroupNouns[np.head()]:
 		k, _ := c.object(np, ontology.Organization, 1)
 		c.emit(fx{pred: "MEMBER_OF", obj: k, neg: true, tmpl: "{S} left {O}{D}"})
 	}
@@ -203,11 +203,11 @@ func (r *workRules) jobFrame(c *clause) bool {
 	if owner == "" {
 		return false
 	}
-	for alt("new|current|first|dream|old|previous|day", c.at(i)) {
+	for jobModifiers[c.at(i)] {
 		i++
 	}
 	noun := c.at(i)
-	if !alt("job|employer|company|workplace|role|title|position|profession|occupation", noun) {
+	if !jobFrameNouns[noun] {
 		return false
 	}
 	if noun == "job" && c.at(i+1) == "title" {

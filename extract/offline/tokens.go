@@ -30,30 +30,6 @@ type sentence struct {
 	question bool
 }
 
-// contractionBases expand "'s" to "is" after these words; after any other
-// word "'s" is a possessive.
-var isContractors = wordSet(`it,he,she,that,there,here,what,who,where,how,when,why,everything,something,
-nothing,everyone,someone,this,life,today,tomorrow`)
-
-// isAfterCopula are words that follow "is" but never a possessive, so
-// "Blue's my fave" reads "blue is my favourite".
-var isAfterCopula = wordSet(`my,your,his,her,our,their,a,an,not,so,really,very,just,also,still,now,always,
-gonna,going,too,such,pretty,quite,definitely,absolutely,totally,probably,actually,awesome,amazing,great,
-in,on,at,from,been,got`)
-
-// chatForms are common apostrophe-less spellings.
-var chatForms = map[string][]string{
-	"im": {"i", "am"}, "ive": {"i", "have"}, "dont": {"do", "not"}, "didnt": {"did", "not"},
-	"doesnt": {"does", "not"}, "isnt": {"is", "not"}, "wasnt": {"was", "not"}, "arent": {"are", "not"},
-	"havent": {"have", "not"}, "thats": {"that", "is"}, "gonna": {"going", "to"}, "wanna": {"want", "to"},
-	"gotta": {"got", "to"}, "kinda": {"kind", "of"}, "sorta": {"sort", "of"}, "cannot": {"can", "not"},
-	"couldnt": {"could", "not"}, "wouldnt": {"would", "not"}, "shouldnt": {"should", "not"},
-	"favorite": {"favourite"}, "favorites": {"favourites"}, "favourites": {"favourites"},
-	"fave": {"favourite"}, "fav": {"favourite"}, "coz": {"because"}, "cuz": {"because"}, "'cause": {"because"},
-	"cause": {"because"}, "bc": {"because"}, "tho": {"though"}, "pls": {"please"}, "ur": {"your"},
-	"ok": {"okay"}, "u": {"you"}, "bday": {"birthday"}, "b-day": {"birthday"}, "edu": {"education"},
-}
-
 // expand splits one surface token into the words the rules match on.
 func expand(t nlp.Token, next string) []string {
 	w := t.Lower()
@@ -171,11 +147,6 @@ func dateAt(dates []nlp.DateSpan, off int) *nlp.DateSpan {
 	return nil
 }
 
-var questionStarters = wordSet(`do,does,did,are,is,was,were,have,has,can,could,would,will,should,shall,may,
-might,am,what,where,when,why,how,who,which,whose,whom`)
-
-var subjectPronouns = wordSet(`i,you,we,they,he,she,it`)
-
 // isQuestion reports whether a sentence asks rather than tells: it ends
 // with "?" or opens with an inverted auxiliary or a wh-word followed by an
 // auxiliary ("do you like sushi", "what do you do").
@@ -205,14 +176,6 @@ func isQuestion(text string, toks []tok) bool {
 	}
 	return subjectPronouns[words[1]]
 }
-
-// auxiliaries are the helping verbs parsed between a subject and its verb.
-var auxiliaries = wordSet(`am,is,are,was,were,be,been,being,do,does,did,have,has,had,will,would,shall,
-should,can,could,may,might,must`)
-
-// clauseBreakers always start a new clause.
-var clauseBreakers = wordSet(`because,but,so,although,though,while,whereas,since,which,who,cause,unless,
-whenever,until,if,when,where,after,before,once`)
 
 // clauses splits a sentence into clauses at punctuation and conjunctions,
 // and merges back pieces without a verb (list items, appositives, leading
@@ -283,10 +246,6 @@ func clauses(toks []tok) [][]tok {
 	}
 	return out
 }
-
-// clauseAdverbs may sit between a conjunction and the next clause's start.
-var clauseAdverbs = wordSet(`now,then,also,still,just,really,actually,recently,finally,currently,today,
-later,even,sometimes,usually,often,always,never,soon,already,lately,now,afterwards,suddenly,eventually`)
 
 // startsClause reports whether the words at i open a clause of their own:
 // a subject pronoun or possessive, or a finite verb (an elliptical clause
