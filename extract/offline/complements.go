@@ -118,7 +118,7 @@ func (r *recognizers) be(c *clause) {
 		return
 	}
 	// Fans: "I'm a big fan of jazz", "I'm a Chelsea fan".
-	if r.tastes.fanFrame(c, i, neg) {
+	if r.tastes.fandom(c, i, neg) {
 		return
 	}
 	// Single adjectives: diets, statuses, nationalities, identities.

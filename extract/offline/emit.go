@@ -9,17 +9,6 @@ import (
 // the window's result. Every fact goes through emit, which fills in what the
 // clause says about all of its facts (subject, dates, hedging).
 
-// conf is the confidence of a fact read from this clause.
-func (c *clause) conf(base float64) float64 {
-	switch {
-	case c.hedge:
-		return min(base, 0.45)
-	case c.said.event.Kind == "summary":
-		return base * 0.9
-	}
-	return base
-}
-
 // fx describes a fact a rule emits; emit fills in the clause's subject,
 // polarity, dates and confidence.
 type fx struct {
@@ -30,11 +19,11 @@ type fx struct {
 	neg      bool
 	conf     float64 // defaults to 0.9
 	strength float64
-	tmpl     string
-	art      string
-	rank     int
-	raw      string
-	noDate   bool // the clause's date does not apply to this fact
+	tmpl     string // the sentence template (see builder.render)
+	art      string // the article the speaker gave the object ("a", "the", "{their}")
+	rank     int    // which template wins when identical facts merge
+	raw      string // the verb phrase kept when pred is ontology.Fallback
+	noDate   bool   // the clause's date does not apply to this fact
 }
 
 // emit records a fact read from this clause.
@@ -66,6 +55,17 @@ func (c *clause) emit(f fx) {
 	if f.obj != "" && f.obj != c.said.speaker {
 		c.said.talk.lastObject = f.obj
 	}
+}
+
+// conf is the confidence of a fact read from this clause.
+func (c *clause) conf(base float64) float64 {
+	switch {
+	case c.hedge:
+		return min(base, 0.45)
+	case c.said.event.Kind == "summary":
+		return base * 0.9
+	}
+	return base
 }
 
 // object creates the entity for a phrase and returns its key and the

@@ -26,6 +26,40 @@ func (r *budgetRules) ruleBudgetChange(c *clause) {
 	}
 }
 
+// budgetFrame: "my budget for the trip is 2000 euros", "our trip budget is
+// now 3000 euros", "the budget for the trip is 500 dollars".
+func (r *budgetRules) budgetFrame(c *clause) bool {
+	owner, i := c.possessor(0)
+	if owner == "" && c.at(0) == "the" {
+		owner, i = c.said.speaker, 1
+	}
+	if owner == "" {
+		return false
+	}
+	qual, j := r.budgetSlot(c, i)
+	if j < 0 {
+		return false
+	}
+	n, ok, neg, now := c.copulaAt(j)
+	if !ok && budgetChangeVerbs[c.at(j)] {
+		// "my trip budget went up to 4000 dollars"
+		n, ok, now = j+1, true, true
+		for alt("up|down|to|now|from", c.at(n)) {
+			n++
+		}
+	}
+	if !ok || neg {
+		return false
+	}
+	amt, _ := readAmount(c.toks, n)
+	if amt == "" {
+		return false
+	}
+	c.subj = owner
+	r.budget(c, owner, qual, amt, now)
+	return true
+}
+
 // budgetSlot reads "trip budget", "budget for the trip", "budget" at i and
 // returns the qualifier and the index after; -1 when there is no budget.
 func (r *budgetRules) budgetSlot(c *clause, i int) (string, int) {
@@ -62,40 +96,6 @@ func (r *budgetRules) budget(c *clause, owner, qual, amount string, now bool) {
 		tmpl = strings.Replace(tmpl, " is {O}", " is now {O}", 1)
 	}
 	c.emit(fx{subj: owner, pred: "HAS_BUDGET", obj: c.value(amount), qual: qual, tmpl: tmpl, noDate: true})
-}
-
-// budgetFrame: "my budget for the trip is 2000 euros", "our trip budget is
-// now 3000 euros", "the budget for the trip is 500 dollars".
-func (r *budgetRules) budgetFrame(c *clause) bool {
-	owner, i := c.possessor(0)
-	if owner == "" && c.at(0) == "the" {
-		owner, i = c.said.speaker, 1
-	}
-	if owner == "" {
-		return false
-	}
-	qual, j := r.budgetSlot(c, i)
-	if j < 0 {
-		return false
-	}
-	n, ok, neg, now := c.copulaAt(j)
-	if !ok && budgetChangeVerbs[c.at(j)] {
-		// "my trip budget went up to 4000 dollars"
-		n, ok, now = j+1, true, true
-		for alt("up|down|to|now|from", c.at(n)) {
-			n++
-		}
-	}
-	if !ok || neg {
-		return false
-	}
-	amt, _ := readAmount(c.toks, n)
-	if amt == "" {
-		return false
-	}
-	c.subj = owner
-	r.budget(c, owner, qual, amt, now)
-	return true
 }
 
 // readAmount reads a sum of money at i: "2000 euros", "$2,000", "€3k",

@@ -13,34 +13,6 @@ import (
 // category (the qualifier) and implies a liking.
 type favouriteRules struct{}
 
-// favouriteCategoryType types the object of a favourite by its category.
-func favouriteCategoryType(cat string) (ontology.EntityType, bool) {
-	switch lastWord(cat) {
-	case "food", "dish", "meal", "snack", "dessert", "cuisine", "drink", "beverage", "fruit", "treat", "restaurant":
-		if lastWord(cat) == "restaurant" {
-			return ontology.Place, true
-		}
-		return ontology.Food, true
-	case "team", "club", "band", "company", "brand":
-		return ontology.Organization, true
-	case "language":
-		return ontology.Language, true
-	case "movie", "film", "book", "song", "show", "album", "series", "game", "novel", "painting", "genre", "author", "poem":
-		return ontology.Artwork, true
-	case "sport", "hobby", "activity", "exercise", "pastime":
-		return ontology.Activity, true
-	case "city", "country", "place", "destination", "spot", "beach", "park":
-		return ontology.Place, true
-	case "animal", "pet":
-		return ontology.Animal, true
-	case "singer", "artist", "actor", "actress", "player", "writer", "musician":
-		return ontology.Person, true
-	case "car", "phone", "app", "gadget", "device":
-		return ontology.Product, true
-	}
-	return "", false
-}
-
 // favouriteFrame: "my favourite food is sushi", "my favourite programming
 // language is now Go", "Tea is my favourite drink", "it's my favourite food".
 func (r *favouriteRules) favouriteFrame(c *clause) bool {
@@ -108,6 +80,34 @@ func (r *favouriteRules) favouriteFrame(c *clause) bool {
 	}
 	r.favourite(c, owner, cat, items, neg || c.neg, now || c.now)
 	return true
+}
+
+// favouriteCategoryType types the object of a favourite by its category.
+func favouriteCategoryType(cat string) (ontology.EntityType, bool) {
+	switch lastWord(cat) {
+	case "food", "dish", "meal", "snack", "dessert", "cuisine", "drink", "beverage", "fruit", "treat", "restaurant":
+		if lastWord(cat) == "restaurant" {
+			return ontology.Place, true
+		}
+		return ontology.Food, true
+	case "team", "club", "band", "company", "brand":
+		return ontology.Organization, true
+	case "language":
+		return ontology.Language, true
+	case "movie", "film", "book", "song", "show", "album", "series", "game", "novel", "painting", "genre", "author", "poem":
+		return ontology.Artwork, true
+	case "sport", "hobby", "activity", "exercise", "pastime":
+		return ontology.Activity, true
+	case "city", "country", "place", "destination", "spot", "beach", "park":
+		return ontology.Place, true
+	case "animal", "pet":
+		return ontology.Animal, true
+	case "singer", "artist", "actor", "actress", "player", "writer", "musician":
+		return ontology.Person, true
+	case "car", "phone", "app", "gadget", "device":
+		return ontology.Product, true
+	}
+	return "", false
 }
 
 // favourite emits HAS_FAVORITE (one item) or LIKES (several).

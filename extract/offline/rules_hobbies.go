@@ -15,77 +15,6 @@ type hobbyRules struct {
 	work  *workRules  // "I started working at Globex" is a job
 }
 
-// practiceTemplate phrases a hobby so that the sentence names it.
-func practiceTemplate(activity string, neg bool, c *clause) string {
-	goes := goVerbs[firstWord(activity)]
-	switch {
-	case neg && c.usedTo:
-		return "{S} used to practise {O}"
-	case neg && goes:
-		return "{S} no longer goes {O}"
-	case neg:
-		return "{S} no longer does {O}"
-	case c.verb == "start" || c.verb == "begin" || c.verb == "take":
-		return "{S} started {O}{D}"
-	case c.past && !c.perfect && goes:
-		return "{S} went {O}{D}"
-	case c.past && !c.perfect:
-		return "{S} did some {O}{D}"
-	case goes:
-		return "{S} goes {O}"
-	}
-	return "{S} practices {O}"
-}
-
-// practice emits PRACTICES for an activity phrase.
-func (r *hobbyRules) practice(c *clause, np nounPhrase, neg bool) {
-	if !usableObject(np) {
-		return
-	}
-	k, _ := c.object(np, ontology.Activity, 2)
-	if k == "" {
-		return
-	}
-	c.emit(fx{pred: "PRACTICES", obj: k, neg: neg, tmpl: practiceTemplate(np.lower(), neg, c)})
-}
-
-// stopActivity records the end of a habit: "stopped running", "quit
-// smoking", "stopped eating meat" (a cessation of liking meat).
-func (r *hobbyRules) stopActivity(c *clause, np nounPhrase) {
-	first := np.toks[0].w
-	lemma, _, _ := verbOf(first)
-	if (lemma == "eat" || lemma == "drink") && len(np.toks) > 1 {
-		obj := nounPhrase{toks: np.toks[1:]}
-		if k, _ := c.object(obj, ontology.Food, 2); k != "" {
-			c.emit(fx{pred: "LIKES", obj: k, neg: true, strength: 0.5, tmpl: "{S} stopped " + first + " {O}{D}"})
-		}
-		return
-	}
-	if lemma == "learn" && len(np.toks) > 1 {
-		obj := nounPhrase{toks: np.toks[1:], hasName: np.hasName}
-		typ := ontology.Activity
-		if languages[obj.key()] {
-			typ = ontology.Language
-		}
-		if k, _ := c.object(obj, typ, 2); k != "" {
-			c.emit(fx{pred: "LEARNING", obj: k, neg: true, tmpl: "{S} stopped learning {O}{D}"})
-		}
-		return
-	}
-	if lemma == "work" && len(np.toks) > 2 && alt("at|for", np.toks[1].w) {
-		// "I stopped working at Target"
-		r.work.employer(c, nounPhrase{toks: np.toks[2:], hasName: np.hasName}, true, "stopped working at")
-		return
-	}
-	if lemma == "work" || lemma == "live" {
-		return
-	}
-	k, _ := c.object(np, ontology.Activity, 2)
-	if k != "" {
-		c.emit(fx{pred: "PRACTICES", obj: k, neg: true, tmpl: "{S} stopped {O}{D}"})
-	}
-}
-
 // ruleStart: "I started running", "I started working at Globex", "I began
 // learning Japanese", "I started a blog".
 func (r *hobbyRules) ruleStart(c *clause) {
@@ -251,13 +180,6 @@ func (r *hobbyRules) ruleActivity(c *clause) {
 	r.practice(c, activity, neg)
 }
 
-func pastOf(lemma string) string {
-	if p, ok := irregularPast[lemma]; ok {
-		return p
-	}
-	return regularPast(lemma)
-}
-
 // rulePlay: "I play the violin", "I play tennis every Sunday".
 func (r *hobbyRules) rulePlay(c *clause) {
 	if c.modal != "" || c.would || c.at(c.verbAt+1) == "with" {
@@ -302,4 +224,82 @@ func (r *hobbyRules) rulePractice(c *clause) {
 		return
 	}
 	r.practice(c, np, c.neg || c.usedTo)
+}
+
+// practiceTemplate phrases a hobby so that the sentence names it.
+func practiceTemplate(activity string, neg bool, c *clause) string {
+	goes := goVerbs[firstWord(activity)]
+	switch {
+	case neg && c.usedTo:
+		return "{S} used to practise {O}"
+	case neg && goes:
+		return "{S} no longer goes {O}"
+	case neg:
+		return "{S} no longer does {O}"
+	case c.verb == "start" || c.verb == "begin" || c.verb == "take":
+		return "{S} started {O}{D}"
+	case c.past && !c.perfect && goes:
+		return "{S} went {O}{D}"
+	case c.past && !c.perfect:
+		return "{S} did some {O}{D}"
+	case goes:
+		return "{S} goes {O}"
+	}
+	return "{S} practices {O}"
+}
+
+// practice emits PRACTICES for an activity phrase.
+func (r *hobbyRules) practice(c *clause, np nounPhrase, neg bool) {
+	if !usableObject(np) {
+		return
+	}
+	k, _ := c.object(np, ontology.Activity, 2)
+	if k == "" {
+		return
+	}
+	c.emit(fx{pred: "PRACTICES", obj: k, neg: neg, tmpl: practiceTemplate(np.lower(), neg, c)})
+}
+
+// stopActivity records the end of a habit: "stopped running", "quit
+// smoking", "stopped eating meat" (a cessation of liking meat).
+func (r *hobbyRules) stopActivity(c *clause, np nounPhrase) {
+	first := np.toks[0].w
+	lemma, _, _ := verbOf(first)
+	if (lemma == "eat" || lemma == "drink") && len(np.toks) > 1 {
+		obj := nounPhrase{toks: np.toks[1:]}
+		if k, _ := c.object(obj, ontology.Food, 2); k != "" {
+			c.emit(fx{pred: "LIKES", obj: k, neg: true, strength: 0.5, tmpl: "{S} stopped " + first + " {O}{D}"})
+		}
+		return
+	}
+	if lemma == "learn" && len(np.toks) > 1 {
+		obj := nounPhrase{toks: np.toks[1:], hasName: np.hasName}
+		typ := ontology.Activity
+		if languages[obj.key()] {
+			typ = ontology.Language
+		}
+		if k, _ := c.object(obj, typ, 2); k != "" {
+			c.emit(fx{pred: "LEARNING", obj: k, neg: true, tmpl: "{S} stopped learning {O}{D}"})
+		}
+		return
+	}
+	if lemma == "work" && len(np.toks) > 2 && alt("at|for", np.toks[1].w) {
+		// "I stopped working at Target"
+		r.work.employer(c, nounPhrase{toks: np.toks[2:], hasName: np.hasName}, true, "stopped working at")
+		return
+	}
+	if lemma == "work" || lemma == "live" {
+		return
+	}
+	k, _ := c.object(np, ontology.Activity, 2)
+	if k != "" {
+		c.emit(fx{pred: "PRACTICES", obj: k, neg: true, tmpl: "{S} stopped {O}{D}"})
+	}
+}
+
+func pastOf(lemma string) string {
+	if p, ok := irregularPast[lemma]; ok {
+		return p
+	}
+	return regularPast(lemma)
 }

@@ -17,6 +17,19 @@ type kinRules struct {
 	plans *planRules // "we're thinking about adopting" is a plan
 }
 
+// ruleAdopt: "we adopted a cat", "I rescued a puppy named Max", "I adopted
+// a child".
+func (r *kinRules) ruleAdopt(c *clause) {
+	if c.future || c.would || c.modal != "" || c.progressive {
+		r.plans.planFrom(c, c.verb, c.verbAt)
+		return
+	}
+	if c.neg {
+		return
+	}
+	r.petOrPeople(c, c.verbAt+1, false)
+}
+
 // ruleCelebrate: "we celebrated my daughter's birthday last night".
 func (r *kinRules) ruleCelebrate(c *clause) {
 	if c.neg || c.future || c.modal != "" || c.would {
@@ -80,15 +93,6 @@ func (r *kinRules) nameFrame(c *clause) bool {
 	return false
 }
 
-// userName records the speaker's own name as an alias and a fact.
-func (r *kinRules) userName(c *clause, owner, name string) {
-	b := c.said.out
-	if e := b.ents[owner]; e != nil {
-		b.alias(e, name)
-	}
-	c.emit(fx{subj: owner, pred: ontology.Fallback, raw: "is named", obj: c.value(name), tmpl: "{S's} name is {O}", noDate: true})
-}
-
 // isMyFrame: "Emma is my sister", "Rex is my dog", "Sam is my husband".
 func (r *kinRules) isMyFrame(c *clause) bool {
 	t := c.toks
@@ -140,6 +144,15 @@ func (r *kinRules) birthdayFrame(c *clause) bool {
 	}
 	c.emit(fx{subj: owner, pred: "BORN_ON", obj: c.value(val), tmpl: "{S's} birthday is on {O}", noDate: true})
 	return true
+}
+
+// userName records the speaker's own name as an alias and a fact.
+func (r *kinRules) userName(c *clause, owner, name string) {
+	b := c.said.out
+	if e := b.ents[owner]; e != nil {
+		b.alias(e, name)
+	}
+	c.emit(fx{subj: owner, pred: ontology.Fallback, raw: "is named", obj: c.value(name), tmpl: "{S's} name is {O}", noDate: true})
 }
 
 // birthdayText is the day and month of a birthday ("13 August"), or the
@@ -228,17 +241,4 @@ func (r *kinRules) petOrPeople(c *clause, i int, neg bool) bool {
 		c.relative(owner, role, relations[role], n)
 	}
 	return true
-}
-
-// ruleAdopt: "we adopted a cat", "I rescued a puppy named Max", "I adopted
-// a child".
-func (r *kinRules) ruleAdopt(c *clause) {
-	if c.future || c.would || c.modal != "" || c.progressive {
-		r.plans.planFrom(c, c.verb, c.verbAt)
-		return
-	}
-	if c.neg {
-		return
-	}
-	r.petOrPeople(c, c.verbAt+1, false)
 }

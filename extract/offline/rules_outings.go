@@ -70,29 +70,6 @@ func (r *outingRules) ruleGo(c *clause) {
 	r.event(c, np, false, "went to")
 }
 
-// event emits ATTENDED for an occasion or VISITED for a place.
-func (r *outingRules) event(c *clause, np nounPhrase, plan bool, verb string) {
-	head := np.head()
-	present := !c.past && !c.perfect
-	if present && verb == "went to" {
-		verb = "goes to"
-	}
-	if verb == "went on" && present {
-		verb = "goes on"
-	}
-	switch {
-	case occasionNouns[head] || occasionNouns[np.lower()]:
-		k, art := c.object(np, ontology.Occasion, 2)
-		c.emit(fx{pred: "ATTENDED", obj: k, art: art, tmpl: "{S} " + verb + " {aO}{D}"})
-	case isPlaceLike(np) || placeNouns[head]:
-		k, art := c.object(np, ontology.Place, 2)
-		if np.det == "the" && !np.hasName {
-			art = "the"
-		}
-		c.emit(fx{pred: "VISITED", obj: k, art: art, tmpl: "{S} " + verb + " {aO}{D}"})
-	}
-}
-
 // ruleTake: "I took the kids to the museum", "I took up pottery", "I'm
 // taking Spanish lessons", "we took a trip to Peru".
 func (r *outingRules) ruleTake(c *clause) {
@@ -170,5 +147,28 @@ func (r *outingRules) ruleSign(c *clause) {
 	np := takeNP(c.toks, c.verbAt+3)
 	if k, art := c.object(np, ontology.Occasion, 1); k != "" {
 		c.emit(fx{pred: "MEMBER_OF", obj: k, art: art, tmpl: "{S} signed up for {aO}{D}"})
+	}
+}
+
+// event emits ATTENDED for an occasion or VISITED for a place.
+func (r *outingRules) event(c *clause, np nounPhrase, plan bool, verb string) {
+	head := np.head()
+	present := !c.past && !c.perfect
+	if present && verb == "went to" {
+		verb = "goes to"
+	}
+	if verb == "went on" && present {
+		verb = "goes on"
+	}
+	switch {
+	case occasionNouns[head] || occasionNouns[np.lower()]:
+		k, art := c.object(np, ontology.Occasion, 2)
+		c.emit(fx{pred: "ATTENDED", obj: k, art: art, tmpl: "{S} " + verb + " {aO}{D}"})
+	case isPlaceLike(np) || placeNouns[head]:
+		k, art := c.object(np, ontology.Place, 2)
+		if np.det == "the" && !np.hasName {
+			art = "the"
+		}
+		c.emit(fx{pred: "VISITED", obj: k, art: art, tmpl: "{S} " + verb + " {aO}{D}"})
 	}
 }

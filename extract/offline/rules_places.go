@@ -10,40 +10,6 @@ type placeRules struct {
 	schedules *scheduleRules // "we moved the team meeting to Thursdays" is a schedule
 }
 
-// residence emits LIVES_IN for a place phrase. moved marks a move (the
-// sentence says so); from names the previous place when the speaker gave it.
-func (r *placeRules) residence(c *clause, np nounPhrase, neg, moved bool, from string) {
-	if !isPlaceLike(np) {
-		return
-	}
-	k, _ := c.object(np, ontology.Place, 2)
-	if k == "" {
-		return
-	}
-	past := c.past && !c.perfect && !moved && !c.now
-	tmpl := "{S} lives in {O}"
-	switch {
-	case c.usedTo || past && !neg:
-		tmpl = "{S} used to live in {O}"
-		neg = true
-	case neg:
-		tmpl = "{S} no longer lives in {O}"
-	case moved && c.date != nil:
-		tmpl = "{S} lives in {O} (moved there{D})"
-	case moved && from != "":
-		tmpl = "{S} lives in {O} (moved from " + from + ")"
-	case moved:
-		tmpl = "{S} lives in {O} (moved there)"
-	case c.now:
-		tmpl = "{S} now lives in {O}"
-	}
-	conf := 0.9
-	if past {
-		conf = 0.7
-	}
-	c.emit(fx{pred: "LIVES_IN", obj: k, neg: neg, conf: conf, tmpl: tmpl, rank: 1})
-}
-
 // ruleLive: "I live in Paris", "we're living in Oslo", "I used to live in
 // Rome", "I don't live in London anymore".
 func (r *placeRules) ruleLive(c *clause) {
@@ -223,6 +189,40 @@ func (r *placeRules) homeFrame(c *clause) bool {
 	c.subj = c.said.speaker
 	r.residence(c, np, false, false, "")
 	return true
+}
+
+// residence emits LIVES_IN for a place phrase. moved marks a move (the
+// sentence says so); from names the previous place when the speaker gave it.
+func (r *placeRules) residence(c *clause, np nounPhrase, neg, moved bool, from string) {
+	if !isPlaceLike(np) {
+		return
+	}
+	k, _ := c.object(np, ontology.Place, 2)
+	if k == "" {
+		return
+	}
+	past := c.past && !c.perfect && !moved && !c.now
+	tmpl := "{S} lives in {O}"
+	switch {
+	case c.usedTo || past && !neg:
+		tmpl = "{S} used to live in {O}"
+		neg = true
+	case neg:
+		tmpl = "{S} no longer lives in {O}"
+	case moved && c.date != nil:
+		tmpl = "{S} lives in {O} (moved there{D})"
+	case moved && from != "":
+		tmpl = "{S} lives in {O} (moved from " + from + ")"
+	case moved:
+		tmpl = "{S} lives in {O} (moved there)"
+	case c.now:
+		tmpl = "{S} now lives in {O}"
+	}
+	conf := 0.9
+	if past {
+		conf = 0.7
+	}
+	c.emit(fx{pred: "LIVES_IN", obj: k, neg: neg, conf: conf, tmpl: tmpl, rank: 1})
 }
 
 // origin emits FROM for "I'm (originally) from Sweden", "I come from Oslo".

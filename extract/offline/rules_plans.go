@@ -43,6 +43,25 @@ func (r *planRules) rulePlan(c *clause) {
 	r.planFrom(c, c.verb, i-1)
 }
 
+// goalFrame: "my goal is to adopt", "my dream is to open a bakery".
+func (r *planRules) goalFrame(c *clause) bool {
+	owner, i := c.possessor(0)
+	if owner == "" || owner != c.said.speaker || !goalNouns[c.at(i)] {
+		return false
+	}
+	n, ok, neg, _ := c.copulaAt(i + 1)
+	if !ok || neg || c.at(n) != "to" {
+		return false
+	}
+	c.subj = owner
+	intent := "aim"
+	if c.at(i) == "plan" {
+		intent = "plan"
+	}
+	r.planFrom(c, intent, n-1)
+	return true
+}
+
 // planFrom reads a plan's verb phrase starting after index i ("to visit
 // Japan", "going camping", "adopting a child") and emits PLANS (or
 // HAS_GOAL for dreams and aims). intent is the verb of intention the
@@ -220,23 +239,4 @@ func (r *planRules) plan(c *clause, intent, verb, said string, np nounPhrase, ty
 		conf = 0.45
 	}
 	c.emit(fx{pred: pred, obj: k, art: art, conf: conf, tmpl: tmpl + "{D}"})
-}
-
-// goalFrame: "my goal is to adopt", "my dream is to open a bakery".
-func (r *planRules) goalFrame(c *clause) bool {
-	owner, i := c.possessor(0)
-	if owner == "" || owner != c.said.speaker || !goalNouns[c.at(i)] {
-		return false
-	}
-	n, ok, neg, _ := c.copulaAt(i + 1)
-	if !ok || neg || c.at(n) != "to" {
-		return false
-	}
-	c.subj = owner
-	intent := "aim"
-	if c.at(i) == "plan" {
-		intent = "plan"
-	}
-	r.planFrom(c, intent, n-1)
-	return true
 }

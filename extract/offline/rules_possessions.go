@@ -9,64 +9,6 @@ type possessionRules struct {
 	plans *planRules // "I'll buy a bike" is a plan
 }
 
-// isVehicle reports whether a phrase names a car or other vehicle.
-func isVehicle(np nounPhrase) bool {
-	if np.empty() {
-		return false
-	}
-	return vehicleMakes[np.toks[0].w] || vehicleNouns[np.head()] || vehicleMakes[np.head()]
-}
-
-// isProduct reports whether a phrase names a possession worth a fact.
-func isProduct(np nounPhrase) bool {
-	if np.empty() {
-		return false
-	}
-	key := np.key()
-	return isVehicle(np) || productBrands[key] || productBrands[np.toks[0].w] || productNouns[np.head()]
-}
-
-// possess emits OWNS (and DRIVES for a vehicle). how is the verb of the
-// sentence ("bought", "sold", "have").
-func (r *possessionRules) possess(c *clause, np nounPhrase, neg bool, how string) {
-	if !usableObject(np) || !isProduct(np) && !np.hasName {
-		return
-	}
-	k, art := c.object(np, ontology.Product, 2)
-	if k == "" {
-		return
-	}
-	b := c.said.out
-	if isVehicle(np) && len(np.toks) > 1 && vehicleMakes[np.toks[0].w] {
-		// "Toyota Corolla" is also "the Corolla".
-		b.alias(b.ents[k], nounPhrase{toks: np.toks[1:], hasName: true}.surface())
-	}
-	if neg && (art == "a" || art == "an") && how == "sold" {
-		art = ""
-	}
-	tmpl := "{S} owns {aO}"
-	switch {
-	case neg && how == "sold":
-		tmpl = "{S} sold {aO}{D} (no longer owns it)"
-	case neg && c.past && !c.perfect && !c.cessation:
-		tmpl = "{S} used to have {aO}"
-	case neg:
-		tmpl = "{S} no longer owns {aO}"
-	case how == "bought":
-		tmpl = "{S} bought {aO}{D}"
-	case how == "got":
-		tmpl = "{S} got {aO}{D}"
-	}
-	c.emit(fx{pred: "OWNS", obj: k, neg: neg, art: art, tmpl: tmpl})
-	if isVehicle(np) {
-		dt := pick(neg, "{S} drives {aO}", "{S} no longer drives {aO}")
-		if !neg && (how == "bought" || how == "got") {
-			dt = "{S} drives {aO} (bought{D})"
-		}
-		c.emit(fx{pred: "DRIVES", obj: k, neg: neg, art: art, tmpl: dt, rank: 1})
-	}
-}
-
 // ruleDrive: "I drive a Toyota Corolla".
 func (r *possessionRules) ruleDrive(c *clause) {
 	if c.future || c.modal != "" || c.would || c.at(c.verbAt+1) == "to" {
@@ -159,4 +101,62 @@ func (r *possessionRules) ruleKeep(c *clause) {
 		pred = "DRIVES"
 	}
 	c.emit(fx{pred: pred, obj: k, tmpl: "{S} is keeping {their} {O}", noDate: true})
+}
+
+// isVehicle reports whether a phrase names a car or other vehicle.
+func isVehicle(np nounPhrase) bool {
+	if np.empty() {
+		return false
+	}
+	return vehicleMakes[np.toks[0].w] || vehicleNouns[np.head()] || vehicleMakes[np.head()]
+}
+
+// isProduct reports whether a phrase names a possession worth a fact.
+func isProduct(np nounPhrase) bool {
+	if np.empty() {
+		return false
+	}
+	key := np.key()
+	return isVehicle(np) || productBrands[key] || productBrands[np.toks[0].w] || productNouns[np.head()]
+}
+
+// possess emits OWNS (and DRIVES for a vehicle). how is the verb of the
+// sentence ("bought", "sold", "have").
+func (r *possessionRules) possess(c *clause, np nounPhrase, neg bool, how string) {
+	if !usableObject(np) || !isProduct(np) && !np.hasName {
+		return
+	}
+	k, art := c.object(np, ontology.Product, 2)
+	if k == "" {
+		return
+	}
+	b := c.said.out
+	if isVehicle(np) && len(np.toks) > 1 && vehicleMakes[np.toks[0].w] {
+		// "Toyota Corolla" is also "the Corolla".
+		b.alias(b.ents[k], nounPhrase{toks: np.toks[1:], hasName: true}.surface())
+	}
+	if neg && (art == "a" || art == "an") && how == "sold" {
+		art = ""
+	}
+	tmpl := "{S} owns {aO}"
+	switch {
+	case neg && how == "sold":
+		tmpl = "{S} sold {aO}{D} (no longer owns it)"
+	case neg && c.past && !c.perfect && !c.cessation:
+		tmpl = "{S} used to have {aO}"
+	case neg:
+		tmpl = "{S} no longer owns {aO}"
+	case how == "bought":
+		tmpl = "{S} bought {aO}{D}"
+	case how == "got":
+		tmpl = "{S} got {aO}{D}"
+	}
+	c.emit(fx{pred: "OWNS", obj: k, neg: neg, art: art, tmpl: tmpl})
+	if isVehicle(np) {
+		dt := pick(neg, "{S} drives {aO}", "{S} no longer drives {aO}")
+		if !neg && (how == "bought" || how == "got") {
+			dt = "{S} drives {aO} (bought{D})"
+		}
+		c.emit(fx{pred: "DRIVES", obj: k, neg: neg, art: art, tmpl: dt, rank: 1})
+	}
 }

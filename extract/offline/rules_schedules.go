@@ -20,6 +20,45 @@ func (r *scheduleRules) ruleReschedule(c *clause) {
 	}
 }
 
+// scheduleFrame: "our team meeting is on Mondays", "the team meeting moved
+// to Thursdays", "my yoga class was rescheduled to Friday".
+func (r *scheduleRules) scheduleFrame(c *clause) bool {
+	t := c.toks
+	start := 0
+	if c.at(0) == "the" && c.at(1) == "user" && c.at(2) == "'s" {
+		start = 3
+	}
+	np := takeNP(t, start)
+	if np.empty() || !occasionNouns[np.head()] || np.hasName && np.det == "" {
+		return false
+	}
+	if np.det != "" && !alt("my|our|the", np.det) {
+		return false
+	}
+	i := np.next
+	moved := false
+	for k := 0; k < 4 && i < len(t); k++ {
+		switch {
+		case alt("is|are|was|were|has|have|been|got|now|usually|always|still|just|officially", c.at(i)):
+			i++
+			continue
+		case scheduleMoveVerbs[c.at(i)]:
+			moved = true
+			i++
+			continue
+		case scheduleHappenVerbs[c.at(i)]:
+			i++
+			continue
+		}
+		break
+	}
+	if i == np.next {
+		return false
+	}
+	c.subj = c.said.speaker
+	return r.schedule(c, np, i, moved)
+}
+
 // readWhen reads a schedule slot at i: "on Mondays", "every Monday at
 // 10am", "to Thursdays", "on 8 May".
 func (r *scheduleRules) readWhen(c *clause, i int) (string, string, int) {
@@ -103,43 +142,4 @@ func (r *scheduleRules) schedule(c *clause, np nounPhrase, i int, moved bool) bo
 	}
 	c.emit(fx{subj: key, pred: "SCHEDULED_ON", obj: c.value(when), tmpl: tmpl, noDate: true})
 	return true
-}
-
-// scheduleFrame: "our team meeting is on Mondays", "the team meeting moved
-// to Thursdays", "my yoga class was rescheduled to Friday".
-func (r *scheduleRules) scheduleFrame(c *clause) bool {
-	t := c.toks
-	start := 0
-	if c.at(0) == "the" && c.at(1) == "user" && c.at(2) == "'s" {
-		start = 3
-	}
-	np := takeNP(t, start)
-	if np.empty() || !occasionNouns[np.head()] || np.hasName && np.det == "" {
-		return false
-	}
-	if np.det != "" && !alt("my|our|the", np.det) {
-		return false
-	}
-	i := np.next
-	moved := false
-	for k := 0; k < 4 && i < len(t); k++ {
-		switch {
-		case alt("is|are|was|were|has|have|been|got|now|usually|always|still|just|officially", c.at(i)):
-			i++
-			continue
-		case scheduleMoveVerbs[c.at(i)]:
-			moved = true
-			i++
-			continue
-		case scheduleHappenVerbs[c.at(i)]:
-			i++
-			continue
-		}
-		break
-	}
-	if i == np.next {
-		return false
-	}
-	c.subj = c.said.speaker
-	return r.schedule(c, np, i, moved)
 }

@@ -9,21 +9,6 @@ type studyRules struct {
 	plans *planRules // "maybe I'll learn Japanese" is a plan
 }
 
-// ruleSpeak: "I speak Spanish and French".
-func (r *studyRules) ruleSpeak(c *clause) {
-	if c.neg || c.modal != "" || c.would || c.future || c.past && !c.perfect {
-		return
-	}
-	items, _ := takeList(c.toks, c.verbAt+1)
-	for _, np := range items {
-		if !languages[np.key()] {
-			continue
-		}
-		k, _ := c.object(np, ontology.Language, 2)
-		c.emit(fx{pred: ontology.Fallback, raw: "speaks", obj: k, tmpl: "{S} speaks {O}", noDate: true})
-	}
-}
-
 // ruleLearn: "I'm learning Spanish", "I started learning Japanese", "I'm
 // learning to play the guitar".
 func (r *studyRules) ruleLearn(c *clause) {
@@ -51,45 +36,6 @@ func (r *studyRules) ruleLearn(c *clause) {
 	for _, np := range items {
 		r.learning(c, np)
 	}
-}
-
-// learning emits LEARNING for a subject of study (a plan when the speaker
-// only intends to: "Maybe I'll learn Japanese").
-func (r *studyRules) learning(c *clause, np nounPhrase) {
-	if !usableObject(np) {
-		return
-	}
-	if c.future || c.would || c.hedge && c.modal != "" {
-		if !c.neg {
-			typ := ontology.Activity
-			if languages[np.key()] {
-				typ = ontology.Language
-			}
-			r.plans.planTo(c, "plan", "learn", np, typ)
-		}
-		return
-	}
-	typ := ontology.Activity
-	if languages[np.key()] || languages[np.lower()] {
-		typ = ontology.Language
-	}
-	k, _ := c.object(np, typ, 2)
-	if k == "" {
-		return
-	}
-	neg := c.neg || c.usedTo
-	tmpl := "{S} is learning {O}"
-	switch {
-	case neg && c.cessation:
-		tmpl = "{S} is no longer learning {O}"
-	case neg:
-		tmpl = "{S} is not learning {O}"
-	case c.now:
-		tmpl = "{S} is now learning {O}"
-	case c.verb == "start" || c.verb == "begin":
-		tmpl = "{S} started learning {O}{D}"
-	}
-	c.emit(fx{pred: "LEARNING", obj: k, neg: neg, tmpl: tmpl, rank: 1})
 }
 
 // ruleStudy: "I study biology at MIT", "I'm studying law", "I study at
@@ -131,6 +77,60 @@ func (r *studyRules) ruleGraduate(c *clause) {
 		k, _ := c.object(org, ontology.Organization, 2)
 		c.emit(fx{pred: "STUDIES_AT", obj: k, neg: true, tmpl: "{S} graduated from {O}{D}"})
 	}
+}
+
+// ruleSpeak: "I speak Spanish and French".
+func (r *studyRules) ruleSpeak(c *clause) {
+	if c.neg || c.modal != "" || c.would || c.future || c.past && !c.perfect {
+		return
+	}
+	items, _ := takeList(c.toks, c.verbAt+1)
+	for _, np := range items {
+		if !languages[np.key()] {
+			continue
+		}
+		k, _ := c.object(np, ontology.Language, 2)
+		c.emit(fx{pred: ontology.Fallback, raw: "speaks", obj: k, tmpl: "{S} speaks {O}", noDate: true})
+	}
+}
+
+// learning emits LEARNING for a subject of study (a plan when the speaker
+// only intends to: "Maybe I'll learn Japanese").
+func (r *studyRules) learning(c *clause, np nounPhrase) {
+	if !usableObject(np) {
+		return
+	}
+	if c.future || c.would || c.hedge && c.modal != "" {
+		if !c.neg {
+			typ := ontology.Activity
+			if languages[np.key()] {
+				typ = ontology.Language
+			}
+			r.plans.planTo(c, "plan", "learn", np, typ)
+		}
+		return
+	}
+	typ := ontology.Activity
+	if languages[np.key()] || languages[np.lower()] {
+		typ = ontology.Language
+	}
+	k, _ := c.object(np, typ, 2)
+	if k == "" {
+		return
+	}
+	neg := c.neg || c.usedTo
+	tmpl := "{S} is learning {O}"
+	switch {
+	case neg && c.cessation:
+		tmpl = "{S} is no longer learning {O}"
+	case neg:
+		tmpl = "{S} is not learning {O}"
+	case c.now:
+		tmpl = "{S} is now learning {O}"
+	case c.verb == "start" || c.verb == "begin":
+		tmpl = "{S} started learning {O}{D}"
+	}
+	c.emit(fx{pred: "LEARNING", obj: k, neg: neg, tmpl: tmpl, rank: 1})
 }
 
 // fluentIn reads the languages at i: "fluent in Spanish and French".

@@ -16,91 +16,6 @@ type tasteRules struct {
 	plans *planRules // "I'd love to visit Japan" is a wish
 }
 
-// fanFrame: "a (big) fan of X", "a X fan", "not a fan of X".
-func (r *tasteRules) fanFrame(c *clause, i int, neg bool) bool {
-	t := c.toks
-	j := i
-	if alt("a|an|the", c.at(j)) {
-		j++
-	}
-	for fanModifiers[c.at(j)] {
-		j++
-	}
-	if c.at(j) == "fan" && c.at(j+1) == "of" {
-		items, _ := takeList(t, j+2)
-		for _, np := range items {
-			r.fanOf(c, np, neg)
-		}
-		return len(items) > 0
-	}
-	// "a Chelsea fan", "a jazz fan"
-	np := takeNP(t, j)
-	if !np.empty() && np.head() == "fan" && len(np.toks) > 1 {
-		inner := nounPhrase{toks: np.toks[:len(np.toks)-1], hasName: np.hasName, det: ""}
-		r.fanOf(c, inner, neg)
-		return true
-	}
-	return false
-}
-
-func (r *tasteRules) fanOf(c *clause, np nounPhrase, neg bool) {
-	if teamWords[np.key()] || np.hasName && orgSuffixes[np.head()] {
-		k, _ := c.object(np, ontology.Organization, 2)
-		c.emit(fx{pred: "SUPPORTS", obj: k, neg: neg, tmpl: pick(neg, "{S} supports {O}", "{S} no longer supports {O}")})
-		return
-	}
-	k, _ := c.object(np, "", 0)
-	if k == "" {
-		return
-	}
-	tmpl := "{S} is a fan of {O}"
-	switch {
-	case neg && c.cessation:
-		tmpl = "{S} is no longer a fan of {O}"
-	case neg:
-		tmpl = "{S} is not a fan of {O}"
-	}
-	c.emit(fx{pred: "LIKES", obj: k, neg: neg, strength: 0.8, tmpl: tmpl})
-}
-
-// likeObjects emits a preference for every phrase of a list at i.
-func (r *tasteRules) likeObjects(c *clause, i int, pred string, neg bool, strength float64, phrase string) {
-	items, _ := takeList(c.toks, i)
-	for _, np := range items {
-		k, _ := c.object(np, "", 0)
-		if k == "" {
-			continue
-		}
-		tmpl := "{S} " + phrase + " {O}"
-		if neg {
-			tmpl = "{S} is no longer " + strings.TrimPrefix(phrase, "is ") + " {O}"
-			if !c.cessation {
-				tmpl = "{S} is not " + strings.TrimPrefix(phrase, "is ") + " {O}"
-			}
-		}
-		c.emit(fx{pred: pred, obj: k, neg: neg, strength: strength, tmpl: tmpl})
-	}
-}
-
-// likeObject reads what is liked at i: a gerund phrase ("going to the
-// beach"), "to VERB ..." ("to paint" → "painting"), or a list of phrases.
-func (r *tasteRules) likeObject(c *clause, i int) []nounPhrase {
-	t := c.toks
-	if c.at(i) == "to" {
-		lemma, _, ok := verbOf(c.at(i + 1))
-		if !ok {
-			return nil
-		}
-		return []nounPhrase{c.gerundPhrase(gerund(lemma), i+2)}
-	}
-	if i < len(t) && isGerund(t[i]) {
-		items, _ := takeList(t, i)
-		return items
-	}
-	items, _ := takeList(t, i)
-	return items
-}
-
 // ruleLike handles like, love, adore, enjoy, fancy, hate, dislike, detest,
 // loathe, despise and "can't stand".
 func (r *tasteRules) ruleLike(c *clause) {
@@ -143,39 +58,6 @@ func (r *tasteRules) ruleLike(c *clause) {
 		}
 		c.emit(fx{pred: pred, obj: k, neg: neg, strength: strength, tmpl: r.likeTemplate(c, pred, neg), art: art, noDate: true, rank: 1})
 	}
-}
-
-// likeTemplate phrases a liking with the speaker's own verb and markers.
-func (r *tasteRules) likeTemplate(c *clause, pred string, neg bool) string {
-	v := c.verb
-	third := thirdPersonOf(v)
-	adv := ""
-	switch {
-	case c.strong && !neg:
-		adv = "really "
-	case c.also && !neg:
-		adv = "also "
-	case c.now && !neg:
-		adv = "now "
-	}
-	if v == "stand" {
-		return "{S} can't stand {aO}"
-	}
-	switch {
-	case c.usedTo:
-		return "{S} used to " + v + " {aO}"
-	case neg && pred == "DISLIKES":
-		return "{S} no longer " + third + " {aO}"
-	case neg && c.cessation && strings.Contains(c.clauseText(), "no longer"):
-		return "{S} no longer " + third + " {aO}"
-	case neg && c.cessation:
-		return "{S} doesn't " + v + " {aO} anymore"
-	case neg:
-		return "{S} doesn't " + v + " {aO}"
-	case c.again:
-		return "{S} " + adv + third + " {aO} again"
-	}
-	return "{S} " + adv + third + " {aO}"
 }
 
 // rulePrefer: "I prefer aisle seats", "these days I prefer tea over coffee",
@@ -230,29 +112,6 @@ func (r *tasteRules) rulePrefer(c *clause) {
 				tmpl: "{S} prefers " + np.surface() + " over {O}", noDate: true})
 		}
 	}
-}
-
-// preferenceSlot is the qualifier of a preference: the kind of thing
-// preferred ("aisle seats" → "seat"; "green tea" → "drink"), so that
-// preferring aisle seats replaces preferring window seats but not
-// preferring tea.
-func preferenceSlot(np nounPhrase) string {
-	head := np.head()
-	if len(np.toks) > 1 && !np.hasName && !strings.HasSuffix(np.toks[0].w, "ing") {
-		return head
-	}
-	key := np.key()
-	switch {
-	case drinks[key] || drinks[head]:
-		return "drink"
-	case foods[key]:
-		return "food"
-	case strings.HasSuffix(np.toks[0].w, "ing"), activities[key]:
-		return "activity"
-	case musicGenres[key]:
-		return "music"
-	}
-	return key
 }
 
 // ruleConsume: "I drink coffee every morning", "I eat chicken again", "I
@@ -323,6 +182,33 @@ func (r *tasteRules) ruleSupport(c *clause) {
 	c.emit(fx{pred: "SUPPORTS", obj: k, neg: neg, tmpl: tmpl, noDate: true})
 }
 
+// fandom: "a (big) fan of X", "a X fan", "not a fan of X".
+func (r *tasteRules) fandom(c *clause, i int, neg bool) bool {
+	t := c.toks
+	j := i
+	if alt("a|an|the", c.at(j)) {
+		j++
+	}
+	for fanModifiers[c.at(j)] {
+		j++
+	}
+	if c.at(j) == "fan" && c.at(j+1) == "of" {
+		items, _ := takeList(t, j+2)
+		for _, np := range items {
+			r.fanOf(c, np, neg)
+		}
+		return len(items) > 0
+	}
+	// "a Chelsea fan", "a jazz fan"
+	np := takeNP(t, j)
+	if !np.empty() && np.head() == "fan" && len(np.toks) > 1 {
+		inner := nounPhrase{toks: np.toks[:len(np.toks)-1], hasName: np.hasName, det: ""}
+		r.fanOf(c, inner, neg)
+		return true
+	}
+	return false
+}
+
 // tooFrame: "window seats are too cramped" is the speaker's aversion.
 func (r *tasteRules) tooFrame(c *clause) bool {
 	t := c.toks
@@ -358,13 +244,6 @@ func (r *tasteRules) tooFrame(c *clause) bool {
 	return true
 }
 
-// isVagueGerund reports whether w is the -ing form of a verb too general to
-// name an activity on its own ("making", "doing", "getting").
-func isVagueGerund(w string) bool {
-	lemma, f, ok := verbOf(w)
-	return ok && f == formIng && vagueVerbs[lemma]
-}
-
 // notForMeFrame: "Coffee isn't for me anymore", "spicy food is not for me".
 func (r *tasteRules) notForMeFrame(c *clause) bool {
 	np := takeNP(c.toks, 0)
@@ -385,4 +264,125 @@ func (r *tasteRules) notForMeFrame(c *clause) bool {
 	}
 	c.emit(fx{subj: c.said.speaker, pred: "LIKES", obj: k, neg: true, strength: 0.6, tmpl: tmpl, noDate: true})
 	return true
+}
+
+func (r *tasteRules) fanOf(c *clause, np nounPhrase, neg bool) {
+	if teamWords[np.key()] || np.hasName && orgSuffixes[np.head()] {
+		k, _ := c.object(np, ontology.Organization, 2)
+		c.emit(fx{pred: "SUPPORTS", obj: k, neg: neg, tmpl: pick(neg, "{S} supports {O}", "{S} no longer supports {O}")})
+		return
+	}
+	k, _ := c.object(np, "", 0)
+	if k == "" {
+		return
+	}
+	tmpl := "{S} is a fan of {O}"
+	switch {
+	case neg && c.cessation:
+		tmpl = "{S} is no longer a fan of {O}"
+	case neg:
+		tmpl = "{S} is not a fan of {O}"
+	}
+	c.emit(fx{pred: "LIKES", obj: k, neg: neg, strength: 0.8, tmpl: tmpl})
+}
+
+// likeObjects emits a preference for every phrase of a list at i.
+func (r *tasteRules) likeObjects(c *clause, i int, pred string, neg bool, strength float64, phrase string) {
+	items, _ := takeList(c.toks, i)
+	for _, np := range items {
+		k, _ := c.object(np, "", 0)
+		if k == "" {
+			continue
+		}
+		tmpl := "{S} " + phrase + " {O}"
+		if neg {
+			tmpl = "{S} is no longer " + strings.TrimPrefix(phrase, "is ") + " {O}"
+			if !c.cessation {
+				tmpl = "{S} is not " + strings.TrimPrefix(phrase, "is ") + " {O}"
+			}
+		}
+		c.emit(fx{pred: pred, obj: k, neg: neg, strength: strength, tmpl: tmpl})
+	}
+}
+
+// likeObject reads what is liked at i: a gerund phrase ("going to the
+// beach"), "to VERB ..." ("to paint" → "painting"), or a list of phrases.
+func (r *tasteRules) likeObject(c *clause, i int) []nounPhrase {
+	t := c.toks
+	if c.at(i) == "to" {
+		lemma, _, ok := verbOf(c.at(i + 1))
+		if !ok {
+			return nil
+		}
+		return []nounPhrase{c.gerundPhrase(gerund(lemma), i+2)}
+	}
+	if i < len(t) && isGerund(t[i]) {
+		items, _ := takeList(t, i)
+		return items
+	}
+	items, _ := takeList(t, i)
+	return items
+}
+
+// likeTemplate phrases a liking with the speaker's own verb and markers.
+func (r *tasteRules) likeTemplate(c *clause, pred string, neg bool) string {
+	v := c.verb
+	third := thirdPersonOf(v)
+	adv := ""
+	switch {
+	case c.strong && !neg:
+		adv = "really "
+	case c.also && !neg:
+		adv = "also "
+	case c.now && !neg:
+		adv = "now "
+	}
+	if v == "stand" {
+		return "{S} can't stand {aO}"
+	}
+	switch {
+	case c.usedTo:
+		return "{S} used to " + v + " {aO}"
+	case neg && pred == "DISLIKES":
+		return "{S} no longer " + third + " {aO}"
+	case neg && c.cessation && strings.Contains(c.clauseText(), "no longer"):
+		return "{S} no longer " + third + " {aO}"
+	case neg && c.cessation:
+		return "{S} doesn't " + v + " {aO} anymore"
+	case neg:
+		return "{S} doesn't " + v + " {aO}"
+	case c.again:
+		return "{S} " + adv + third + " {aO} again"
+	}
+	return "{S} " + adv + third + " {aO}"
+}
+
+// preferenceSlot is the qualifier of a preference: the kind of thing
+// preferred ("aisle seats" → "seat"; "green tea" → "drink"), so that
+// preferring aisle seats replaces preferring window seats but not
+// preferring tea.
+func preferenceSlot(np nounPhrase) string {
+	head := np.head()
+	if len(np.toks) > 1 && !np.hasName && !strings.HasSuffix(np.toks[0].w, "ing") {
+		return head
+	}
+	key := np.key()
+	switch {
+	case drinks[key] || drinks[head]:
+		return "drink"
+	case foods[key]:
+		return "food"
+	case strings.HasSuffix(np.toks[0].w, "ing"), activities[key]:
+		return "activity"
+	case musicGenres[key]:
+		return "music"
+	}
+	return key
+}
+
+// isVagueGerund reports whether w is the -ing form of a verb too general to
+// name an activity on its own ("making", "doing", "getting").
+func isVagueGerund(w string) bool {
+	lemma, f, ok := verbOf(w)
+	return ok && f == formIng && vagueVerbs[lemma]
 }

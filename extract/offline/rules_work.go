@@ -14,94 +14,6 @@ type workRules struct {
 	hobbies *hobbyRules // "I quit smoking" ends a habit, not a job
 }
 
-// ruleVolunteer: "I volunteer at the animal shelter".
-func (r *workRules) ruleVolunteer(c *clause) {
-	if c.neg || c.modal != "" || c.would || c.future || !alt("at|for|with", c.at(c.verbAt+1)) {
-		return
-	}
-	np := takeNP(c.toks, c.verbAt+2)
-	if k, art := c.object(np, ontology.Organization, 1); k != "" {
-		if np.det == "the" && !np.hasName {
-			art = "the"
-		}
-		c.emit(fx{pred: ontology.Fallback, raw: "volunteers at", obj: k, art: art, tmpl: pick(c.past && !c.perfect, "{S} volunteers at {aO}", "{S} volunteered at {aO}{D}")})
-	}
-}
-
-func lastTwo(s string) string {
-	f := strings.Fields(s)
-	if len(f) < 2 {
-		return s
-	}
-	return f[len(f)-2] + " " + f[len(f)-1]
-}
-
-// dismissed reads "laid off from Umbrella Corp", "fired by Initech".
-func (r *workRules) dismissed(c *clause, i int) {
-	for j := i; j < len(c.toks) && j < i+4; j++ {
-		if alt("from|by|at", c.at(j)) {
-			r.employer(c, takeNP(c.toks, j+1), true, "was let go from")
-			return
-		}
-	}
-}
-
-// employer emits WORKS_AT for an organization phrase. how tunes the
-// sentence ("joined", "left", "hired").
-func (r *workRules) employer(c *clause, np nounPhrase, neg bool, how string) {
-	if !isOrgLike(np) && !knownOrgs[np.key()] {
-		return
-	}
-	k, _ := c.object(np, ontology.Organization, 2)
-	if k == "" {
-		return
-	}
-	tmpl := "{S} works at {O}"
-	switch {
-	case neg && how != "":
-		tmpl = "{S} " + how + " {O}{D} (no longer works there)"
-	case neg && c.past && !c.perfect && !c.cessation:
-		tmpl = "{S} used to work at {O}"
-	case neg:
-		tmpl = "{S} no longer works at {O}"
-	case how != "" && c.date != nil:
-		tmpl = "{S} works at {O} (" + how + "{D})"
-	case how != "":
-		tmpl = "{S} now works at {O}"
-	case c.now:
-		tmpl = "{S} now works at {O}"
-	}
-	c.emit(fx{pred: "WORKS_AT", obj: k, neg: neg, tmpl: tmpl, rank: 1})
-}
-
-// role emits WORKS_AS for a job title phrase.
-func (r *workRules) role(c *clause, np nounPhrase, neg bool) {
-	if np.empty() || len(np.toks) > 4 {
-		return
-	}
-	role := np.lower()
-	if !occupations[np.head()] && !occupations[role] && !occupations[lastTwo(role)] {
-		return
-	}
-	k := c.said.out.named(role, ontology.Concept, 2)
-	art := ""
-	if np.det == "a" || np.det == "an" {
-		art = np.det
-	}
-	tmpl := pick(neg, "{S} works as {aO}", "{S} no longer works as {aO}")
-	c.emit(fx{pred: "WORKS_AS", obj: k, neg: neg, art: art, tmpl: tmpl})
-}
-
-// roleAfter reads an "as a data engineer" that follows an employer.
-func (r *workRules) roleAfter(c *clause, i int) {
-	for i < len(c.toks) && c.at(i) != "as" {
-		i++
-	}
-	if c.at(i) == "as" {
-		r.role(c, takeNP(c.toks, i+1), false)
-	}
-}
-
 // ruleWork: "I work at Acme Corp as a data analyst", "I work as a nurse",
 // "I now work for Hooli", "I worked at Initech for years".
 func (r *workRules) ruleWork(c *clause) {
@@ -196,6 +108,20 @@ func (r *workRules) ruleLeave(c *clause) {
 	}
 }
 
+// ruleVolunteer: "I volunteer at the animal shelter".
+func (r *workRules) ruleVolunteer(c *clause) {
+	if c.neg || c.modal != "" || c.would || c.future || !alt("at|for|with", c.at(c.verbAt+1)) {
+		return
+	}
+	np := takeNP(c.toks, c.verbAt+2)
+	if k, art := c.object(np, ontology.Organization, 1); k != "" {
+		if np.det == "the" && !np.hasName {
+			art = "the"
+		}
+		c.emit(fx{pred: ontology.Fallback, raw: "volunteers at", obj: k, art: art, tmpl: pick(c.past && !c.perfect, "{S} volunteers at {aO}", "{S} volunteered at {aO}{D}")})
+	}
+}
+
 // jobFrame: "my new job is at Spotify", "my employer is Initech", "my job
 // title is product manager".
 func (r *workRules) jobFrame(c *clause) bool {
@@ -239,6 +165,72 @@ func (r *workRules) jobFrame(c *clause) bool {
 	return true
 }
 
+// dismissed reads "laid off from Umbrella Corp", "fired by Initech".
+func (r *workRules) dismissed(c *clause, i int) {
+	for j := i; j < len(c.toks) && j < i+4; j++ {
+		if alt("from|by|at", c.at(j)) {
+			r.employer(c, takeNP(c.toks, j+1), true, "was let go from")
+			return
+		}
+	}
+}
+
+// employer emits WORKS_AT for an organization phrase. how tunes the
+// sentence ("joined", "left", "hired").
+func (r *workRules) employer(c *clause, np nounPhrase, neg bool, how string) {
+	if !isOrgLike(np) && !knownOrgs[np.key()] {
+		return
+	}
+	k, _ := c.object(np, ontology.Organization, 2)
+	if k == "" {
+		return
+	}
+	tmpl := "{S} works at {O}"
+	switch {
+	case neg && how != "":
+		tmpl = "{S} " + how + " {O}{D} (no longer works there)"
+	case neg && c.past && !c.perfect && !c.cessation:
+		tmpl = "{S} used to work at {O}"
+	case neg:
+		tmpl = "{S} no longer works at {O}"
+	case how != "" && c.date != nil:
+		tmpl = "{S} works at {O} (" + how + "{D})"
+	case how != "":
+		tmpl = "{S} now works at {O}"
+	case c.now:
+		tmpl = "{S} now works at {O}"
+	}
+	c.emit(fx{pred: "WORKS_AT", obj: k, neg: neg, tmpl: tmpl, rank: 1})
+}
+
+// role emits WORKS_AS for a job title phrase.
+func (r *workRules) role(c *clause, np nounPhrase, neg bool) {
+	if np.empty() || len(np.toks) > 4 {
+		return
+	}
+	role := np.lower()
+	if !occupations[np.head()] && !occupations[role] && !occupations[lastTwo(role)] {
+		return
+	}
+	k := c.said.out.named(role, ontology.Concept, 2)
+	art := ""
+	if np.det == "a" || np.det == "an" {
+		art = np.det
+	}
+	tmpl := pick(neg, "{S} works as {aO}", "{S} no longer works as {aO}")
+	c.emit(fx{pred: "WORKS_AS", obj: k, neg: neg, art: art, tmpl: tmpl})
+}
+
+// roleAfter reads an "as a data engineer" that follows an employer.
+func (r *workRules) roleAfter(c *clause, i int) {
+	for i < len(c.toks) && c.at(i) != "as" {
+		i++
+	}
+	if c.at(i) == "as" {
+		r.role(c, takeNP(c.toks, i+1), false)
+	}
+}
+
 // memberOf: "I'm a member of the choir", "I'm part of a book club".
 func (r *workRules) memberOf(c *clause, np nounPhrase, neg bool) {
 	if k, _ := c.object(np, ontology.Organization, 1); k != "" {
@@ -266,4 +258,12 @@ func (r *workRules) gotJob(c *clause, j int) {
 			j = len(t)
 		}
 	}
+}
+
+func lastTwo(s string) string {
+	f := strings.Fields(s)
+	if len(f) < 2 {
+		return s
+	}
+	return f[len(f)-2] + " " + f[len(f)-1]
 }
