@@ -1,13 +1,16 @@
-// Package extract turns conversation text into knowledge: summaries of a
-// condensation window, entities and facts for the graph, insights over many
-// events, and embeddings.
+// Package extract is the contract between the service and its language
+// engines: the types a window of conversation travels in (Event, Input,
+// SummaryRequest, AttentionRequest, InsightInput) and the answers that come
+// back (Result with its Entities and Facts, Summary, Insight), the sentinel
+// errors callers branch on, and the small interfaces every engine satisfies
+// (Summarizer, EventSelector, Extractor, Insighter, and Engine for all four).
 //
-// Two engines implement the same methods. The offline engine is the default:
-// deterministic, rule-based English extraction and extractive summaries that
-// need no network and no key. The LLM engine talks to any OpenAI-compatible
-// server through go-openai (the only package allowed to import it), with
-// structured outputs validated before use and bounded retries.
+// The engines live in subpackages: extract/offline (rule-based, no network,
+// the default) and extract/llm (any OpenAI-compatible server). They share
+// nothing but this package.
 //
-// extract never imports graph or condenser: the orchestration package adapts
-// their types, which keeps the leaves independent and testable alone.
+// extract imports only ontology (facts speak its vocabulary). It never
+// imports its engines, nlp, graph, condenser or memory, and no third-party
+// client: the orchestration package adapts its types to theirs, which keeps
+// the leaves independent and testable alone.
 package extract

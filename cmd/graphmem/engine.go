@@ -9,7 +9,8 @@ import (
 	"slices"
 
 	"github.com/graphmem/graphmem/condenser"
-	"github.com/graphmem/graphmem/extract"
+	"github.com/graphmem/graphmem/extract/llm"
+	"github.com/graphmem/graphmem/extract/offline"
 	"github.com/graphmem/graphmem/memory"
 )
 
@@ -19,9 +20,9 @@ import (
 func newEngine(cfg Config, log *slog.Logger) (memory.Engine, string, error) {
 	if cfg.LLMBaseURL == "" {
 		log.Info("language engine: offline (rule-based extraction, extractive summaries); set GRAPHMEM_LLM_BASE_URL to use an LLM")
-		return extract.NewOffline(extract.OfflineConfig{}), "offline", nil
+		return offline.New(offline.Config{}), "offline", nil
 	}
-	llmCfg := extract.DefaultLLMConfig()
+	llmCfg := llm.DefaultConfig()
 	llmCfg.BaseURL = cfg.LLMBaseURL
 	llmCfg.APIKey = cfg.llmAPIKey()
 	llmCfg.Model = cfg.LLMModel
@@ -29,12 +30,12 @@ func newEngine(cfg Config, log *slog.Logger) (memory.Engine, string, error) {
 	llmCfg.UseJSONSchema = cfg.LLMJSONSchema
 	llmCfg.EmbeddingModel = cfg.EmbedModel
 	llmCfg.EmbeddingDimensions = cfg.EmbedDims
-	llm, err := extract.NewLLM(llmCfg, log)
+	eng, err := llm.New(llmCfg, log)
 	if err != nil {
 		return nil, "", fmt.Errorf("LLM engine: %w", err)
 	}
 	log.Info("language engine: LLM", "llm", llmCfg)
-	return llm, "llm/" + cfg.LLMModel, nil
+	return eng, "llm/" + cfg.LLMModel, nil
 }
 
 // newEmbedder returns the embedder when GRAPHMEM_EMBEDDING_MODEL is set: the
@@ -44,10 +45,10 @@ func newEmbedder(cfg Config, engine memory.Engine, log *slog.Logger) (memory.Emb
 	if cfg.EmbedModel == "" {
 		return nil, nil
 	}
-	if llm, ok := engine.(*extract.LLM); ok && cfg.EmbedBaseURL == "" {
-		return llm, nil
+	if eng, ok := engine.(*llm.Engine); ok && cfg.EmbedBaseURL == "" {
+		return eng, nil
 	}
-	ec := extract.DefaultLLMConfig()
+	ec := llm.DefaultConfig()
 	ec.BaseURL = cfg.EmbedBaseURL
 	if ec.BaseURL == "" {
 		ec.BaseURL = cfg.LLMBaseURL
@@ -57,7 +58,7 @@ func newEmbedder(cfg Config, engine memory.Engine, log *slog.Logger) (memory.Emb
 	ec.Timeout = cfg.LLMTimeout
 	ec.EmbeddingModel = cfg.EmbedModel
 	ec.EmbeddingDimensions = cfg.EmbedDims
-	emb, err := extract.NewLLM(ec, log)
+	emb, err := llm.New(ec, log)
 	if err != nil {
 		return nil, fmt.Errorf("embedder: %w", err)
 	}

@@ -1,0 +1,568 @@
+package offline
+
+import (
+	"strings"
+
+	"github.com/graphmem/graphmem/nlp"
+	"github.com/graphmem/graphmem/ontology"
+)
+
+// The shared clause analysis. Every clause of a speaker's sentence is read
+// once into a clause: the fillers and evidentials before it are stripped,
+// its subject found, the modality of its auxiliaries and adverbs read, and
+// its main verb located. The recognisers (rules_*.go) then read the clause's
+// shape and words and write facts through it (emit.go). The analysis never
+// decides what fact a clause states; the recognisers never re-parse who
+// said it, when, or how firmly.
+
+// clause is one clause under analysis.
+type clause struct {
+	said *utterance // the event it was read from, its speaker and their discourse
+	toks []tok
+	subj string // entity key of the subject
+
+	modality
+
+	coord    bool // the clause was joined by "and"/"or"/"but"/"then"
+	temporal bool // "when I have kids": a condition unless in the past
+	comma    bool // the clause followed a comma
+
+	verbAt    int    // index of the main verb (or of the copula complement)
+	verb      string // the main verb's lemma; "" for a copula clause
+	form      verbForm
+	companion string // "Sam" in "Sam and I got married"
+
+	date  *nlp.DateSpan // the clause's date, if it has one
+	until *nlp.DateSpan // "until 2020"
+}
+
+// modality is what a clause's auxiliaries, adverbs and markers say about
+// its verb. The recognisers read it to tell a state from its end ("no
+// longer"), a habit from an experience (past tense), and a fact from a plan
+// or a guess.
+type modality struct {
+	// not/never; anymore/no longer; again; now/these days; also/too; used to
+	neg, cessation, again, now, also, usedTo bool
+	// will/going to; past tense; have + participle; be + -ing; a form of "be"
+	future, past, perfect, progressive, be bool
+	// would; might/maybe/I think; really/so; kind of
+	would, hedge, strong, weak bool
+	// can, could, may, might, must or should
+	modal string
+}
+
+// stripLead removes fillers and evidential prefixes from the start of a
+// clause, noting hedges.
+func (c *clause) stripLead(toks []tok) []tok {
+	for len(toks) > 0 {
+		w := toks[0].w
+		if w == dateTok {
+			if c.date == nil {
+				c.date = toks[0].date
+			}
+			toks = toks[1:]
+			continue
+		}
+		if toks[0].kind == nlp.Punct || toks[0].kind == nlp.Symbol {
+			toks = toks[1:]
+			continue
+		}
+		matched := false
+		for _, ev := range evidentials {
+			if hasPrefix(toks, ev.words) && len(toks) > len(ev.words) {
+				rest := toks[len(ev.words):]
+				if rest[0].w == "that" || rest[0].w == "," {
+					rest = rest[1:]
+				}
+				// Only strip when a statement follows (a subject).
+				if len(rest) > 0 && (subjectPronouns[rest[0].w] || rest[0].w == "my" || rest[0].w == "our" ||
+					rest[0].cap || ev.words[0] == "maybe" || ev.words[0] == "probably" || ev.words[0] == "perhaps" ||
+					ev.words[0] == "possibly") {
+					toks = rest
+					if ev.hedge {
+						c.hedge = true
+					}
+					matched = true
+					break
+				}
+			}
+		}
+		if matched {
+			continue
+		}
+		// "These days", "Nowadays", "Now", "Last month", a leading date.
+		if w == "these" && len(toks) > 1 && toks[1].w == "days" {
+			c.now = true
+			toks = toks[2:]
+			continue
+		}
+		if w == "nowadays" || w == "now" || w == "currently" || w == "lately" || w == "recently" || w == "today" {
+			c.now = c.now || w != "recently"
+			toks = toks[1:]
+			continue
+		}
+		if w == dateTok {
+			if c.date == nil {
+				c.date = toks[0].date
+			}
+			toks = toks[1:]
+			continue
+		}
+		if w == "since" && len(toks) > 1 && toks[1].w == "then" {
+			toks = toks[2:]
+			continue
+		}
+		if n := fillerLen(toks); n > 0 {
+			toks = toks[n:]
+			continue
+		}
+		if c.vocative(toks) {
+			toks = toks[1:]
+			continue
+		}
+		break
+	}
+	return toks
+}
+
+// fillerLen returns how many leading tokens are filler.
+func fillerLen(toks []tok) int {
+	for _, p := range fillerPhrases {
+		if hasPrefix(toks, p) {
+			return len(p)
+		}
+	}
+	w := toks[0].w
+	if contextFillers[w] {
+		if len(toks) > 1 && (toks[1].w == "," || toks[1].w == "!") {
+			return 2
+		}
+		if w != "well" && w != "right" {
+			return 0
+		}
+	}
+	switch w {
+	case "the", "what", "you", "by", "big", "fun", "side", "quick", "heads", "guess", "thank", "good", "great":
+		return 0
+	}
+	if leadFillers[w] {
+		return 1
+	}
+	return 0
+}
+
+// vocative reports whether the clause opens by addressing someone ("Caroline,
+// I ..."): a known person's name followed by a comma, "!" or nothing.
+func (c *clause) vocative(toks []tok) bool {
+	t := toks[0]
+	if !t.cap || t.kind != nlp.Word {
+		return false
+	}
+	key := nlp.NormalizeName(t.orig)
+	if !c.said.people[key] && !firstNames[key] {
+		return false
+	}
+	return len(toks) == 1 || toks[1].w == "," || toks[1].w == "!"
+}
+
+func hasPrefix(toks []tok, words []string) bool {
+	if len(toks) < len(words) {
+		return false
+	}
+	for i, w := range words {
+		if toks[i].w != w {
+			return false
+		}
+	}
+	return true
+}
+
+// scanMarkers reads the clause-wide markers of change and time:
+// "anymore", "no longer", "again", "now", "these days", "as well", dates.
+func (c *clause) scanMarkers() {
+	t := c.toks
+	for i := 0; i < len(t); i++ {
+		switch t[i].w {
+		case "anymore":
+			c.cessation = true
+		case "any":
+			if i+1 < len(t) && (t[i+1].w == "more" || t[i+1].w == "longer") && (i+2 == len(t) || t[i+2].kind != nlp.Word) {
+				c.cessation = true
+			}
+		case "no":
+			if i+1 < len(t) && t[i+1].w == "longer" {
+				c.cessation, c.neg = true, true
+			}
+		case "again":
+			c.again = true
+		case "now", "nowadays", "currently":
+			c.now = true
+		case "these":
+			if i+1 < len(t) && t[i+1].w == "days" {
+				c.now = true
+			}
+		case "also", "too":
+			c.also = true
+		case "well":
+			if i > 0 && t[i-1].w == "as" && (i+1 == len(t) || t[i+1].kind != nlp.Word) {
+				c.also = true
+			}
+		case dateTok:
+			if i > 0 && (t[i-1].w == "until" || t[i-1].w == "till") {
+				c.until = t[i].date
+			} else if c.date == nil {
+				c.date = t[i].date
+			}
+		}
+	}
+}
+
+// subject finds the clause's subject and returns its key and the index
+// after it. Supported: I/we (the speaker), "the user", "my sister (Emma)",
+// "my dog (Rex)", a known or plausible person's name, he/she/they (the last
+// person mentioned), and an inherited subject when the clause opens with a
+// verb.
+func (c *clause) subject(inherited string) (string, int) {
+	t := c.toks
+	u := c.said
+	switch t[0].w {
+	case "i", "we":
+		return u.speaker, 1
+	case "me":
+		if len(t) > 2 && t[1].w == "and" {
+			if name, _ := nameOf(t, 2); name != "" {
+				c.companion = u.out.named(name, ontology.Person, 2)
+			}
+			return u.speaker, 3
+		}
+	case "the":
+		if len(t) > 1 && t[1].w == "user" {
+			if len(t) > 2 && t[2].w == "'s" {
+				if k, n := c.relativeAt(2, u.out.user()); k != "" {
+					return k, n
+				}
+				return "", 0
+			}
+			return u.out.user(), 2
+		}
+	case "my", "our":
+		if k, n := c.relativeAt(0, u.speaker); k != "" {
+			if c.at(n) == "and" && c.at(n+1) == "i" {
+				c.companion = k // "My husband and I moved to Austin"
+				return u.speaker, n + 2
+			}
+			return k, n
+		}
+		return "", 0
+	case "he", "she":
+		if u.talk.lastPerson != "" {
+			return u.talk.lastPerson, 1
+		}
+		return "", 0
+	case "they":
+		if u.talk.lastGroup != "" {
+			return u.talk.lastGroup, 1
+		}
+		return "", 0
+	case "you", "it", "this", "that", "there", "people", "everyone", "everybody", "nobody", "someone":
+		return "", 0
+	}
+	// A name, possibly followed by "and I" (→ the speaker).
+	if t[0].cap && t[0].kind == nlp.Word && !nameStop[t[0].w] {
+		j := 0
+		for j+1 < len(t) && t[j+1].cap && t[j+1].kind == nlp.Word && j < 2 {
+			j++
+		}
+		np := nounPhrase{toks: t[:j+1], hasName: true}
+		if j+2 < len(t) && t[j+1].w == "and" && t[j+2].w == "i" {
+			c.companion = u.out.named(np.surface(), ontology.Person, 2)
+			return u.speaker, j + 3
+		}
+		key := np.key()
+		if ent, ok := u.out.ents[key]; ok && (ent.typ == ontology.Person || ent.typ == ontology.Animal) {
+			c.notePerson(key)
+			return key, j + 1
+		}
+		if u.people[key] || firstNames[key] || (j+1 < len(t) && isFrameVerb(t[j+1].w) && !t[0].first) {
+			if typ, ok := classify(np); ok && typ != ontology.Person && !firstNames[key] {
+				return "", 0
+			}
+			k := u.out.named(np.surface(), ontology.Person, 2)
+			c.notePerson(k)
+			return k, j + 1
+		}
+		return "", 0
+	}
+	// A clause that opens with a verb shares the previous clause's subject;
+	// a sentence that opens with a past-tense verb is the speaker's
+	// ("Went to the park yesterday").
+	if lemma, f, ok := verbOf(t[0].w); ok {
+		if inherited != "" && f != formIng && (c.coord || c.comma && lemma != "like" && lemma != "love") {
+			return inherited, 0
+		}
+		if inherited == "" && f == formPast && t[0].first {
+			return u.speaker, 0
+		}
+	}
+	if auxiliaries[t[0].w] && inherited != "" && (c.coord || c.comma) {
+		return inherited, 0
+	}
+	return "", 0
+}
+
+// isFrameVerb reports whether w is a verb form that opens a known frame
+// after a name ("Emma lives in Rome").
+func isFrameVerb(w string) bool {
+	if auxiliaries[w] {
+		return w == "is" || w == "was" || w == "has" || w == "does" || w == "did" || w == "will"
+	}
+	_, f, ok := verbOf(w)
+	return ok && (f == formS || f == formPast)
+}
+
+func (c *clause) notePerson(key string) {
+	if key != "" && key != c.said.speaker {
+		c.said.talk.lastPerson = key
+	}
+}
+
+// parseAux reads auxiliaries, negation, modals and adverbs from index i and
+// leaves c.i on the main verb or the copula's complement.
+func (c *clause) parseAux(i int) {
+	t := c.toks
+	for i < len(t) {
+		w := t[i].w
+		next := ""
+		if i+1 < len(t) {
+			next = t[i+1].w
+		}
+		switch {
+		case w == "not" || w == "never":
+			c.neg = true
+		case w == "no" && next == "longer":
+			c.neg, c.cessation = true, true
+			i++
+		case w == "used" && next == "to":
+			c.usedTo, c.past = true, true
+			i++
+		case w == "going" && next == "to" && i+2 < len(t) && isBaseVerb(t[i+2].w):
+			c.future = true
+			i++
+		case w == "about" && next == "to":
+			c.future = true
+			i++
+		case w == "am" || w == "is" || w == "are":
+			c.be = true
+		case w == "was" || w == "were":
+			c.be, c.past = true, true
+		case w == "be":
+			c.be = true
+		case w == "been":
+			c.be, c.perfect = true, true
+		case w == "being":
+			c.be = true
+		case w == "do" || w == "does":
+		case w == "did":
+			c.past = true
+		case w == "have" || w == "has" || w == "had":
+			if next == "been" || next == "got" || next == "not" || next == "never" || next == "just" || next == "already" ||
+				next == "finally" || next == "recently" || next == "also" || next == "always" || next == "now" || next == "ever" ||
+				isParticiple(next) {
+				c.perfect = true
+				if w == "had" {
+					c.past = true
+				}
+				if next == "got" { // "have got" is "have"
+					c.verbAt, c.verb, c.form = i+1, "have", formBase
+					return
+				}
+			} else {
+				c.verbAt, c.verb, c.form = i, "have", formBase
+				if w == "had" {
+					c.past, c.form = true, formPast
+				}
+				return
+			}
+		case w == "will" || w == "shall":
+			c.future = true
+		case w == "would":
+			c.would = true
+		case w == "can" || w == "could" || w == "may" || w == "might" || w == "must" || w == "should":
+			c.modal = w
+			if w == "might" || w == "may" || w == "could" {
+				c.hedge = true
+			}
+		case w == "kind" || w == "sort":
+			if next != "of" {
+				goto done
+			}
+			c.weak = true
+			i++
+		case w == "really" || w == "absolutely" || w == "totally" || w == "truly" || w == "so" || w == "seriously" ||
+			w == "definitely" || w == "genuinely" || w == "super" || w == "particularly" || w == "especially":
+			c.strong = true
+		case w == "also" || w == "too":
+			c.also = true
+		case w == "still", w == "just", w == "actually", w == "finally", w == "already", w == "always", w == "usually",
+			w == "often", w == "sometimes", w == "recently", w == "lately", w == "even", w == "officially", w == "ever",
+			w == "mostly", w == "generally", w == "personally", w == "simply", w == "certainly", w == "only",
+			w == "newly", w == "somewhat", w == "pretty", w == "quite", w == "both", w == "all", w == "once",
+			w == "now", w == "currently", w == "nowadays", w == "again", w == "first", w == "happily", w == "proudly",
+			w == "recently", w == "originally", w == "basically", w == "honestly", w == "literally", w == "typically":
+			if w == "now" || w == "currently" || w == "nowadays" {
+				c.now = true
+			}
+		case w == dateTok:
+		case w == "gonna":
+			c.future = true
+		default:
+			goto done
+		}
+		i++
+	}
+done:
+	c.verbAt = i
+	if i < len(t) {
+		if lemma, f, ok := verbOf(t[i].w); ok {
+			if c.be && (f == formPast || f == formPart) && passiveFrames[lemma] {
+				// "I'm based in", "I was hired by", "I'm married to": read as
+				// copula complements.
+				return
+			}
+			if c.be && f == formIng {
+				c.progressive = true
+			}
+			if c.be && f != formIng && f != formPast && f != formPart {
+				return // "my favourite drink is tea": "drink" is a noun here
+			}
+			c.verb, c.form = lemma, f
+			if f == formPast && !c.perfect {
+				c.past = true
+			}
+			if c.be && f == formIng {
+				c.be = false
+			}
+		}
+	}
+}
+
+// isBaseVerb reports whether w is the base form of a known verb.
+func isBaseVerb(w string) bool { return isBaseForm(w) }
+
+// isParticiple reports whether w is a past participle of a known verb.
+func isParticiple(w string) bool {
+	_, f, ok := verbOf(w)
+	return ok && (f == formPast || f == formPart) || participles[w]
+}
+
+// desire reports whether a "would" clause expresses a wish the rules read
+// as a plan ("I'd love to visit Japan", "I'd like to learn Spanish").
+func (c *clause) desire() bool {
+	if c.verbAt >= len(c.toks) {
+		return false
+	}
+	switch c.toks[c.verbAt].w {
+	case "love", "like", "prefer", "rather":
+		return true
+	}
+	return false
+}
+
+// at returns the folded word at clause index i, or "".
+func (c *clause) at(i int) string {
+	if i < 0 || i >= len(c.toks) {
+		return ""
+	}
+	return c.toks[i].w
+}
+
+// seq reports whether the clause has words at index i (each element may
+// list alternatives separated by "|").
+func (c *clause) seq(i int, words ...string) bool {
+	for k, w := range words {
+		got := c.at(i + k)
+		if got == "" || !alt(w, got) {
+			return false
+		}
+	}
+	return true
+}
+
+func alt(pattern, w string) bool {
+	for len(pattern) > 0 {
+		k := 0
+		for k < len(pattern) && pattern[k] != '|' {
+			k++
+		}
+		if pattern[:k] == w {
+			return true
+		}
+		if k == len(pattern) {
+			return false
+		}
+		pattern = pattern[k+1:]
+	}
+	return false
+}
+
+// copulaAt reports whether index i holds "is/are/was/were" and returns the
+// index after it and any "now"/"still"/"no longer"/"not" that follows.
+func (c *clause) copulaAt(i int) (next int, ok, neg, now bool) {
+	if !alt("is|are|was|were|am|has|have", c.at(i)) {
+		return i, false, false, false
+	}
+	if alt("has|have", c.at(i)) {
+		if c.at(i+1) != "become" && c.at(i+1) != "been" {
+			return i, false, false, false
+		}
+		i++
+	}
+	i++
+	for {
+		switch c.at(i) {
+		case "now", "still", "currently", "always", "officially", "definitely", "also", "probably", "actually", "really":
+			now = now || c.at(i) == "now" || c.at(i) == "currently"
+			i++
+			continue
+		case "not", "never":
+			neg = true
+			i++
+			continue
+		case "no":
+			if c.at(i+1) == "longer" {
+				neg = true
+				i += 2
+				continue
+			}
+		}
+		return i, true, neg, now
+	}
+}
+
+// words joins the folded words of toks (stopping at punctuation).
+func words(toks []tok) string {
+	ws := make([]string, 0, len(toks))
+	for _, t := range toks {
+		if t.kind != nlp.Word && t.kind != nlp.Number {
+			break
+		}
+		if t.w == "now" || t.w == "too" || t.w == "anymore" || t.w == "again" || t.w == "also" {
+			continue
+		}
+		ws = append(ws, t.w)
+	}
+	return strings.Join(ws, " ")
+}
+
+// gerundPhrase reads the activity phrase of gerund g whose complement
+// starts at i.
+func (c *clause) gerundPhrase(g string, i int) nounPhrase { return gerundPhrase(c.toks, g, i) }
+
+// clauseText is the clause's folded words, for phrase checks.
+func (c *clause) clauseText() string {
+	ws := make([]string, len(c.toks))
+	for i, t := range c.toks {
+		ws[i] = t.w
+	}
+	return strings.Join(ws, " ")
+}

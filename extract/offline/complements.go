@@ -1,0 +1,254 @@
+package offline
+
+import (
+	"github.com/graphmem/graphmem/nlp"
+)
+
+// be, have, get and become are verbs whose complement, not the verb itself,
+// decides what is said: "I am from Sweden" is a place, "I am allergic to
+// cats" a health fact, "I have a dog named Rex" a pet, "I got a job at
+// Globex" an employer. Each branch hands the clause to the recogniser of
+// that kind of fact; the order of the branches is the order of precedence.
+
+// become reads "I became a nurse", "I became vegetarian" as "I am ...".
+func (r *recognizers) become(c *clause) {
+	if c.modal != "" || c.would || c.future {
+		return
+	}
+	c.verbAt++
+	c.past = false
+	c.be = true
+	c.verb = ""
+	r.be(c)
+}
+
+// be reads "I am ..." clauses (a form of "be", no main verb): first the
+// complements that open with a word that says what follows ("from",
+// "allergic", "married", "into"), then ages and fandom, then the single
+// adjectives of the lexicon (diets, statuses, nationalities, conditions,
+// identities), and last a role or identity introduced by an article.
+func (r *recognizers) be(c *clause) {
+	t := c.toks
+	i := c.verbAt
+	w := c.at(i)
+	neg := c.neg
+	past := c.past && !c.perfect && !c.now
+	switch {
+	case w == "from" || (w == "originally" && c.at(i+1) == "from"):
+		if w == "originally" {
+			i++
+		}
+		if !neg {
+			r.places.origin(c, takeNP(t, i+1))
+		}
+		return
+	case alt("based|settled|located|living", w) && alt("in|out", c.at(i+1)):
+		j := i + 2
+		if c.at(j) == "of" {
+			j++
+		}
+		r.places.residence(c, takeNP(t, j), neg, false, "")
+		return
+	case w == "born":
+		r.identity.born(c, i+1)
+		return
+	case w == "married" || w == "engaged" || w == "divorced" || w == "separated" || w == "widowed":
+		r.couples.maritalStatus(c, w, i+1, neg)
+		return
+	case w == "in" && c.at(i+1) == "a" && c.at(i+2) == "relationship":
+		r.couples.inRelationship(c, i+3, neg)
+		return
+	case w == "laid" && c.at(i+1) == "off", w == "fired", w == "let" && c.at(i+1) == "go", w == "made" && c.at(i+1) == "redundant":
+		r.work.dismissed(c, i)
+		return
+	case (w == "hired" || w == "employed") && alt("by|at", c.at(i+1)):
+		r.work.employer(c, takeNP(t, i+2), neg || past, "hired")
+		r.work.roleAfter(c, i+2)
+		return
+	case w == "allergic":
+		if c.at(i+1) == "to" {
+			r.health.allergicTo(c, i+2, neg)
+		}
+		return
+	case (w == "lactose" || w == "gluten") && c.at(i+1) == "intolerant":
+		r.health.intolerant(c, w, neg)
+		return
+	case w == "fluent" && c.at(i+1) == "in" && !neg:
+		r.study.fluentIn(c, i+2)
+		return
+	case w == "into":
+		r.tastes.likeObjects(c, i+1, "LIKES", neg, 0.75, "is into")
+		return
+	case likeAdjectives[w] != "" && alt(likeAdjectives[w], c.at(i+1)):
+		r.tastes.likeObjects(c, i+2, "LIKES", neg, 0.9, "is "+w+" "+c.at(i+1))
+		return
+	case alt("tired|sick|bored", w) && alt("of|with", c.at(i+1)) || w == "fed" && c.at(i+1) == "up" && c.at(i+2) == "with":
+		j := i + 2
+		if w == "fed" {
+			j++
+		}
+		if !neg {
+			r.tastes.likeObjects(c, j, "DISLIKES", false, 0.6, "is "+words(t[i:j]))
+		}
+		return
+	case alt("scared|afraid|terrified", w) && c.at(i+1) == "of":
+		if !neg {
+			r.tastes.likeObjects(c, i+2, "DISLIKES", false, 0.6, "is "+w+" of")
+		}
+		return
+	case w == "a" && c.at(i+1) == "member" && c.at(i+2) == "of", w == "part" && c.at(i+1) == "of":
+		j := i + 3
+		if w == "part" {
+			j = i + 2
+		}
+		r.work.memberOf(c, takeNP(t, j), neg || past)
+		return
+	case w == "to" && c.perfect:
+		r.places.beenTo(c, takeNP(t, i+1), neg)
+		return
+	case w == "in" && c.now && !past:
+		r.places.nowIn(c, takeNP(t, i+1), neg)
+		return
+	case w == "on" && alt("a|the", c.at(i+1)):
+		r.health.onDiet(c, takeNP(t, i+1), neg, past)
+		return
+	}
+	// Ages: "I am 30", "I'm 30 years old".
+	if r.identity.ageAt(c, i) {
+		return
+	}
+	// Fans: "I'm a big fan of jazz", "I'm a Chelsea fan".
+	if r.tastes.fandom(c, i, neg) {
+		return
+	}
+	// Single adjectives: diets, statuses, nationalities, identities.
+	j := i
+	if alt("a|an", c.at(j)) {
+		j++
+	}
+	w = c.at(j)
+	two := w + " " + c.at(j+1)
+	switch {
+	case diets[two] || diets[w]:
+		d := w
+		if diets[two] {
+			d = two
+		}
+		r.health.diet(c, d, neg, past)
+		return
+	case statuses[w] && j == i:
+		r.couples.status(c, w, neg || past)
+		return
+	case nationalities[w] != "" && j == i && (j+1 >= len(t) || t[j+1].kind != nlp.Word || t[j+1].w == "and"):
+		if !neg {
+			r.places.nationality(c, w)
+		}
+		return
+	case conditions[two] != "" || conditions[w] != "" && j == i:
+		adj := w
+		if conditions[two] != "" {
+			adj = two
+		}
+		r.health.condition(c, adj, neg || past)
+		return
+	case identityWords[w] && (j == i || j+1 >= len(t) || t[j+1].kind != nlp.Word):
+		r.identity.identityWord(c, w, neg || past)
+		return
+	}
+	// Roles and identities introduced by an article: "a nurse", "a data
+	// analyst at Acme", "the CEO of Initech", "a transgender woman".
+	if alt("a|an|the", c.at(i)) || (c.at(i) == "self-employed" || c.at(i) == "retired" || c.at(i) == "unemployed") {
+		r.identity.roleOrIdentity(c, i, neg, past)
+	}
+}
+
+// have reads what "have" introduces: pets and relatives, allergies,
+// budgets, schedules, and possessions.
+func (r *recognizers) have(c *clause) {
+	t := c.toks
+	i := c.verbAt + 1
+	if c.at(i) == "to" || c.future || c.would || c.modal != "" {
+		return
+	}
+	if c.at(i) == "got" {
+		i++
+	}
+	past := c.past && !c.perfect
+	neg := c.neg || c.usedTo || past
+	if r.kin.petOrPeople(c, i, neg) {
+		return
+	}
+	np := takeNP(t, i)
+	if np.empty() {
+		return
+	}
+	// Allergies: "a peanut allergy", "an allergy to cats".
+	if np.head() == "allergy" {
+		r.health.allergy(c, np, neg)
+		return
+	}
+	// Budgets: "a budget of 2000 euros for the trip".
+	if np.head() == "budget" && c.at(np.next) == "of" {
+		r.budgets.budgetOf(c, np.next+1)
+		return
+	}
+	// Schedules: "I have piano lessons on Tuesdays".
+	if occasionNouns[np.head()] && alt("on|every|each", c.at(np.next)) {
+		r.schedules.schedule(c, np, np.next, false)
+		return
+	}
+	if c.perfect && c.at(i) == "been" || !isProduct(np) {
+		return
+	}
+	r.possessions.possess(c, np, neg, "")
+}
+
+// get reads what "get" introduces, in the past only ("I get tired" says
+// nothing lasting): a marital status ("I got married to Sam"), a taste ("I
+// got into pottery"), a job gained or lost ("I got a job at Globex", "I got
+// laid off"), a pet or relative ("we got a puppy"), a possession ("I got a
+// new laptop").
+func (r *recognizers) get(c *clause) {
+	t := c.toks
+	i := c.verbAt + 1
+	if c.future || c.would || c.modal != "" || c.neg {
+		if (c.future || c.would) && !c.neg {
+			r.plans.planFrom(c, c.verb, c.verbAt)
+		}
+		return
+	}
+	if !c.past && !c.perfect {
+		return // "I get tired" / "I get it"
+	}
+	switch c.at(i) {
+	case "married", "engaged", "divorced", "separated":
+		r.couples.maritalStatus(c, c.at(i), i+1, false)
+		return
+	case "into":
+		if np := takeNP(t, i+1); np.det == "" && !intoNotTastes[np.head()] {
+			r.tastes.likeObjects(c, i+1, "LIKES", false, 0.7, "got into")
+		}
+		return
+	case "laid", "fired", "let":
+		r.work.dismissed(c, i)
+		return
+	case "hired":
+		if alt("by|at", c.at(i+1)) {
+			r.work.employer(c, takeNP(t, i+2), false, "hired")
+			r.work.roleAfter(c, i+2)
+		}
+		return
+	}
+	np := takeNP(t, i)
+	if np.empty() {
+		return
+	}
+	if gainedJobNouns[np.head()] {
+		r.work.gotJob(c, np.next)
+		return
+	}
+	if r.kin.petOrPeople(c, i, false) {
+		return
+	}
+	r.possessions.possess(c, np, false, "got")
+}

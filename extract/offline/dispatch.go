@@ -1,0 +1,226 @@
+package offline
+
+// The index of what the offline engine understands. A clause is analysed
+// once (clause.go), then offered to the frames, the rules that a clause's
+// shape decides whatever its verb ("my favourite food is sushi"), and
+// failing those to the rule of its main verb, or to the complements of
+// "be" when it has none (complements.go). A verb that is not in the table
+// yields no fact; its names are still mentioned.
+//
+// Adding a kind of fact is adding a recogniser: a rules_<kind>.go file with
+// a <kind>Rules type whose fields name the recognisers it hands clauses to,
+// a field for it in recognizers, and its verbs, frames and complements
+// registered here and in complements.go. Its words go in the lexicon files.
+
+// recognizers are the engine's recognisers, one per kind of fact, wired to
+// each other where one reading implies another's fact ("I got a job at
+// Globex" is a get-clause that names an employer). They hold no state of
+// their own, so one set serves every call of an Engine concurrently.
+type recognizers struct {
+	kin         *kinRules
+	couples     *coupleRules
+	places      *placeRules
+	work        *workRules
+	study       *studyRules
+	tastes      *tasteRules
+	favourites  *favouriteRules
+	switches    *switchRules
+	possessions *possessionRules
+	budgets     *budgetRules
+	schedules   *scheduleRules
+	hobbies     *hobbyRules
+	outings     *outingRules
+	plans       *planRules
+	identity    *identityRules
+	health      *healthRules
+
+	// verbs maps a main verb's lemma to the rule that reads its clause.
+	verbs map[string]func(*clause)
+	// frames are tried in order before the verb's rule; the first that
+	// matches reads the clause.
+	frames []func(*clause) bool
+}
+
+func newRecognizers() *recognizers {
+	r := &recognizers{
+		kin: &kinRules{}, couples: &coupleRules{}, places: &placeRules{}, work: &workRules{},
+		study: &studyRules{}, tastes: &tasteRules{}, favourites: &favouriteRules{}, switches: &switchRules{},
+		possessions: &possessionRules{}, budgets: &budgetRules{}, schedules: &scheduleRules{},
+		hobbies: &hobbyRules{}, outings: &outingRules{}, plans: &planRules{}, identity: &identityRules{},
+		health: &healthRules{},
+	}
+	r.kin.plans = r.plans
+	r.places.plans, r.places.schedules = r.plans, r.schedules
+	r.work.hobbies = r.hobbies
+	r.study.plans = r.plans
+	r.tastes.plans = r.plans
+	r.possessions.plans = r.plans
+	r.hobbies.plans, r.hobbies.study, r.hobbies.work = r.plans, r.study, r.work
+	r.outings.health, r.outings.hobbies, r.outings.plans, r.outings.study = r.health, r.hobbies, r.plans, r.study
+	r.identity.work = r.work
+
+	r.verbs = map[string]func(*clause){
+		// places
+		"live": r.places.ruleLive, "reside": r.places.ruleLive, "stay": r.places.ruleLive,
+		"move": r.places.ruleMove, "relocate": r.places.ruleMove,
+		"settle": r.places.ruleSettle,
+		"come":   r.places.ruleCome, "hail": r.places.ruleCome,
+		"grow":  r.places.ruleGrow,
+		"visit": r.places.ruleVisit, "travel": r.places.ruleVisit, "fly": r.places.ruleVisit, "tour": r.places.ruleVisit,
+		"explore": r.places.ruleVisit,
+		// work
+		"work":  r.work.ruleWork,
+		"join":  r.work.ruleJoin,
+		"leave": r.work.ruleLeave, "quit": r.work.ruleLeave, "resign": r.work.ruleLeave, "retire": r.work.ruleLeave,
+		"volunteer": r.work.ruleVolunteer,
+		// study
+		"learn": r.study.ruleLearn, "study": r.study.ruleStudy, "graduate": r.study.ruleGraduate,
+		"speak": r.study.ruleSpeak,
+		// tastes
+		"like": r.tastes.ruleLike, "love": r.tastes.ruleLike, "adore": r.tastes.ruleLike, "enjoy": r.tastes.ruleLike,
+		"fancy": r.tastes.ruleLike, "hate": r.tastes.ruleLike, "dislike": r.tastes.ruleLike, "detest": r.tastes.ruleLike,
+		"loathe": r.tastes.ruleLike, "despise": r.tastes.ruleLike, "stand": r.tastes.ruleLike,
+		"prefer": r.tastes.rulePrefer,
+		"drink":  r.tastes.ruleConsume, "eat": r.tastes.ruleConsume,
+		"support": r.tastes.ruleSupport, "root": r.tastes.ruleSupport, "cheer": r.tastes.ruleSupport,
+		// switches
+		"switch": r.switches.ruleSwitch, "replace": r.switches.ruleSwitch, "change": r.switches.ruleSwitch,
+		"trade": r.switches.ruleSwitch, "swap": r.switches.ruleSwitch, "exchange": r.switches.ruleSwitch,
+		// possessions
+		"drive": r.possessions.ruleDrive,
+		"own":   r.possessions.ruleOwn, "buy": r.possessions.ruleOwn, "purchase": r.possessions.ruleOwn,
+		"rent": r.possessions.ruleOwn, "lease": r.possessions.ruleOwn,
+		"sell": r.possessions.ruleSell,
+		"use":  r.possessions.ruleUse,
+		"keep": r.possessions.ruleKeep,
+		// kin
+		"adopt": r.kin.ruleAdopt, "rescue": r.kin.ruleAdopt,
+		"celebrate": r.kin.ruleCelebrate,
+		// couples
+		"marry": r.couples.ruleMarry, "date": r.couples.ruleDate, "break": r.couples.ruleBreak,
+		"divorce": r.couples.ruleDivorce,
+		// outings
+		"go": r.outings.ruleGo, "take": r.outings.ruleTake, "attend": r.outings.ruleAttend,
+		"watch": r.outings.ruleWatch, "sign": r.outings.ruleSign,
+		// hobbies
+		"start": r.hobbies.ruleStart, "begin": r.hobbies.ruleStart,
+		"stop": r.hobbies.ruleStop, "give": r.hobbies.ruleGive,
+		"run": r.hobbies.ruleActivity, "swim": r.hobbies.ruleActivity, "paint": r.hobbies.ruleActivity,
+		"draw": r.hobbies.ruleActivity, "cook": r.hobbies.ruleActivity, "bake": r.hobbies.ruleActivity,
+		"hike": r.hobbies.ruleActivity, "dance": r.hobbies.ruleActivity, "sing": r.hobbies.ruleActivity,
+		"write": r.hobbies.ruleActivity, "knit": r.hobbies.ruleActivity, "garden": r.hobbies.ruleActivity,
+		"surf": r.hobbies.ruleActivity, "ski": r.hobbies.ruleActivity, "climb": r.hobbies.ruleActivity,
+		"meditate": r.hobbies.ruleActivity, "jog": r.hobbies.ruleActivity, "cycle": r.hobbies.ruleActivity,
+		"bike": r.hobbies.ruleActivity, "camp": r.hobbies.ruleActivity, "fish": r.hobbies.ruleActivity,
+		"read": r.hobbies.ruleActivity, "make": r.hobbies.ruleActivity, "create": r.hobbies.ruleActivity,
+		"build": r.hobbies.ruleActivity, "compose": r.hobbies.ruleActivity,
+		"play": r.hobbies.rulePlay, "practice": r.hobbies.rulePractice, "practise": r.hobbies.rulePractice,
+		"do": r.hobbies.rulePractice,
+		// plans
+		"plan": r.plans.rulePlan, "intend": r.plans.rulePlan, "want": r.plans.rulePlan, "hope": r.plans.rulePlan,
+		"aim": r.plans.rulePlan, "dream": r.plans.rulePlan, "consider": r.plans.rulePlan, "think": r.plans.rulePlan,
+		"look": r.plans.rulePlan,
+		// identity and health
+		"turn":   r.identity.ruleTurn,
+		"follow": r.health.ruleFollow,
+		// schedules and budgets
+		"reschedule": r.schedules.ruleReschedule, "shift": r.schedules.ruleReschedule,
+		"raise": r.budgets.ruleBudgetChange, "increase": r.budgets.ruleBudgetChange,
+		"lower": r.budgets.ruleBudgetChange, "cut": r.budgets.ruleBudgetChange,
+		// verbs whose complement decides (complements.go)
+		"have": r.have, "get": r.get, "land": r.get, "become": r.become,
+	}
+	r.frames = []func(*clause) bool{
+		r.favourites.favouriteFrame, // "my favourite food is sushi", "Tea is my favourite drink"
+		r.budgets.budgetFrame,       // "my budget for the trip is 2000 euros"
+		r.kin.birthdayFrame,         // "my birthday is on 8 May"
+		r.kin.nameFrame,             // "my name is Sam", "her name is Luna"
+		r.kin.isMyFrame,             // "Emma is my sister"
+		r.plans.goalFrame,           // "my goal is to open a bakery"
+		r.places.homeFrame,          // "Home is Melbourne these days"
+		r.work.jobFrame,             // "my new job is at Spotify"
+		r.tastes.notForMeFrame,      // "Coffee isn't for me anymore"
+		r.schedules.scheduleFrame,   // "our team meeting is on Mondays"
+		r.tastes.tooFrame,           // "window seats are too cramped"
+	}
+	return r
+}
+
+// read analyses one clause of an utterance and emits its facts. inherited
+// is the subject of the previous clause of the sentence (for "I live in
+// Paris and work as a nurse"). It returns the clause's subject, and
+// reports whether the clause opened a hypothetical ("if", "I wish"), which
+// asserts nothing for the rest of the sentence.
+func (r *recognizers) read(u *utterance, toks []tok, inherited string) (subject string, hypothetical bool) {
+	c := &clause{said: u}
+	if len(toks) > 0 {
+		switch toks[0].w {
+		case "and", "or", "&", "then", "but":
+			c.coord = true
+		case ",":
+			c.comma = true
+		case "who", "which", "that", "whom", "whose", "where":
+			return inherited, false // relative clauses describe someone else
+		case "when", "once", "whenever", "until", "before", "after":
+			c.temporal = true
+		}
+	}
+	toks = c.stripLead(toks)
+	if len(toks) == 0 {
+		return inherited, false
+	}
+	if hypotheticalStarts[toks[0].w] || (toks[0].w == "i" && len(toks) > 1 && toks[1].w == "wish") ||
+		(toks[0].w == "what" && len(toks) > 1 && toks[1].w == "if") {
+		return "", true
+	}
+	c.toks = toks
+	c.scanMarkers()
+	c.relationMentions()
+	if r.frame(c) {
+		return c.subj, false
+	}
+	subj, i := c.subject(inherited)
+	if subj == "" {
+		return "", false
+	}
+	c.subj = subj
+	c.parseAux(i)
+	if c.modal == "should" || c.modal == "must" || c.modal == "can" && !c.neg {
+		return subj, false // advice and ability are not facts ("I should learn Spanish")
+	}
+	if c.would && !c.desire() {
+		return subj, false // "I would live in Paris if..." is hypothetical
+	}
+	if c.temporal && !c.past && !c.perfect {
+		return subj, false // "for when I have kids" asserts nothing yet
+	}
+	r.dispatch(c)
+	return subj, false
+}
+
+// frame offers a clause to the frames in order and reports whether one
+// read it. Only a speaker's clauses have frames.
+func (r *recognizers) frame(c *clause) bool {
+	if c.said.speaker == "" {
+		return false
+	}
+	for _, f := range r.frames {
+		if f(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// dispatch runs the rule of the clause's verb, or the complements of "be".
+func (r *recognizers) dispatch(c *clause) {
+	if c.verb == "" {
+		if c.be {
+			r.be(c)
+		}
+		return
+	}
+	if rule, ok := r.verbs[c.verb]; ok {
+		rule(c)
+	}
+}

@@ -1,0 +1,147 @@
+package offline
+
+import (
+	"strings"
+
+	"github.com/graphmem/graphmem/nlp"
+)
+
+// budgetRules recognise budgets and the sums they are set to ("my budget for
+// the trip is 2000 euros", "I raised my budget to 3000 euros", "our trip
+// budget went up to 4000 dollars").
+type budgetRules struct{}
+
+// ruleBudgetChange: "I raised my budget to 3000 euros".
+func (r *budgetRules) ruleBudgetChange(c *clause) {
+	owner, i := c.possessor(c.verbAt + 1)
+	if owner == "" {
+		return
+	}
+	qual, j := r.budgetSlot(c, i)
+	if j < 0 || c.at(j) != "to" {
+		return
+	}
+	if amt, _ := readAmount(c.toks, j+1); amt != "" {
+		r.budget(c, owner, qual, amt, true)
+	}
+}
+
+// budgetFrame: "my budget for the trip is 2000 euros", "our trip budget is
+// now 3000 euros", "the budget for the trip is 500 dollars".
+func (r *budgetRules) budgetFrame(c *clause) bool {
+	owner, i := c.possessor(0)
+	if owner == "" && c.at(0) == "the" {
+		owner, i = c.said.speaker, 1
+	}
+	if owner == "" {
+		return false
+	}
+	qual, j := r.budgetSlot(c, i)
+	if j < 0 {
+		return false
+	}
+	n, ok, neg, now := c.copulaAt(j)
+	if !ok && budgetChangeVerbs[c.at(j)] {
+		// "my trip budget went up to 4000 dollars"
+		n, ok, now = j+1, true, true
+		for alt("up|down|to|now|from", c.at(n)) {
+			n++
+		}
+	}
+	if !ok || neg {
+		return false
+	}
+	amt, _ := readAmount(c.toks, n)
+	if amt == "" {
+		return false
+	}
+	c.subj = owner
+	r.budget(c, owner, qual, amt, now)
+	return true
+}
+
+// budgetSlot reads "trip budget", "budget for the trip", "budget" at i and
+// returns the qualifier and the index after; -1 when there is no budget.
+func (r *budgetRules) budgetSlot(c *clause, i int) (string, int) {
+	t := c.toks
+	start := i
+	for i < len(t) && c.at(i) != "budget" && i-start < 3 && t[i].kind == nlp.Word {
+		i++
+	}
+	if c.at(i) != "budget" {
+		return "", -1
+	}
+	qual := nlp.Singular(words(t[start:i]))
+	i++
+	if alt("for|on", c.at(i)) {
+		q := takeNP(t, i+1)
+		if !q.empty() {
+			qual = q.head()
+			if len(q.toks) > 1 && !q.hasName {
+				qual = nlp.NormalizeName(q.lower())
+			}
+			i = q.next
+		}
+	}
+	return qual, i
+}
+
+// budget emits HAS_BUDGET.
+func (r *budgetRules) budget(c *clause, owner, qual, amount string, now bool) {
+	tmpl := "{S's} budget is {O}"
+	if qual != "" {
+		tmpl = "{S's} budget for the {Q} is {O}"
+	}
+	if now || c.now {
+		tmpl = strings.Replace(tmpl, " is {O}", " is now {O}", 1)
+	}
+	c.emit(fx{subj: owner, pred: "HAS_BUDGET", obj: c.value(amount), qual: qual, tmpl: tmpl, noDate: true})
+}
+
+// readAmount reads a sum of money at i: "2000 euros", "$2,000", "€3k",
+// "3000 EUR", "about 500 dollars".
+func readAmount(t []tok, i int) (string, int) {
+	for i < len(t) && amountHedges[t[i].w] {
+		i++
+	}
+	if i >= len(t) {
+		return "", i
+	}
+	if t[i].kind == nlp.Symbol && strings.ContainsAny(t[i].orig, "$€£¥₹") && i+1 < len(t) && t[i+1].kind == nlp.Number {
+		s := t[i].orig + t[i+1].orig
+		j := i + 2
+		if j < len(t) && amountMultipliers[t[j].w] {
+			s += " " + t[j].orig
+			j++
+		}
+		return s, j
+	}
+	if t[i].kind == nlp.Number {
+		s := t[i].orig
+		j := i + 1
+		if j < len(t) && amountMultipliers[t[j].w] {
+			s += " " + t[j].orig
+			j++
+		}
+		if j < len(t) && currencies[t[j].w] {
+			return s + " " + t[j].orig, j + 1
+		}
+		if j < len(t) && t[j].kind == nlp.Symbol && strings.ContainsAny(t[j].orig, "$€£¥₹") {
+			return s + t[j].orig, j + 1
+		}
+	}
+	return "", i
+}
+
+// budgetOf reads "a budget of 2000 euros (for the trip)" from the amount
+// at i.
+func (r *budgetRules) budgetOf(c *clause, i int) {
+	if amt, n := readAmount(c.toks, i); amt != "" {
+		qual := ""
+		if alt("for|on", c.at(n)) {
+			q := takeNP(c.toks, n+1)
+			qual = q.head()
+		}
+		r.budget(c, c.subj, qual, amt, false)
+	}
+}

@@ -1,0 +1,179 @@
+package offline
+
+import (
+	"strings"
+
+	"github.com/graphmem/graphmem/nlp"
+	"github.com/graphmem/graphmem/ontology"
+)
+
+// favouriteRules recognise favourites in either order: "my favourite food is
+// sushi", "my favourite programming language is now Go", "Tea is my
+// favourite drink", "it's my favourite food". A favourite is exclusive per
+// category (the qualifier) and implies a liking.
+type favouriteRules struct{}
+
+// favouriteFrame: "my favourite food is sushi", "my favourite programming
+// language is now Go", "Tea is my favourite drink", "it's my favourite food".
+func (r *favouriteRules) favouriteFrame(c *clause) bool {
+	t := c.toks
+	// Form A: POSS favourite CAT is X
+	if owner, i := c.possessor(0); owner != "" {
+		for favouriteModifiers[c.at(i)] {
+			i++
+		}
+		if c.at(i) != "favourite" && c.at(i) != "favourites" {
+			return false
+		}
+		i++
+		catStart := i
+		for i < len(t) && i-catStart < 3 && !alt("is|are|was|were|has|have", t[i].w) {
+			i++
+		}
+		cat := words(t[catStart:i])
+		n, ok, neg, now := c.copulaAt(i)
+		if !ok {
+			return false
+		}
+		if neg && c.cessation {
+			now = false
+		}
+		items, _ := takeList(t, n)
+		r.favourite(c, owner, cat, items, neg || c.neg, now || c.now)
+		return true
+	}
+	// Form B: X is POSS favourite CAT
+	var items []nounPhrase
+	var n int
+	if alt("it|that|this", c.at(0)) {
+		if c.said.talk.lastObject == "" {
+			return false
+		}
+		n = 1
+	} else {
+		items, n = takeList(t, 0)
+		if len(items) == 0 {
+			return false
+		}
+	}
+	i, ok, neg, now := c.copulaAt(n)
+	if !ok {
+		return false
+	}
+	owner, k := c.possessor(i)
+	for favouriteModifiers[c.at(k)] {
+		k++
+	}
+	if owner == "" || !alt("favourite|favourites", c.at(k)) {
+		return false
+	}
+	cat := words(t[k+1:])
+	if strings.Contains(cat, " ") {
+		if f := strings.Fields(cat); len(f) > 3 {
+			cat = strings.Join(f[:3], " ")
+		}
+	}
+	cat = strings.TrimSpace(strings.Split(cat, " , ")[0])
+	if items == nil {
+		r.favouriteKey(c, owner, nlp.Singular(cat), c.said.talk.lastObject, neg || c.neg, now || c.now)
+		return true
+	}
+	r.favourite(c, owner, cat, items, neg || c.neg, now || c.now)
+	return true
+}
+
+// favouriteCategoryType types the object of a favourite by its category.
+func favouriteCategoryType(cat string) (ontology.EntityType, bool) {
+	switch lastWord(cat) {
+	case "food", "dish", "meal", "snack", "dessert", "cuisine", "drink", "beverage", "fruit", "treat", "restaurant":
+		if lastWord(cat) == "restaurant" {
+			return ontology.Place, true
+		}
+		return ontology.Food, true
+	case "team", "club", "band", "company", "brand":
+		return ontology.Organization, true
+	case "language":
+		return ontology.Language, true
+	case "movie", "film", "book", "song", "show", "album", "series", "game", "novel", "painting", "genre", "author", "poem":
+		return ontology.Artwork, true
+	case "sport", "hobby", "activity", "exercise", "pastime":
+		return ontology.Activity, true
+	case "city", "country", "place", "destination", "spot", "beach", "park":
+		return ontology.Place, true
+	case "animal", "pet":
+		return ontology.Animal, true
+	case "singer", "artist", "actor", "actress", "player", "writer", "musician":
+		return ontology.Person, true
+	case "car", "phone", "app", "gadget", "device":
+		return ontology.Product, true
+	}
+	return "", false
+}
+
+// favourite emits HAS_FAVORITE (one item) or LIKES (several).
+func (r *favouriteRules) favourite(c *clause, owner, cat string, items []nounPhrase, neg, now bool) {
+	cat = strings.TrimSpace(cat)
+	qual := cat
+	if f := strings.Fields(cat); len(f) > 0 {
+		f[len(f)-1] = nlp.Singular(f[len(f)-1])
+		qual = strings.Join(f, " ")
+	}
+	typ, typed := favouriteCategoryType(qual)
+	var keys []string
+	for _, np := range items {
+		if !usableObject(np) {
+			continue
+		}
+		t, rank := typ, 2
+		if !typed {
+			t, rank = "", 0
+		}
+		if k, _ := c.object(np, t, rank); k != "" {
+			keys = append(keys, k)
+		}
+	}
+	if len(keys) == 1 {
+		r.favouriteKey(c, owner, qual, keys[0], neg, now)
+		return
+	}
+	for _, k := range keys {
+		tmpl := "{S} loves {O}"
+		if qual != "" {
+			tmpl = "{O} is one of {S's} favourite " + pluralize(qual)
+		}
+		c.emit(fx{subj: owner, pred: "LIKES", obj: k, neg: neg, strength: 0.9, tmpl: tmpl, noDate: true})
+	}
+}
+
+func pluralize(w string) string {
+	switch {
+	case strings.HasSuffix(w, "s"), strings.HasSuffix(w, "sh"), strings.HasSuffix(w, "ch"):
+		return w + "es"
+	case strings.HasSuffix(w, "y") && len(w) > 1 && !strings.ContainsRune("aeiou", rune(w[len(w)-2])):
+		return w[:len(w)-1] + "ies"
+	}
+	return w + "s"
+}
+
+// favouriteKey emits one favourite (and the liking it implies).
+func (r *favouriteRules) favouriteKey(c *clause, owner, qual, key string, neg, now bool) {
+	tmpl := "{S's} favourite {Q} is {O}"
+	switch {
+	case qual == "" && neg:
+		tmpl = "{O} is no longer {S's} favourite"
+	case qual == "":
+		tmpl = "{S's} favourite is {O}"
+	case neg:
+		tmpl = "{O} is no longer {S's} favourite {Q}"
+	case now:
+		tmpl = "{S's} favourite {Q} is now {O}"
+	}
+	c.emit(fx{subj: owner, pred: "HAS_FAVORITE", obj: key, qual: qual, neg: neg, strength: 1, tmpl: tmpl, noDate: true, rank: 2})
+	if neg {
+		return
+	}
+	c.emit(fx{subj: owner, pred: "LIKES", obj: key, strength: 0.9, tmpl: "{S} loves {O}", noDate: true})
+	if lastWord(qual) == "team" || lastWord(qual) == "club" {
+		c.emit(fx{subj: owner, pred: "SUPPORTS", obj: key, tmpl: "{S} supports {O}", noDate: true})
+	}
+}

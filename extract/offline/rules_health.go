@@ -1,0 +1,90 @@
+package offline
+
+import (
+	"strings"
+
+	"github.com/graphmem/graphmem/ontology"
+)
+
+// healthRules recognise diets, allergies, intolerances and conditions ("I'm
+// vegetarian", "I follow a keto diet", "I'm allergic to peanuts", "I'm
+// lactose intolerant").
+type healthRules struct{}
+
+// ruleFollow: "I follow a vegan diet".
+func (r *healthRules) ruleFollow(c *clause) {
+	np := takeNP(c.toks, c.verbAt+1)
+	if np.head() == "diet" && len(np.toks) > 1 {
+		r.diet(c, np.lower(), c.neg || c.usedTo, c.past && !c.perfect)
+	}
+}
+
+// diet emits HAS_DIET.
+func (r *healthRules) diet(c *clause, d string, neg, past bool) {
+	k := c.said.out.named(d, ontology.Condition, 2)
+	tmpl := "{S} is " + d
+	if strings.HasSuffix(d, " diet") {
+		tmpl = "{S} follows a " + d
+	}
+	switch {
+	case neg && c.cessation || neg && c.again:
+		tmpl = "{S} is no longer " + d
+	case neg:
+		tmpl = "{S} is not " + d
+	case past:
+		tmpl = "{S} used to be " + d
+	case c.now:
+		tmpl += " now"
+	}
+	if strings.HasSuffix(d, " diet") && neg {
+		tmpl = "{S} no longer follows a " + d
+	}
+	c.emit(fx{pred: "HAS_DIET", obj: k, neg: neg || past, tmpl: tmpl})
+}
+
+// onDiet: "I'm on a keto diet".
+func (r *healthRules) onDiet(c *clause, np nounPhrase, neg, past bool) {
+	if np.head() == "diet" {
+		r.diet(c, strings.TrimSuffix(np.lower(), " diet")+" diet", neg, past)
+	}
+}
+
+// allergicTo reads the list of allergens at i: "allergic to peanuts and
+// shellfish".
+func (r *healthRules) allergicTo(c *clause, i int, neg bool) {
+	items, _ := takeList(c.toks, i)
+	for _, np := range items {
+		r.allergic(c, np, neg)
+	}
+}
+
+// allergy reads an allergy named as a noun: "a peanut allergy", "an allergy
+// to cats" (np is the phrase headed by "allergy").
+func (r *healthRules) allergy(c *clause, np nounPhrase, neg bool) {
+	if len(np.toks) > 1 {
+		r.allergic(c, nounPhrase{toks: np.toks[:len(np.toks)-1]}, neg)
+	} else if c.at(np.next) == "to" {
+		r.allergicTo(c, np.next+1, neg)
+	}
+}
+
+// allergic emits ALLERGIC_TO for one allergen.
+func (r *healthRules) allergic(c *clause, np nounPhrase, neg bool) {
+	if k, _ := c.object(np, "", 0); k != "" {
+		c.emit(fx{pred: "ALLERGIC_TO", obj: k, neg: neg, tmpl: pick(neg, "{S} is allergic to {O}", "{S} is no longer allergic to {O}"), noDate: true})
+	}
+}
+
+// intolerant: "I'm lactose intolerant" (food is "lactose" or "gluten").
+func (r *healthRules) intolerant(c *clause, food string, neg bool) {
+	k := c.said.out.named(food+" intolerance", ontology.Condition, 2)
+	c.emit(fx{pred: "HAS_CONDITION", obj: k, neg: neg, tmpl: pick(neg, "{S} is "+food+" intolerant", "{S} is no longer "+food+" intolerant"), noDate: true})
+}
+
+// condition: "I'm diabetic", "I'm lactose intolerant" (adj is the
+// lexicon's adjective, one or two words).
+func (r *healthRules) condition(c *clause, adj string, neg bool) {
+	k := c.said.out.named(conditions[adj], ontology.Condition, 2)
+	tmpl := pick(neg, "{S} has {O} ({S} is "+adj+")", "{S} is no longer "+adj+" ({O})")
+	c.emit(fx{pred: "HAS_CONDITION", obj: k, neg: neg, tmpl: tmpl, noDate: true})
+}

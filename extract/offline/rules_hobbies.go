@@ -1,0 +1,305 @@
+package offline
+
+import (
+	"strings"
+
+	"github.com/graphmem/graphmem/ontology"
+)
+
+// hobbyRules recognise the hobbies and habits people take up, keep and give
+// up, and the things they make ("I started running", "I play the violin",
+// "I gave up on running", "I painted that lake sunrise last year").
+type hobbyRules struct {
+	plans *planRules  // "I'll start running" is a plan
+	study *studyRules // "I started learning Japanese" is learning
+	work  *workRules  // "I started working at Globex" is a job
+}
+
+// ruleStart: "I started running", "I started working at Globex", "I began
+// learning Japanese", "I started a blog".
+func (r *hobbyRules) ruleStart(c *clause) {
+	t := c.toks
+	i := c.verbAt + 1
+	if c.neg || c.modal != "" && !c.hedge || c.would {
+		return
+	}
+	if c.future || c.hedge && c.modal != "" {
+		r.plans.planFrom(c, "plan", c.verbAt)
+		return
+	}
+	w := c.at(i)
+	if w == "to" {
+		if lemma, _, ok := verbOf(c.at(i + 1)); ok {
+			w, i = gerund(lemma), i+1
+		}
+	}
+	lemma, f, isVerb := verbOf(w)
+	switch {
+	case isVerb && f == formIng && lemma == "work" && alt("at|for", c.at(i+1)):
+		r.work.employer(c, takeNP(t, i+2), false, "started")
+		r.work.roleAfter(c, i+2)
+	case isVerb && f == formIng && lemma == "learn":
+		items, _ := takeList(t, i+1)
+		for _, np := range items {
+			r.study.learning(c, np)
+		}
+	case isVerb && f == formIng && (activities[w] || goVerbs[w] || activityVerbs[lemma] || lemma == "play" || lemma == "volunteer"):
+		r.practice(c, c.gerundPhrase(w, i+1), false)
+	case alt("a|my", w) && alt("job|position|role", takeNP(t, i).head()) || w == "at":
+		j := i
+		for j < len(t) && c.at(j) != "at" {
+			j++
+		}
+		if j < len(t) {
+			org := takeNP(t, j+1)
+			r.work.employer(c, org, false, "started")
+			r.work.roleAfter(c, org.next)
+		}
+	default:
+		np := takeNP(t, i)
+		if !usableObject(np) {
+			return
+		}
+		if typ, known := classify(np); typ == ontology.Activity && (known && activities[np.key()] || np.next >= len(t) || c.at(np.next) == dateTok) {
+			r.practice(c, np, false)
+		} else if startedCreations[np.head()] {
+			k, art := c.object(np, ontology.Concept, 1)
+			c.emit(fx{pred: "CREATED", obj: k, art: art, tmpl: "{S} started {aO}{D}"})
+		}
+	}
+}
+
+// ruleStop: "I stopped running", "I stopped eating meat".
+func (r *hobbyRules) ruleStop(c *clause) {
+	if c.neg || c.future || c.modal != "" || c.would {
+		return
+	}
+	w := c.at(c.verbAt + 1)
+	if _, f, ok := verbOf(w); ok && f == formIng {
+		r.stopActivity(c, c.gerundPhrase(w, c.verbAt+2))
+	}
+}
+
+// ruleGive: "I gave up Spanish", "I've given up coffee", "I gave up on
+// running".
+func (r *hobbyRules) ruleGive(c *clause) {
+	i := c.verbAt + 1
+	if c.at(i) != "up" || c.neg || c.future || c.modal != "" || c.would {
+		return
+	}
+	i++
+	if c.at(i) == "on" {
+		i++
+	}
+	w := c.at(i)
+	if _, f, ok := verbOf(w); ok && f == formIng {
+		r.stopActivity(c, c.gerundPhrase(w, i+1))
+		return
+	}
+	np := takeNP(c.toks, i)
+	if !usableObject(np) {
+		return
+	}
+	typ, _ := classify(np)
+	switch {
+	case languages[np.key()] || typ == ontology.Language:
+		k, _ := c.object(np, ontology.Language, 2)
+		c.emit(fx{pred: "LEARNING", obj: k, neg: true, tmpl: "{S} gave up {O}{D}"})
+	case typ == ontology.Food:
+		k, _ := c.object(np, ontology.Food, 2)
+		c.emit(fx{pred: "LIKES", obj: k, neg: true, strength: 0.6, tmpl: "{S} gave up {O}{D}"})
+	case typ == ontology.Activity:
+		k, _ := c.object(np, ontology.Activity, 2)
+		c.emit(fx{pred: "PRACTICES", obj: k, neg: true, tmpl: "{S} gave up {O}{D}"})
+	}
+}
+
+// ruleActivity: hobby verbs. Present tense is a habit ("I paint", "I run
+// every morning"); past tense with an object is a creation ("I painted
+// that lake sunrise last year") or a race ("I ran a charity race").
+func (r *hobbyRules) ruleActivity(c *clause) {
+	t := c.toks
+	if c.neg && !c.cessation && !c.usedTo || c.modal != "" || c.would {
+		return
+	}
+	if c.future {
+		r.plans.planFrom(c, c.verb, c.verbAt)
+		return
+	}
+	i := c.verbAt + 1
+	if notHobbyParticles[c.at(i)] {
+		return // "I ran into a group", "we ran out of time"
+	}
+	np := takeNP(t, i)
+	hasObj := usableObject(np) && !(np.det == "" && !np.hasName && len(np.toks) == 1 && notHobbyObjects[np.toks[0].w])
+	if !hasObj && creations[c.verb] && (np.det == "this" || np.det == "that" || np.det == "these" || np.det == "those") &&
+		!np.empty() && !pronounObjects[np.toks[0].w] {
+		hasObj = true // "I painted that lake sunrise": the thing shown is the creation
+		np.det = "the"
+	}
+	if !hasObj && !activityVerbs[c.verb] {
+		return // "I made it": nothing to name
+	}
+	if c.past && !c.perfect && !c.usedTo && hasObj {
+		switch {
+		case creations[c.verb] && abstractObjects[np.head()]:
+		case creations[c.verb]:
+			k, art := c.object(np, ontology.Artwork, 1)
+			if k == "" {
+				k, art = c.said.out.named(np.surface(), ontology.Artwork, 1), "the"
+			}
+			if np.det == "the" || np.det == "that" || np.det == "this" {
+				art = "a"
+				if strings.ContainsRune("aeiou", rune(c.said.out.ents[k].name[0])) {
+					art = "an"
+				}
+			}
+			c.emit(fx{pred: "CREATED", obj: k, art: art, tmpl: "{S} " + pastOf(c.verb) + " {aO}{D}"})
+		case c.verb == "run" && raceNouns[np.head()]:
+			k, art := c.object(np, ontology.Occasion, 2)
+			c.emit(fx{pred: "ATTENDED", obj: k, art: art, tmpl: "{S} ran {aO}{D}"})
+		case c.verb == "read":
+			k, art := c.object(np, ontology.Artwork, 1)
+			c.emit(fx{pred: "READ", obj: k, art: art, tmpl: "{S} read {aO}{D}"})
+		}
+		return
+	}
+	if c.verb == "read" && hasObj && (c.progressive || np.quoted) {
+		k, art := c.object(np, ontology.Artwork, 1)
+		c.emit(fx{pred: "READ", obj: k, art: art, tmpl: pick(c.progressive, "{S} read {aO}{D}", "{S} is reading {aO}")})
+		return
+	}
+	if hasObj && creations[c.verb] && !np.hasName && !(c.verb == "cook" || c.verb == "bake" || c.verb == "write" || c.verb == "paint" || c.verb == "draw") {
+		return
+	}
+	activity := nounPhrase{toks: []tok{{w: gerund(c.verb), orig: gerund(c.verb)}}}
+	if hasObj && (c.verb == "paint" || c.verb == "draw" || c.verb == "write" || c.verb == "cook" || c.verb == "bake") && !np.hasName && len(np.toks) <= 2 && np.det == "" {
+		activity = c.gerundPhrase(gerund(c.verb), i)
+	}
+	neg := c.neg || c.usedTo
+	r.practice(c, activity, neg)
+}
+
+// rulePlay: "I play the violin", "I play tennis every Sunday".
+func (r *hobbyRules) rulePlay(c *clause) {
+	if c.modal != "" || c.would || c.at(c.verbAt+1) == "with" {
+		return
+	}
+	if c.future {
+		r.plans.planFrom(c, c.verb, c.verbAt)
+		return
+	}
+	np := takeNP(c.toks, c.verbAt+1)
+	if !usableObject(np) {
+		return
+	}
+	key := np.key()
+	if !instruments[key] && !activities[key] && !strings.HasSuffix(key, "games") && !strings.HasSuffix(key, "game") && !strings.HasSuffix(key, "ball") {
+		return
+	}
+	k, _ := c.object(np, ontology.Activity, 2)
+	neg := c.neg || c.usedTo
+	tmpl := "{S} plays {O}"
+	switch {
+	case c.usedTo:
+		tmpl = "{S} used to play {O}"
+	case neg:
+		tmpl = "{S} no longer plays {O}"
+	case c.past && !c.perfect:
+		tmpl = "{S} played {O}{D}"
+	}
+	c.emit(fx{pred: "PRACTICES", obj: k, neg: neg, tmpl: tmpl})
+}
+
+// rulePractice: "I do yoga", "I practice karate".
+func (r *hobbyRules) rulePractice(c *clause) {
+	if c.modal != "" || c.would || c.future || c.past && !c.perfect && !c.usedTo || c.neg && !c.cessation {
+		return // "I haven't done pottery yet" says nothing lasting
+	}
+	np := takeNP(c.toks, c.verbAt+1)
+	if !usableObject(np) {
+		return
+	}
+	if typ, _ := classify(np); typ != ontology.Activity && !activities[np.key()] {
+		return
+	}
+	r.practice(c, np, c.neg || c.usedTo)
+}
+
+// practiceTemplate phrases a hobby so that the sentence names it.
+func practiceTemplate(activity string, neg bool, c *clause) string {
+	goes := goVerbs[firstWord(activity)]
+	switch {
+	case neg && c.usedTo:
+		return "{S} used to practise {O}"
+	case neg && goes:
+		return "{S} no longer goes {O}"
+	case neg:
+		return "{S} no longer does {O}"
+	case c.verb == "start" || c.verb == "begin" || c.verb == "take":
+		return "{S} started {O}{D}"
+	case c.past && !c.perfect && goes:
+		return "{S} went {O}{D}"
+	case c.past && !c.perfect:
+		return "{S} did some {O}{D}"
+	case goes:
+		return "{S} goes {O}"
+	}
+	return "{S} practices {O}"
+}
+
+// practice emits PRACTICES for an activity phrase.
+func (r *hobbyRules) practice(c *clause, np nounPhrase, neg bool) {
+	if !usableObject(np) {
+		return
+	}
+	k, _ := c.object(np, ontology.Activity, 2)
+	if k == "" {
+		return
+	}
+	c.emit(fx{pred: "PRACTICES", obj: k, neg: neg, tmpl: practiceTemplate(np.lower(), neg, c)})
+}
+
+// stopActivity records the end of a habit: "stopped running", "quit
+// smoking", "stopped eating meat" (a cessation of liking meat).
+func (r *hobbyRules) stopActivity(c *clause, np nounPhrase) {
+	first := np.toks[0].w
+	lemma, _, _ := verbOf(first)
+	if (lemma == "eat" || lemma == "drink") && len(np.toks) > 1 {
+		obj := nounPhrase{toks: np.toks[1:]}
+		if k, _ := c.object(obj, ontology.Food, 2); k != "" {
+			c.emit(fx{pred: "LIKES", obj: k, neg: true, strength: 0.5, tmpl: "{S} stopped " + first + " {O}{D}"})
+		}
+		return
+	}
+	if lemma == "learn" && len(np.toks) > 1 {
+		obj := nounPhrase{toks: np.toks[1:], hasName: np.hasName}
+		typ := ontology.Activity
+		if languages[obj.key()] {
+			typ = ontology.Language
+		}
+		if k, _ := c.object(obj, typ, 2); k != "" {
+			c.emit(fx{pred: "LEARNING", obj: k, neg: true, tmpl: "{S} stopped learning {O}{D}"})
+		}
+		return
+	}
+	if lemma == "work" && len(np.toks) > 2 && alt("at|for", np.toks[1].w) {
+		// "I stopped working at Target"
+		r.work.employer(c, nounPhrase{toks: np.toks[2:], hasName: np.hasName}, true, "stopped working at")
+		return
+	}
+	if lemma == "work" || lemma == "live" {
+		return
+	}
+	k, _ := c.object(np, ontology.Activity, 2)
+	if k != "" {
+		c.emit(fx{pred: "PRACTICES", obj: k, neg: true, tmpl: "{S} stopped {O}{D}"})
+	}
+}
+
+func pastOf(lemma string) string {
+	if p, ok := irregularPast[lemma]; ok {
+		return p
+	}
+	return regularPast(lemma)
+}

@@ -1,0 +1,143 @@
+package offline
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/graphmem/graphmem/nlp"
+	"github.com/graphmem/graphmem/ontology"
+)
+
+// identityRules recognise who someone is: their age, when and where they
+// were born, the identities and roles they name with "I am" ("I'm 34", "I
+// was born in Sweden", "I'm a transgender woman", "I'm a teacher at Lincoln
+// High School").
+type identityRules struct {
+	work *workRules // "a data analyst at Acme" names an employer too
+}
+
+// ruleTurn: "I just turned 30".
+func (r *identityRules) ruleTurn(c *clause) {
+	if c.neg || c.modal != "" || c.would || c.future || !c.past && !c.perfect {
+		return
+	}
+	r.ageAt(c, c.verbAt+1)
+}
+
+// ageAt reads an age at i: "30", "30 years old", "thirty".
+func (r *identityRules) ageAt(c *clause, i int) bool {
+	t := c.toks
+	if i >= len(t) || (t[i].kind != nlp.Number && !numberWords[t[i].w]) || c.neg || c.past && c.verb != "turn" {
+		return false // "when I was ten" is no age now
+	}
+	n := t[i].w
+	if _, err := strconv.Atoi(n); err != nil && !numberWords[n] {
+		return false
+	}
+	j := i + 1
+	switch {
+	case alt("years|yrs|year", c.at(j)) && c.at(j+1) == "old", c.at(j) == dateTok:
+	case j < len(t) && t[j].kind == nlp.Word && !alt("now|today|already|and|but|this|next", t[j].w):
+		return false
+	case j < len(t) && t[j].kind == nlp.Symbol:
+		return false
+	}
+	if v, err := strconv.Atoi(n); err == nil && (v < 1 || v > 120) {
+		return false
+	}
+	c.emit(fx{pred: "HAS_AGE", obj: c.value(n), tmpl: "{S} is {O} years old", noDate: true})
+	return true
+}
+
+// born reads "born in Sweden", "born in 1990", "born on 8 May 1990".
+func (r *identityRules) born(c *clause, i int) {
+	t := c.toks
+	if c.at(i) == "and" || c.at(i) == "," {
+		return
+	}
+	if alt("in|on", c.at(i)) && c.at(i+1) == dateTok || c.at(i) == dateTok {
+		k := i
+		if c.at(k) != dateTok {
+			k++
+		}
+		d := t[k].date
+		val := d.Label
+		c.emit(fx{pred: "BORN_ON", obj: c.value(val), tmpl: "{S} was born " + d.Phrase(), noDate: true})
+		return
+	}
+	if c.at(i) == "in" {
+		np := takeNP(t, i+1)
+		if isPlaceLike(np) {
+			k, _ := c.object(np, ontology.Place, 2)
+			c.emit(fx{pred: "FROM", obj: k, tmpl: "{S} was born in {O}", noDate: true})
+		}
+	}
+}
+
+// roleOrIdentity reads "a nurse", "a data analyst at Acme", "the CEO of
+// Initech", "a student at MIT", "a transgender woman".
+func (r *identityRules) roleOrIdentity(c *clause, i int, neg, past bool) {
+	t := c.toks
+	np := takeNP(t, i)
+	if np.empty() || len(np.toks) > 4 {
+		return
+	}
+	head := np.head()
+	role := np.lower()
+	isRole := occupations[head] || occupations[role] || occupations[lastTwo(role)]
+	after := np.next
+	negT := neg || past
+	if isRole && head == "student" {
+		k := c.said.out.named(role, ontology.Concept, 2)
+		c.emit(fx{pred: "IS_A", obj: k, neg: negT, tmpl: pick(negT, "{S} is a "+role, "{S} is no longer a "+role), noDate: true})
+		if alt("at|in", c.at(after)) {
+			org := takeNP(t, after+1)
+			if isOrgLike(org) {
+				ok, _ := c.object(org, ontology.Organization, 2)
+				c.emit(fx{pred: "STUDIES_AT", obj: ok, neg: negT, tmpl: pick(negT, "{S} studies at {O}", "{S} no longer studies at {O}")})
+			}
+		}
+		return
+	}
+	if isRole {
+		k := c.said.out.named(role, ontology.Concept, 2)
+		art := np.det
+		if art != "a" && art != "an" {
+			art = ""
+		}
+		tmpl := "{S} works as {aO}"
+		switch {
+		case past:
+			tmpl = "{S} used to work as {aO}"
+		case neg:
+			tmpl = "{S} no longer works as {aO}"
+		case c.now || c.said.event.Kind == "summary":
+			tmpl = "{S} now works as {aO}"
+		}
+		c.emit(fx{pred: "WORKS_AS", obj: k, neg: negT, tmpl: tmpl, art: art})
+		if alt("at|for|of|in", c.at(after)) {
+			org := takeNP(t, after+1)
+			if isOrgLike(org) && !isPlaceLike(org) || knownOrgs[org.key()] {
+				r.work.employer(c, org, negT, "")
+			}
+		}
+		return
+	}
+	if identityBlock[head] || np.hasName && len(np.toks) == 1 || neg && !c.cessation || past && !c.cessation {
+		return // "when I was a kid" is not an identity given up
+	}
+	if _, _, isVerb := verbOf(head); isVerb && !strings.HasSuffix(head, "er") {
+		return
+	}
+	if alt("a|an", np.det) {
+		k := c.said.out.named(role, ontology.Concept, 1)
+		c.emit(fx{pred: "IS_A", obj: k, neg: negT, conf: 0.8, tmpl: pick(negT, "{S} is {aO}", "{S} is no longer {aO}"), art: np.det, noDate: true})
+	}
+}
+
+// identityWord: "I'm transgender", "I'm an introvert" (an adjective of the
+// identity lexicon).
+func (r *identityRules) identityWord(c *clause, w string, neg bool) {
+	k := c.said.out.named(w, ontology.Concept, 2)
+	c.emit(fx{pred: "IS_A", obj: k, neg: neg, tmpl: pick(neg, "{S} is "+w, "{S} is no longer "+w), noDate: true})
+}

@@ -1,0 +1,244 @@
+package offline
+
+import (
+	"strconv"
+
+	"github.com/graphmem/graphmem/nlp"
+	"github.com/graphmem/graphmem/ontology"
+)
+
+// kinRules recognise the people and animals in a speaker's life by their
+// role: names ("my name is Sam", "her name is Luna", "my cat is called
+// Luna"), "Emma is my sister", relatives and pets introduced by have, adopt
+// and get ("we adopted a puppy named Max"), and birthdays. Relatives named
+// in passing ("I went camping with my sister Emma") are read with the
+// clause's references (refs.go).
+type kinRules struct {
+	plans *planRules // "we're thinking about adopting" is a plan
+}
+
+// ruleAdopt: "we adopted a cat", "I rescued a puppy named Max", "I adopted
+// a child".
+func (r *kinRules) ruleAdopt(c *clause) {
+	if c.future || c.would || c.modal != "" || c.progressive {
+		r.plans.planFrom(c, c.verb, c.verbAt)
+		return
+	}
+	if c.neg {
+		return
+	}
+	r.petOrPeople(c, c.verbAt+1, false)
+}
+
+// ruleCelebrate: "we celebrated my daughter's birthday last night".
+func (r *kinRules) ruleCelebrate(c *clause) {
+	if c.neg || c.future || c.modal != "" || c.would {
+		return
+	}
+	owner, i := c.possessor(c.verbAt + 1)
+	if owner != "" && c.at(i) == "birthday" && c.date != nil && c.date.Granularity == nlp.GranularityDay {
+		c.emit(fx{subj: owner, pred: "BORN_ON", obj: c.value(birthdayText(c.date)), conf: 0.6,
+			tmpl: "{S's} birthday is on {O} (celebrated{D})", noDate: true})
+	}
+}
+
+// nameFrame: "my name is Sam", "call me Sam", "her name is Luna", "my
+// sister's name is Emma", "my cat is called Luna".
+func (r *kinRules) nameFrame(c *clause) bool {
+	t := c.toks
+	b := c.said.out
+	if c.seq(0, "call", "me") {
+		if name, _ := nameOf(t, 2); name != "" {
+			r.userName(c, c.said.speaker, name)
+			return true
+		}
+	}
+	// "her name is Luna": the last unnamed pet or relative takes the name.
+	if alt("his|her|its|their", c.at(0)) && c.at(1) == "name" && c.said.talk.lastUnnamed != "" {
+		if n, ok, _, _ := c.copulaAt(2); ok {
+			if name, _ := nameOf(t, n); name != "" {
+				b.rename(c.said.talk.lastUnnamed, name)
+				c.said.talk.lastUnnamed = ""
+				return true
+			}
+		}
+		return false
+	}
+	owner, i := c.possessor(0)
+	if owner == "" {
+		return false
+	}
+	if c.at(i) == "name" {
+		if n, ok, neg, _ := c.copulaAt(i + 1); ok && !neg {
+			if name, _ := nameOf(t, n); name != "" {
+				if owner == c.said.speaker || b.ents[owner] != nil && b.ents[owner].isUser {
+					r.userName(c, owner, name)
+				} else if e := b.ents[owner]; e != nil && e.owner != "" {
+					b.rename(owner, name)
+				}
+				return true
+			}
+		}
+		return false
+	}
+	// "my cat is called Luna", "my sister is named Emma"
+	if (c.at(0) == "my" || c.at(0) == "our") && owner == c.said.speaker {
+		if k, n := c.relativeAt(0, c.said.speaker); k != "" && alt("is|are|was", c.at(n)) && alt("called|named", c.at(n+1)) {
+			if name, _ := nameOf(t, n+2); name != "" {
+				b.rename(k, name)
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isMyFrame: "Emma is my sister", "Rex is my dog", "Sam is my husband".
+func (r *kinRules) isMyFrame(c *clause) bool {
+	t := c.toks
+	name, n := nameOf(t, 0)
+	if name == "" {
+		return false
+	}
+	i, ok, neg, _ := c.copulaAt(n)
+	if !ok || neg || !alt("my|our", c.at(i)) {
+		return false
+	}
+	j := i + 1
+	for j < len(t) && relativeAdjectives[t[j].w] {
+		j++
+	}
+	role := c.at(j)
+	if rel, ok := relations[role]; ok {
+		c.relative(c.said.speaker, role, rel, name)
+		return true
+	}
+	if petSpecies[nlp.Singular(role)] {
+		c.pet(c.said.speaker, nlp.Singular(role), name, false)
+		return true
+	}
+	return false
+}
+
+// birthdayFrame: "my birthday is on 8 May", "my daughter's birthday is in
+// August".
+func (r *kinRules) birthdayFrame(c *clause) bool {
+	owner, i := c.possessor(0)
+	if owner == "" || c.at(i) != "birthday" {
+		return false
+	}
+	n, ok, neg, _ := c.copulaAt(i + 1)
+	if !ok || neg {
+		return false
+	}
+	for alt("on|in|the", c.at(n)) {
+		n++
+	}
+	if n >= len(c.toks) || c.toks[n].w != dateTok {
+		return false
+	}
+	d := c.toks[n].date
+	val := birthdayText(d)
+	if val == "" {
+		return false
+	}
+	c.emit(fx{subj: owner, pred: "BORN_ON", obj: c.value(val), tmpl: "{S's} birthday is on {O}", noDate: true})
+	return true
+}
+
+// userName records the speaker's own name as an alias and a fact.
+func (r *kinRules) userName(c *clause, owner, name string) {
+	b := c.said.out
+	if e := b.ents[owner]; e != nil {
+		b.alias(e, name)
+	}
+	c.emit(fx{subj: owner, pred: ontology.Fallback, raw: "is named", obj: c.value(name), tmpl: "{S's} name is {O}", noDate: true})
+}
+
+// birthdayText is the day and month of a birthday ("13 August"), or the
+// month alone when that is all that was said.
+func birthdayText(d *nlp.DateSpan) string {
+	switch d.Granularity {
+	case nlp.GranularityDay:
+		return strconv.Itoa(d.Time.Day()) + " " + d.Time.Month().String()
+	case nlp.GranularityMonth:
+		return d.Time.Month().String()
+	}
+	return ""
+}
+
+// petOrPeople reads "a dog named Rex", "two cats, Luna and Milo", "a sister
+// named Emma", "two kids" at i, for have/adopt/get. It reports whether it
+// matched.
+func (r *kinRules) petOrPeople(c *clause, i int, neg bool) bool {
+	t := c.toks
+	np := takeNP(t, i)
+	if np.empty() {
+		return false
+	}
+	head := np.head()
+	species := ""
+	switch {
+	case petSpecies[np.lower()]:
+		species = np.lower()
+	case petSpecies[head] && len(np.toks) <= 2:
+		species = head
+	}
+	_, isRel := relations[np.toks[len(np.toks)-1].w]
+	if species == "" && !isRel {
+		return false
+	}
+	// Names: "named Rex", "called Rex", ", Rex", "whose name is Rex",
+	// ", her name is Luna" (handled by the next clause).
+	j := np.next
+	var names []string
+	switch {
+	case alt("named|called", c.at(j)):
+		j++
+	case c.at(j) == "whose" && c.at(j+1) == "name" && alt("is|'s", c.at(j+2)):
+		j += 3
+	case c.at(j) == ",":
+		j++
+	default:
+		j = -1
+	}
+	if j > 0 {
+		for j < len(t) {
+			name, n := nameOf(t, j)
+			if name == "" {
+				break
+			}
+			names = append(names, name)
+			j = n
+			if alt(",|and|&", c.at(j)) {
+				j++
+				if c.at(j) == "and" {
+					j++
+				}
+				continue
+			}
+			break
+		}
+	}
+	owner := c.subj
+	if species != "" {
+		if len(names) == 0 {
+			c.pet(owner, species, "", neg)
+		}
+		for _, n := range names {
+			c.pet(owner, species, n, neg)
+		}
+		return true
+	}
+	role := np.toks[len(np.toks)-1].w
+	if neg {
+		return true // "I don't have kids": nothing to record about a relative
+	}
+	if len(names) == 0 {
+		c.relative(owner, role, relations[role], "")
+	}
+	for _, n := range names {
+		c.relative(owner, role, relations[role], n)
+	}
+	return true
+}

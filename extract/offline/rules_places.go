@@ -1,0 +1,255 @@
+package offline
+
+import "github.com/graphmem/graphmem/ontology"
+
+// placeRules recognise where people live, where they come from, and where
+// they moved and travelled ("I moved to Berlin last month", "I grew up in
+// Lyon", "we visited Japan", "Home is Melbourne these days").
+type placeRules struct {
+	plans     *planRules     // a move or trip still to come is a plan
+	schedules *scheduleRules // "we moved the team meeting to Thursdays" is a schedule
+}
+
+// ruleLive: "I live in Paris", "we're living in Oslo", "I used to live in
+// Rome", "I don't live in London anymore".
+func (r *placeRules) ruleLive(c *clause) {
+	i := c.verbAt + 1
+	if c.at(i) == "with" {
+		// "I live with my parents in Seoul"
+		np := takeNP(c.toks, i+1)
+		i = np.next
+	}
+	if !alt("in|at|near|outside", c.at(i)) {
+		return
+	}
+	if c.at(i) != "in" {
+		return
+	}
+	if c.future || c.would {
+		r.plans.planTo(c, c.verb, "live in", takeNP(c.toks, i+1), ontology.Place)
+		return
+	}
+	r.residence(c, takeNP(c.toks, i+1), c.neg, false, "")
+}
+
+// ruleMove: "I moved to Berlin last month", "we relocated to Madrid", "I'm
+// moving to Oslo next month" (a plan), "I moved from Sweden to Berlin",
+// "we moved the team meeting to Thursdays" (a schedule).
+func (r *placeRules) ruleMove(c *clause) {
+	t := c.toks
+	i := c.verbAt + 1
+	if c.at(i) == "back" || c.at(i) == "here" || c.at(i) == "away" {
+		i++
+	}
+	// A schedule: "moved the team meeting to Thursdays".
+	if np := takeNP(t, i); !np.empty() && occasionNouns[np.head()] && c.at(np.next) == "to" {
+		r.schedules.schedule(c, np, np.next+1, true)
+		return
+	}
+	from := ""
+	if c.at(i) == "from" {
+		src := takeNP(t, i+1)
+		if isPlaceLike(src) {
+			from = src.surface()
+			i = src.next
+			if c.at(i) != "to" && !c.future {
+				k, _ := c.object(src, ontology.Place, 2)
+				c.emit(fx{pred: "LIVES_IN", obj: k, neg: true, conf: 0.7, tmpl: "{S} moved away from {O}{D}"})
+				return
+			}
+		} else {
+			return
+		}
+	}
+	if c.at(i) != "to" && c.at(i) != "into" && c.at(i) != "in" {
+		return
+	}
+	np := takeNP(t, i+1)
+	futureDate := c.date != nil && c.date.Time.After(c.said.event.OccurredAt) && !c.said.event.OccurredAt.IsZero()
+	if c.future || c.would || (c.progressive && (futureDate || c.date == nil)) || c.modal != "" {
+		r.plans.planTo(c, c.verb, "move to", np, ontology.Place)
+		return
+	}
+	if c.neg {
+		return
+	}
+	if from != "" {
+		src := c.said.out.named(from, ontology.Place, 2)
+		c.emit(fx{pred: "LIVES_IN", obj: src, neg: true, conf: 0.7, tmpl: "{S} no longer lives in {O} (moved away{D})"})
+	}
+	r.residence(c, np, false, true, from)
+}
+
+// ruleSettle: "we settled in Lisbon".
+func (r *placeRules) ruleSettle(c *clause) {
+	if c.at(c.verbAt+1) == "in" || c.at(c.verbAt+1) == "down" && c.at(c.verbAt+2) == "in" {
+		j := c.verbAt + 2
+		if c.at(c.verbAt+1) == "down" {
+			j++
+		}
+		r.residence(c, takeNP(c.toks, j), c.neg, true, "")
+	}
+}
+
+// ruleCome: "I come from Sweden", "I'm originally from", "I hail from".
+func (r *placeRules) ruleCome(c *clause) {
+	i := c.verbAt + 1
+	if c.at(i) == "originally" {
+		i++
+	}
+	if c.at(i) != "from" || c.neg || c.future {
+		return
+	}
+	r.origin(c, takeNP(c.toks, i+1))
+}
+
+// ruleGrow: "I grew up in Lyon".
+func (r *placeRules) ruleGrow(c *clause) {
+	if c.at(c.verbAt+1) == "up" && c.at(c.verbAt+2) == "in" && !c.neg {
+		np := takeNP(c.toks, c.verbAt+3)
+		if isPlaceLike(np) {
+			k, _ := c.object(np, ontology.Place, 2)
+			c.emit(fx{pred: "FROM", obj: k, tmpl: "{S} grew up in {O}", noDate: true})
+		}
+	}
+}
+
+// ruleVisit: "I visited Japan last year", "we travelled to Peru", "I flew
+// to Rome", "I'm visiting Lisbon next week" (a plan).
+func (r *placeRules) ruleVisit(c *clause) {
+	t := c.toks
+	i := c.verbAt + 1
+	if alt("to|around|through|across", c.at(i)) {
+		i++
+	}
+	np := takeNP(t, i)
+	if !usableObject(np) || c.neg {
+		return
+	}
+	if !isPlaceLike(np) && !placeNouns[np.head()] {
+		if c.verb == "visit" && np.hasName {
+			// Visiting a person: "I visited Emma".
+			k, _ := c.object(np, ontology.Person, 1)
+			if k != "" && !c.future {
+				c.emit(fx{pred: "KNOWS", obj: k, conf: 0.7, tmpl: "{S} visited {O}{D}"})
+			}
+		}
+		return
+	}
+	if c.future || c.would || c.progressive && (c.date == nil || c.date.Time.After(c.said.event.OccurredAt)) {
+		r.plans.planTo(c, c.verb, "visit", np, ontology.Place)
+		return
+	}
+	k, art := c.object(np, ontology.Place, 2)
+	if np.det == "the" && !np.hasName {
+		art = "the"
+	}
+	verb := "visited"
+	if c.verb == "travel" || c.verb == "fly" {
+		verb = map[string]string{"travel": "travelled to", "fly": "flew to"}[c.verb]
+	}
+	tmpl := "{S} " + verb + " {aO}{D}"
+	if !c.past && !c.perfect {
+		tmpl = "{S} visits {aO}{D}"
+	}
+	c.emit(fx{pred: "VISITED", obj: k, art: art, tmpl: tmpl})
+}
+
+// homeFrame: "Home is Melbourne these days", "Lisbon is home now", "I call
+// Oslo home".
+func (r *placeRules) homeFrame(c *clause) bool {
+	t := c.toks
+	var np nounPhrase
+	switch {
+	case c.at(0) == "home" || c.at(0) == "my" && c.at(1) == "home":
+		j := 1
+		if c.at(0) == "my" {
+			j = 2
+		}
+		n, ok, neg, _ := c.copulaAt(j)
+		if !ok || neg {
+			return false
+		}
+		np = takeNP(t, n)
+	case c.at(0) == "i" && c.at(1) == "call":
+		np = takeNP(t, 2)
+		if c.at(np.next) != "home" {
+			return false
+		}
+	default:
+		np = takeNP(t, 0)
+		n, ok, neg, _ := c.copulaAt(np.next)
+		if np.empty() || !ok || neg || c.at(n) != "home" || c.at(n+1) == "to" {
+			return false
+		}
+	}
+	if !isPlaceLike(np) || !np.hasName && !places[np.key()] {
+		return false
+	}
+	c.subj = c.said.speaker
+	r.residence(c, np, false, false, "")
+	return true
+}
+
+// residence emits LIVES_IN for a place phrase. moved marks a move (the
+// sentence says so); from names the previous place when the speaker gave it.
+func (r *placeRules) residence(c *clause, np nounPhrase, neg, moved bool, from string) {
+	if !isPlaceLike(np) {
+		return
+	}
+	k, _ := c.object(np, ontology.Place, 2)
+	if k == "" {
+		return
+	}
+	past := c.past && !c.perfect && !moved && !c.now
+	tmpl := "{S} lives in {O}"
+	switch {
+	case c.usedTo || past && !neg:
+		tmpl = "{S} used to live in {O}"
+		neg = true
+	case neg:
+		tmpl = "{S} no longer lives in {O}"
+	case moved && c.date != nil:
+		tmpl = "{S} lives in {O} (moved there{D})"
+	case moved && from != "":
+		tmpl = "{S} lives in {O} (moved from " + from + ")"
+	case moved:
+		tmpl = "{S} lives in {O} (moved there)"
+	case c.now:
+		tmpl = "{S} now lives in {O}"
+	}
+	conf := 0.9
+	if past {
+		conf = 0.7
+	}
+	c.emit(fx{pred: "LIVES_IN", obj: k, neg: neg, conf: conf, tmpl: tmpl, rank: 1})
+}
+
+// origin emits FROM for "I'm (originally) from Sweden", "I come from Oslo".
+func (r *placeRules) origin(c *clause, np nounPhrase) {
+	if isPlaceLike(np) {
+		k, _ := c.object(np, ontology.Place, 2)
+		c.emit(fx{pred: "FROM", obj: k, tmpl: "{S} is from {O}", noDate: true})
+	}
+}
+
+// nationality: "I'm Swedish" is FROM Sweden.
+func (r *placeRules) nationality(c *clause, demonym string) {
+	k := c.said.out.named(nationalities[demonym], ontology.Place, 2)
+	c.emit(fx{pred: "FROM", obj: k, conf: 0.8, tmpl: "{S} is " + capitalize(demonym) + " (from {O})", noDate: true})
+}
+
+// beenTo: "I've been to Japan", "I've never been to Peru".
+func (r *placeRules) beenTo(c *clause, np nounPhrase, neg bool) {
+	if isPlaceLike(np) {
+		k, _ := c.object(np, ontology.Place, 2)
+		c.emit(fx{pred: "VISITED", obj: k, neg: neg, tmpl: pick(neg, "{S} has been to {O}", "{S} has never been to {O}")})
+	}
+}
+
+// nowIn: "I'm in Lisbon now" is where the speaker lives.
+func (r *placeRules) nowIn(c *clause, np nounPhrase, neg bool) {
+	if isPlaceLike(np) && np.hasName {
+		r.residence(c, np, neg, false, "")
+	}
+}

@@ -1,0 +1,242 @@
+package offline
+
+import (
+	"strings"
+
+	"github.com/graphmem/graphmem/ontology"
+)
+
+// planRules recognise intentions: plans, wishes and goals ("I'm planning to
+// go camping next month", "I want to learn Japanese", "my goal is to open a
+// bakery"). They never assert the planned state itself.
+type planRules struct{}
+
+// rulePlan: "I'm planning to go camping next month", "I want to learn
+// Japanese", "we're thinking about adopting", "I hope to visit Peru".
+func (r *planRules) rulePlan(c *clause) {
+	i := c.verbAt + 1
+	if c.neg || c.past && !c.progressive && c.verb != "plan" {
+		return
+	}
+	switch c.verb {
+	case "think", "dream", "look":
+		if c.verb == "look" && !(c.at(i) == "forward" && c.at(i+1) == "to") {
+			return
+		}
+		if c.verb != "look" && !alt("about|of", c.at(i)) {
+			return
+		}
+		if c.verb == "look" {
+			i++
+		}
+		i++
+	case "plan":
+		if c.at(i) == "on" {
+			i++
+		}
+	case "consider":
+	default:
+		if c.at(i) != "to" {
+			return
+		}
+	}
+	r.planFrom(c, c.verb, i-1)
+}
+
+// goalFrame: "my goal is to adopt", "my dream is to open a bakery".
+func (r *planRules) goalFrame(c *clause) bool {
+	owner, i := c.possessor(0)
+	if owner == "" || owner != c.said.speaker || !goalNouns[c.at(i)] {
+		return false
+	}
+	n, ok, neg, _ := c.copulaAt(i + 1)
+	if !ok || neg || c.at(n) != "to" {
+		return false
+	}
+	c.subj = owner
+	intent := "aim"
+	if c.at(i) == "plan" {
+		intent = "plan"
+	}
+	r.planFrom(c, intent, n-1)
+	return true
+}
+
+// planFrom reads a plan's verb phrase starting after index i ("to visit
+// Japan", "going camping", "adopting a child") and emits PLANS (or
+// HAS_GOAL for dreams and aims). intent is the verb of intention the
+// sentence is phrased with (see planTo).
+func (r *planRules) planFrom(c *clause, intent string, i int) {
+	t := c.toks
+	i++
+	if c.at(i) == "to" {
+		i++
+	}
+	w := c.at(i)
+	lemma, f, ok := verbOf(w)
+	if !ok && otherVerbs[w] && c.at(i-1) == "to" {
+		lemma, f, ok = w, formBase, true // "to open a bakery"
+	}
+	if !ok {
+		// "looking forward to the concert", "planning a trip"
+		np := takeNP(t, i)
+		if !usableObject(np) || !(occasionNouns[np.head()] || isPlaceLike(np)) {
+			return
+		}
+		k, art := c.object(np, "", 0)
+		if np.det == "the" {
+			art = "the"
+		}
+		switch intent {
+		case "plan":
+			c.emit(fx{pred: "PLANS", obj: k, art: art, conf: 0.75, tmpl: "{S} is planning {aO}{D}"})
+		case "look":
+			c.emit(fx{pred: "PLANS", obj: k, art: art, conf: 0.75, tmpl: "{S} is looking forward to {aO}{D}"})
+		default:
+			r.planTo(c, intent, "go to", np, "")
+		}
+		return
+	}
+	if f == formIng && lemma == "go" || lemma == "go" {
+		if g := c.at(i + 1); goVerbs[g] {
+			r.planTo(c, intent, "go", c.gerundPhrase(g, i+2), ontology.Activity)
+			return
+		}
+		if c.at(i+1) == "to" {
+			r.planTo(c, intent, "go to", takeNP(t, i+2), "")
+			return
+		}
+	}
+	if lemma == "move" && alt("to|into", c.at(i+1)) {
+		r.planTo(c, intent, "move to", takeNP(t, i+2), ontology.Place)
+		return
+	}
+	j := i + 1
+	for j < len(t) && alt("to|up|out|into|for|about|on|a|some", c.at(j)) && c.at(j) != "a" {
+		j++
+	}
+	np := takeNP(t, j)
+	verb := lemma
+	if j > i+1 {
+		verb += " " + words(t[i+1:j])
+	}
+	// The sentence keeps the whole verb phrase as said ("give kids a loving
+	// home", "show their paintings"); the object names the entity.
+	said := ""
+	if usableObject(np) {
+		if vp := vpPhrase(t, lemma, i+1); strings.Contains(vp, " ") {
+			said = vp
+		}
+	}
+	if f == formIng {
+		// "thinking of working with trans people"
+		if vagueVerbs[lemma] {
+			return
+		}
+		k := i + 1
+		for alt("to|in|at", c.at(k)) {
+			k++
+		}
+		if np := takeNP(t, k); usableObject(np) && (np.hasName || isPlaceLike(np)) && !goVerbs[w] {
+			// "thinking about visiting Japan": Japan is what the plan is about
+			r.plan(c, intent, lemma, vpPhrase(t, lemma, i+1), np, "")
+			return
+		}
+		r.planTo(c, intent, "", c.gerundPhrase(w, i+1), ontology.Activity)
+		return
+	}
+	if vagueVerbs[lemma] {
+		return
+	}
+	if !usableObject(np) {
+		if !activityVerbs[lemma] && !goVerbs[gerund(lemma)] || np.next < len(t) && pronounObjects[c.at(j)] {
+			return // "I'd love to support those ...": no object to name
+		}
+		np = nounPhrase{toks: []tok{{w: gerund(lemma), orig: gerund(lemma)}}, next: i + 1}
+		r.planTo(c, intent, "", np, ontology.Activity)
+		return
+	}
+	r.plan(c, intent, verb, said, np, "")
+}
+
+// planTo emits PLANS (or HAS_GOAL) for "<verb> <object>", phrased with the
+// speaker's own verb of intention: "plans to visit Japan", "is thinking
+// about going camping", "is looking forward to reading". intent is that
+// verb's lemma ("plan", "want", "think", "dream", "aim", ...); any other
+// verb ("move", "visit") phrases the plan as "is going to". An empty verb
+// names the object as an activity to take up ("take up pottery").
+func (r *planRules) planTo(c *clause, intent, verb string, np nounPhrase, typ ontology.EntityType) {
+	r.plan(c, intent, verb, "", np, typ)
+}
+
+// plan is planTo with the verb phrase as the speaker said it ("" for
+// none), which the sentence keeps whole ("plans to give kids a loving
+// home").
+func (r *planRules) plan(c *clause, intent, verb, said string, np nounPhrase, typ ontology.EntityType) {
+	if !usableObject(np) {
+		return
+	}
+	rank := 1
+	if typ == "" {
+		rank = 0
+	}
+	k, art := c.object(np, typ, rank)
+	if k == "" {
+		return
+	}
+	if np.det == "the" && !np.hasName {
+		art = "the"
+	}
+	vp := verb + " {aO}"
+	if said != "" {
+		vp = said
+	}
+	if verb == "" {
+		vp = "take up {O}"
+		if goVerbs[firstWord(np.lower())] {
+			vp = "go {O}"
+		}
+		if intent == "look" || intent == "think" || intent == "consider" || intent == "dream" {
+			vp = "{O}"
+		}
+	}
+	ing := vp
+	if f := strings.Fields(vp); len(f) > 0 && !strings.HasPrefix(f[0], "{") {
+		if lemma, _, ok := verbOf(f[0]); ok {
+			f[0] = gerund(lemma)
+		}
+		ing = strings.Join(f, " ")
+	}
+	pred := "PLANS"
+	conf := 0.75
+	var tmpl string
+	switch intent {
+	case "dream", "aim":
+		pred, tmpl = "HAS_GOAL", "{S's} goal is to "+vp
+		if intent == "dream" {
+			tmpl = "{S} dreams of " + ing
+		}
+	case "want", "hope", "like", "love":
+		tmpl = "{S} wants to " + vp
+		if intent == "hope" {
+			tmpl = "{S} hopes to " + vp
+		}
+	case "think", "consider":
+		tmpl, conf = "{S} is thinking about "+ing, 0.5
+	case "look":
+		tmpl = "{S} is looking forward to " + ing
+	case "plan", "intend":
+		tmpl = "{S} plans to " + vp
+	case "go":
+		tmpl = "{S} is going to " + vp
+		if strings.HasPrefix(vp, "go to ") {
+			tmpl = "{S} is going to " + strings.TrimPrefix(vp, "go to ")
+		}
+	default:
+		tmpl = "{S} is going to " + vp
+	}
+	if c.hedge {
+		conf = 0.45
+	}
+	c.emit(fx{pred: pred, obj: k, art: art, conf: conf, tmpl: tmpl + "{D}"})
+}

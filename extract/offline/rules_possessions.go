@@ -1,0 +1,162 @@
+package offline
+
+import "github.com/graphmem/graphmem/ontology"
+
+// possessionRules recognise the things people own, use and drive: own, buy,
+// sell, use, keep, drive ("we bought a Tesla Model 3", "I sold the
+// Corolla", "I don't use Windows anymore").
+type possessionRules struct {
+	plans *planRules // "I'll buy a bike" is a plan
+}
+
+// ruleDrive: "I drive a Toyota Corolla".
+func (r *possessionRules) ruleDrive(c *clause) {
+	if c.future || c.modal != "" || c.would || c.at(c.verbAt+1) == "to" {
+		return
+	}
+	np := takeNP(c.toks, c.verbAt+1)
+	if !usableObject(np) || !isVehicle(np) && !np.hasName {
+		return
+	}
+	k, art := c.object(np, ontology.Product, 2)
+	neg := c.neg || c.usedTo || c.past && !c.perfect
+	tmpl := "{S} drives {aO}"
+	switch {
+	case c.usedTo || c.past && !c.neg:
+		tmpl = "{S} used to drive {aO}"
+	case neg:
+		tmpl = "{S} no longer drives {O}"
+	}
+	c.emit(fx{pred: "DRIVES", obj: k, neg: neg, art: art, tmpl: tmpl, rank: 1})
+}
+
+// ruleOwn: "I own a house", "we bought a Tesla Model 3", "I got a new laptop".
+func (r *possessionRules) ruleOwn(c *clause) {
+	if c.future || c.modal != "" || c.would {
+		if c.future || c.would {
+			r.plans.planTo(c, c.verb, c.verb, takeNP(c.toks, c.verbAt+1), ontology.Product)
+		}
+		return
+	}
+	np := takeNP(c.toks, c.verbAt+1)
+	how := ""
+	if c.verb == "buy" || c.verb == "purchase" {
+		how = "bought"
+		if c.neg {
+			return
+		}
+	}
+	r.possess(c, np, c.neg || c.usedTo, how)
+}
+
+// ruleSell: "I sold the Corolla".
+func (r *possessionRules) ruleSell(c *clause) {
+	if c.future || c.modal != "" || c.would || c.neg || !c.past && !c.perfect {
+		return
+	}
+	np := takeNP(c.toks, c.verbAt+1)
+	if usableObject(np) && (isProduct(np) || np.hasName) {
+		r.possess(c, np, true, "sold")
+	}
+}
+
+// ruleUse: "I use an iPhone", "I don't use Windows anymore".
+func (r *possessionRules) ruleUse(c *clause) {
+	if c.future || c.modal != "" || c.would || c.past && !c.usedTo && !c.perfect {
+		return
+	}
+	np := takeNP(c.toks, c.verbAt+1)
+	if !usableObject(np) || !isProduct(np) && !np.hasName {
+		return
+	}
+	if typ, ok := classify(np); ok && (typ == ontology.Person || typ == ontology.Place) {
+		return
+	}
+	k, art := c.object(np, ontology.Product, 2)
+	neg := c.neg || c.usedTo
+	tmpl := "{S} uses {aO}"
+	switch {
+	case c.usedTo:
+		tmpl = "{S} used to use {aO}"
+	case neg && c.cessation:
+		tmpl = "{S} no longer uses {O}"
+	case neg:
+		tmpl = "{S} doesn't use {O}"
+	}
+	c.emit(fx{pred: "USES", obj: k, neg: neg, art: art, tmpl: tmpl, noDate: true})
+}
+
+// ruleKeep: "I'm keeping my iPhone" reaffirms that the speaker uses it.
+func (r *possessionRules) ruleKeep(c *clause) {
+	if c.neg || c.would || c.modal != "" {
+		return
+	}
+	np := takeNP(c.toks, c.verbAt+1)
+	if !usableObject(np) || !isProduct(np) || np.det != "my" && np.det != "our" && np.det != "the" {
+		return
+	}
+	k, _ := c.object(np, ontology.Product, 2)
+	pred := "USES"
+	if isVehicle(np) {
+		pred = "DRIVES"
+	}
+	c.emit(fx{pred: pred, obj: k, tmpl: "{S} is keeping {their} {O}", noDate: true})
+}
+
+// isVehicle reports whether a phrase names a car or other vehicle.
+func isVehicle(np nounPhrase) bool {
+	if np.empty() {
+		return false
+	}
+	return vehicleMakes[np.toks[0].w] || vehicleNouns[np.head()] || vehicleMakes[np.head()]
+}
+
+// isProduct reports whether a phrase names a possession worth a fact.
+func isProduct(np nounPhrase) bool {
+	if np.empty() {
+		return false
+	}
+	key := np.key()
+	return isVehicle(np) || productBrands[key] || productBrands[np.toks[0].w] || productNouns[np.head()]
+}
+
+// possess emits OWNS (and DRIVES for a vehicle). how is the verb of the
+// sentence ("bought", "sold", "have").
+func (r *possessionRules) possess(c *clause, np nounPhrase, neg bool, how string) {
+	if !usableObject(np) || !isProduct(np) && !np.hasName {
+		return
+	}
+	k, art := c.object(np, ontology.Product, 2)
+	if k == "" {
+		return
+	}
+	b := c.said.out
+	if isVehicle(np) && len(np.toks) > 1 && vehicleMakes[np.toks[0].w] {
+		// "Toyota Corolla" is also "the Corolla".
+		b.alias(b.ents[k], nounPhrase{toks: np.toks[1:], hasName: true}.surface())
+	}
+	if neg && (art == "a" || art == "an") && how == "sold" {
+		art = ""
+	}
+	tmpl := "{S} owns {aO}"
+	switch {
+	case neg && how == "sold":
+		tmpl = "{S} sold {aO}{D} (no longer owns it)"
+	case neg && c.past && !c.perfect && !c.cessation:
+		tmpl = "{S} used to have {aO}"
+	case neg:
+		tmpl = "{S} no longer owns {aO}"
+	case how == "bought":
+		tmpl = "{S} bought {aO}{D}"
+	case how == "got":
+		tmpl = "{S} got {aO}{D}"
+	}
+	c.emit(fx{pred: "OWNS", obj: k, neg: neg, art: art, tmpl: tmpl})
+	if isVehicle(np) {
+		dt := pick(neg, "{S} drives {aO}", "{S} no longer drives {aO}")
+		if !neg && (how == "bought" || how == "got") {
+			dt = "{S} drives {aO} (bought{D})"
+		}
+		c.emit(fx{pred: "DRIVES", obj: k, neg: neg, art: art, tmpl: dt, rank: 1})
+	}
+}

@@ -1,0 +1,145 @@
+package offline
+
+import (
+	"strings"
+
+	"github.com/graphmem/graphmem/nlp"
+	"github.com/graphmem/graphmem/ontology"
+)
+
+// scheduleRules recognise when recurring occasions happen and when they move
+// ("our team meeting is on Mondays", "the meeting moved to Thursdays", "we
+// rescheduled the standup to Tuesdays").
+type scheduleRules struct{}
+
+// ruleReschedule: "we rescheduled the standup to Tuesdays".
+func (r *scheduleRules) ruleReschedule(c *clause) {
+	np := takeNP(c.toks, c.verbAt+1)
+	if !np.empty() && occasionNouns[np.head()] && c.at(np.next) == "to" {
+		r.schedule(c, np, np.next+1, true)
+	}
+}
+
+// scheduleFrame: "our team meeting is on Mondays", "the team meeting moved
+// to Thursdays", "my yoga class was rescheduled to Friday".
+func (r *scheduleRules) scheduleFrame(c *clause) bool {
+	t := c.toks
+	start := 0
+	if c.at(0) == "the" && c.at(1) == "user" && c.at(2) == "'s" {
+		start = 3
+	}
+	np := takeNP(t, start)
+	if np.empty() || !occasionNouns[np.head()] || np.hasName && np.det == "" {
+		return false
+	}
+	if np.det != "" && !alt("my|our|the", np.det) {
+		return false
+	}
+	i := np.next
+	moved := false
+	for k := 0; k < 4 && i < len(t); k++ {
+		switch {
+		case alt("is|are|was|were|has|have|been|got|now|usually|always|still|just|officially", c.at(i)):
+			i++
+			continue
+		case scheduleMoveVerbs[c.at(i)]:
+			moved = true
+			i++
+			continue
+		case scheduleHappenVerbs[c.at(i)]:
+			i++
+			continue
+		}
+		break
+	}
+	if i == np.next {
+		return false
+	}
+	c.subj = c.said.speaker
+	return r.schedule(c, np, i, moved)
+}
+
+// readWhen reads a schedule slot at i: "on Mondays", "every Monday at
+// 10am", "to Thursdays", "on 8 May".
+func (r *scheduleRules) readWhen(c *clause, i int) (string, string, int) {
+	t := c.toks
+	from := ""
+	for alt("on|every|each|to|for|at|now|usually|always|still", c.at(i)) && !(c.at(i) == "at" && i+1 < len(t) && t[i+1].kind == nlp.Number) {
+		i++
+	}
+	var days []string
+	every := i > 0 && alt("every|each", c.at(i-1))
+	for i < len(t) {
+		if d, ok := nlp.ParseWeekday(t[i].w); ok {
+			name := d.String()
+			if every || strings.HasSuffix(t[i].w, "s") {
+				name += "s"
+			}
+			days = append(days, name)
+			i++
+			if alt("and|&|or|,", c.at(i)) {
+				i++
+				continue
+			}
+			break
+		}
+		if t[i].w == dateTok && t[i].date.Granularity == nlp.GranularityDay {
+			days = append(days, t[i].date.Label)
+			i++
+		}
+		break
+	}
+	if len(days) == 0 {
+		return "", "", i
+	}
+	when := strings.Join(days, " and ")
+	if c.at(i) == "at" && i+1 < len(t) && (t[i+1].kind == nlp.Number || alt("noon|midnight", c.at(i+1))) {
+		tm := t[i+1].orig
+		i += 2
+		if alt("am|pm|a.m|p.m", c.at(i)) {
+			tm += " " + t[i].orig
+			i++
+		}
+		when += " at " + tm
+	}
+	if c.at(i) == "from" || c.at(i) == "instead" && c.at(i+1) == "of" {
+		j := i + 1
+		if c.at(i) == "instead" {
+			j++
+		}
+		if d, ok := nlp.ParseWeekday(c.at(j)); ok {
+			from = d.String()
+			if strings.HasSuffix(c.at(j), "s") {
+				from += "s"
+			}
+		}
+	}
+	return when, from, i
+}
+
+// schedule emits SCHEDULED_ON for an occasion phrase and the slot at i.
+func (r *scheduleRules) schedule(c *clause, np nounPhrase, i int, moved bool) bool {
+	when, from, _ := r.readWhen(c, i)
+	if when == "" {
+		return false
+	}
+	owner := c.said.speaker
+	if c.subj != "" && c.subj != c.said.speaker && (np.det == "his" || np.det == "her" || np.det == "their") {
+		owner = c.subj
+	}
+	name := strings.TrimSpace(np.lower())
+	if np.hasName {
+		name = np.surface()
+	}
+	key := c.said.out.owned(owner, name, ontology.Occasion, 2)
+	c.said.out.mention(c.said.event.ID, key)
+	tmpl := "{S} is on {O}"
+	switch {
+	case from != "":
+		tmpl = "{S} is now on {O} (moved from " + from + ")"
+	case moved || c.now:
+		tmpl = "{S} is now on {O}"
+	}
+	c.emit(fx{subj: key, pred: "SCHEDULED_ON", obj: c.value(when), tmpl: tmpl, noDate: true})
+	return true
+}

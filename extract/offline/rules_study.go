@@ -1,0 +1,145 @@
+package offline
+
+import "github.com/graphmem/graphmem/ontology"
+
+// studyRules recognise learning and schooling: what people learn and study,
+// the schools they attend or graduated from, and the languages they speak
+// ("I'm learning Spanish", "I study biology at MIT", "I speak French").
+type studyRules struct {
+	plans *planRules // "maybe I'll learn Japanese" is a plan
+}
+
+// ruleLearn: "I'm learning Spanish", "I started learning Japanese", "I'm
+// learning to play the guitar".
+func (r *studyRules) ruleLearn(c *clause) {
+	t := c.toks
+	i := c.verbAt + 1
+	if c.at(i) == "that" {
+		return
+	}
+	if c.at(i) == "how" || c.at(i) == "to" {
+		i++
+		if c.at(i) == "to" {
+			i++
+		}
+		// "learning to play the guitar": the skill is the object.
+		if lemma, _, ok := verbOf(c.at(i)); ok {
+			np := takeNP(t, i+1)
+			if np.empty() {
+				np = nounPhrase{toks: []tok{{w: gerund(lemma), orig: gerund(lemma)}}, next: i + 1}
+			}
+			r.learning(c, np)
+		}
+		return
+	}
+	items, _ := takeList(t, i)
+	for _, np := range items {
+		r.learning(c, np)
+	}
+}
+
+// ruleStudy: "I study biology at MIT", "I'm studying law", "I study at
+// Oxford".
+func (r *studyRules) ruleStudy(c *clause) {
+	t := c.toks
+	i := c.verbAt + 1
+	if c.future || c.would || c.modal != "" {
+		return
+	}
+	neg := c.neg || c.past && !c.perfect && !c.progressive
+	if c.at(i) != "at" && c.at(i) != "in" && c.at(i) != "for" {
+		np := takeNP(t, i)
+		if usableObject(np) && !(len(np.toks) == 1 && notStudySubjects[np.toks[0].w]) {
+			if languages[np.key()] {
+				r.learning(c, np)
+			} else if k, _ := c.object(np, ontology.Concept, 1); k != "" {
+				c.emit(fx{pred: "STUDIES", obj: k, neg: neg, tmpl: pick(neg, "{S} studies {O}", "{S} studied {O}")})
+			}
+			i = np.next
+		}
+	}
+	if c.at(i) == "at" {
+		org := takeNP(t, i+1)
+		if isOrgLike(org) && !isPlaceLike(org) || knownOrgs[org.key()] {
+			k, _ := c.object(org, ontology.Organization, 2)
+			c.emit(fx{pred: "STUDIES_AT", obj: k, neg: neg, tmpl: pick(neg, "{S} studies at {O}", "{S} studied at {O}")})
+		}
+	}
+}
+
+// ruleGraduate: "I graduated from Stanford in 2020".
+func (r *studyRules) ruleGraduate(c *clause) {
+	if c.at(c.verbAt+1) != "from" || c.neg || c.future {
+		return
+	}
+	org := takeNP(c.toks, c.verbAt+2)
+	if isOrgLike(org) || knownOrgs[org.key()] {
+		k, _ := c.object(org, ontology.Organization, 2)
+		c.emit(fx{pred: "STUDIES_AT", obj: k, neg: true, tmpl: "{S} graduated from {O}{D}"})
+	}
+}
+
+// ruleSpeak: "I speak Spanish and French".
+func (r *studyRules) ruleSpeak(c *clause) {
+	if c.neg || c.modal != "" || c.would || c.future || c.past && !c.perfect {
+		return
+	}
+	items, _ := takeList(c.toks, c.verbAt+1)
+	for _, np := range items {
+		if !languages[np.key()] {
+			continue
+		}
+		k, _ := c.object(np, ontology.Language, 2)
+		c.emit(fx{pred: ontology.Fallback, raw: "speaks", obj: k, tmpl: "{S} speaks {O}", noDate: true})
+	}
+}
+
+// learning emits LEARNING for a subject of study (a plan when the speaker
+// only intends to: "Maybe I'll learn Japanese").
+func (r *studyRules) learning(c *clause, np nounPhrase) {
+	if !usableObject(np) {
+		return
+	}
+	if c.future || c.would || c.hedge && c.modal != "" {
+		if !c.neg {
+			typ := ontology.Activity
+			if languages[np.key()] {
+				typ = ontology.Language
+			}
+			r.plans.planTo(c, "plan", "learn", np, typ)
+		}
+		return
+	}
+	typ := ontology.Activity
+	if languages[np.key()] || languages[np.lower()] {
+		typ = ontology.Language
+	}
+	k, _ := c.object(np, typ, 2)
+	if k == "" {
+		return
+	}
+	neg := c.neg || c.usedTo
+	tmpl := "{S} is learning {O}"
+	switch {
+	case neg && c.cessation:
+		tmpl = "{S} is no longer learning {O}"
+	case neg:
+		tmpl = "{S} is not learning {O}"
+	case c.now:
+		tmpl = "{S} is now learning {O}"
+	case c.verb == "start" || c.verb == "begin":
+		tmpl = "{S} started learning {O}{D}"
+	}
+	c.emit(fx{pred: "LEARNING", obj: k, neg: neg, tmpl: tmpl, rank: 1})
+}
+
+// fluentIn reads the languages at i: "fluent in Spanish and French".
+func (r *studyRules) fluentIn(c *clause, i int) {
+	items, _ := takeList(c.toks, i)
+	for _, np := range items {
+		if languages[np.key()] {
+			k, _ := c.object(np, ontology.Language, 2)
+			c.emit(fx{pred: ontology.Fallback, raw: "speaks", obj: k, tmpl: "{S} speaks {O} fluently", noDate: true})
+		}
+	}
+}

@@ -1,0 +1,269 @@
+package offline
+
+import (
+	"strings"
+
+	"github.com/graphmem/graphmem/ontology"
+)
+
+// workRules recognise employers, job titles, memberships and volunteering:
+// working at and as, joining and leaving, being hired or let go ("I work at
+// Acme Corp as a data analyst", "I quit my job at Initech", "my new job is
+// at Spotify").
+type workRules struct {
+	hobbies *hobbyRules // "I quit smoking" ends a habit, not a job
+}
+
+// ruleWork: "I work at Acme Corp as a data analyst", "I work as a nurse",
+// "I now work for Hooli", "I worked at Initech for years".
+func (r *workRules) ruleWork(c *clause) {
+	t := c.toks
+	i := c.verbAt + 1
+	if c.future || c.would || c.modal != "" {
+		return
+	}
+	neg := c.neg || c.usedTo || (c.past && !c.perfect && !c.now)
+	for k := 0; k < 2 && i < len(t); k++ {
+		switch c.at(i) {
+		case "at", "for", "with":
+			np := takeNP(t, i+1)
+			if np.empty() {
+				return
+			}
+			r.employer(c, np, neg, "")
+			i = np.next
+		case "as":
+			np := takeNP(t, i+1)
+			if np.empty() {
+				return
+			}
+			r.role(c, np, neg)
+			i = np.next
+		default:
+			return
+		}
+	}
+}
+
+// ruleJoin: "I joined Globex as a data engineer" (an employer), "I joined
+// a mentorship program" (a membership).
+func (r *workRules) ruleJoin(c *clause) {
+	t := c.toks
+	np := takeNP(t, c.verbAt+1)
+	if !usableObject(np) || c.neg || c.future || c.would {
+		return
+	}
+	head := np.head()
+	isGroup := groupNouns[head]
+	if np.hasName && !isGroup && (isOrgLike(np) || knownOrgs[np.key()]) {
+		r.employer(c, np, false, "joined")
+		r.roleAfter(c, np.next)
+		return
+	}
+	k, art := c.object(np, ontology.Organization, 1)
+	if k == "" {
+		return
+	}
+	c.emit(fx{pred: "MEMBER_OF", obj: k, art: art, tmpl: "{S} joined {aO}{D}"})
+}
+
+// ruleLeave: "I left Acme Corp", "I quit my job at Initech", "I resigned
+// from Hooli", "I retired from teaching", "I quit smoking".
+func (r *workRules) ruleLeave(c *clause) {
+	t := c.toks
+	i := c.verbAt + 1
+	if c.future || c.would || c.neg || c.modal != "" {
+		return
+	}
+	if alt("from|at", c.at(i)) {
+		i++
+	}
+	how := map[string]string{"leave": "left", "quit": "quit", "resign": "resigned from", "retire": "retired from"}[c.verb]
+	// "quit my job at X", "left my job with X"
+	if alt("my|the|a", c.at(i)) && heldJobNouns[c.at(i+1)] {
+		if alt("at|with|in", c.at(i+2)) {
+			r.employer(c, takeNP(t, i+3), true, how)
+		}
+		return
+	}
+	np := takeNP(t, i)
+	if !usableObject(np) {
+		return
+	}
+	switch {
+	case strings.HasSuffix(np.toks[0].w, "ing") && !np.hasName:
+		// "quit smoking", "stopped running"
+		r.hobbies.stopActivity(c, np)
+	case languages[np.key()]:
+		k, _ := c.object(np, ontology.Language, 2)
+		c.emit(fx{pred: "LEARNING", obj: k, neg: true, tmpl: "{S} gave up {O}{D}"})
+	case isPlaceLike(np) && c.verb == "leave":
+		k, _ := c.object(np, ontology.Place, 2)
+		c.emit(fx{pred: "LIVES_IN", obj: k, neg: true, conf: 0.7, tmpl: "{S} left {O}{D}"})
+	case np.hasName && (isOrgLike(np) || knownOrgs[np.key()]):
+		r.employer(c, np, true, how)
+	case leftGroupNouns[np.head()]:
+		k, _ := c.object(np, ontology.Organization, 1)
+		c.emit(fx{pred: "MEMBER_OF", obj: k, neg: true, tmpl: "{S} left {O}{D}"})
+	}
+}
+
+// ruleVolunteer: "I volunteer at the animal shelter".
+func (r *workRules) ruleVolunteer(c *clause) {
+	if c.neg || c.modal != "" || c.would || c.future || !alt("at|for|with", c.at(c.verbAt+1)) {
+		return
+	}
+	np := takeNP(c.toks, c.verbAt+2)
+	if k, art := c.object(np, ontology.Organization, 1); k != "" {
+		if np.det == "the" && !np.hasName {
+			art = "the"
+		}
+		c.emit(fx{pred: ontology.Fallback, raw: "volunteers at", obj: k, art: art, tmpl: pick(c.past && !c.perfect, "{S} volunteers at {aO}", "{S} volunteered at {aO}{D}")})
+	}
+}
+
+// jobFrame: "my new job is at Spotify", "my employer is Initech", "my job
+// title is product manager".
+func (r *workRules) jobFrame(c *clause) bool {
+	owner, i := c.possessor(0)
+	if owner == "" {
+		return false
+	}
+	for jobModifiers[c.at(i)] {
+		i++
+	}
+	noun := c.at(i)
+	if !jobFrameNouns[noun] {
+		return false
+	}
+	if noun == "job" && c.at(i+1) == "title" {
+		i++
+		noun = "title"
+	}
+	n, ok, neg, _ := c.copulaAt(i + 1)
+	if !ok || neg {
+		return false
+	}
+	c.subj = owner
+	switch noun {
+	case "job", "position", "role":
+		if alt("at|with|for", c.at(n)) {
+			org := takeNP(c.toks, n+1)
+			r.employer(c, org, false, "")
+			r.roleAfter(c, org.next)
+			return true
+		}
+		if noun != "job" || alt("a|an", c.at(n)) {
+			r.role(c, takeNP(c.toks, n), false)
+		}
+		return true
+	case "employer", "company", "workplace":
+		r.employer(c, takeNP(c.toks, n), false, "")
+		return true
+	}
+	r.role(c, takeNP(c.toks, n), false)
+	return true
+}
+
+// dismissed reads "laid off from Umbrella Corp", "fired by Initech".
+func (r *workRules) dismissed(c *clause, i int) {
+	for j := i; j < len(c.toks) && j < i+4; j++ {
+		if alt("from|by|at", c.at(j)) {
+			r.employer(c, takeNP(c.toks, j+1), true, "was let go from")
+			return
+		}
+	}
+}
+
+// employer emits WORKS_AT for an organization phrase. how tunes the
+// sentence ("joined", "left", "hired").
+func (r *workRules) employer(c *clause, np nounPhrase, neg bool, how string) {
+	if !isOrgLike(np) && !knownOrgs[np.key()] {
+		return
+	}
+	k, _ := c.object(np, ontology.Organization, 2)
+	if k == "" {
+		return
+	}
+	tmpl := "{S} works at {O}"
+	switch {
+	case neg && how != "":
+		tmpl = "{S} " + how + " {O}{D} (no longer works there)"
+	case neg && c.past && !c.perfect && !c.cessation:
+		tmpl = "{S} used to work at {O}"
+	case neg:
+		tmpl = "{S} no longer works at {O}"
+	case how != "" && c.date != nil:
+		tmpl = "{S} works at {O} (" + how + "{D})"
+	case how != "":
+		tmpl = "{S} now works at {O}"
+	case c.now:
+		tmpl = "{S} now works at {O}"
+	}
+	c.emit(fx{pred: "WORKS_AT", obj: k, neg: neg, tmpl: tmpl, rank: 1})
+}
+
+// role emits WORKS_AS for a job title phrase.
+func (r *workRules) role(c *clause, np nounPhrase, neg bool) {
+	if np.empty() || len(np.toks) > 4 {
+		return
+	}
+	role := np.lower()
+	if !occupations[np.head()] && !occupations[role] && !occupations[lastTwo(role)] {
+		return
+	}
+	k := c.said.out.named(role, ontology.Concept, 2)
+	art := ""
+	if np.det == "a" || np.det == "an" {
+		art = np.det
+	}
+	tmpl := pick(neg, "{S} works as {aO}", "{S} no longer works as {aO}")
+	c.emit(fx{pred: "WORKS_AS", obj: k, neg: neg, art: art, tmpl: tmpl})
+}
+
+// roleAfter reads an "as a data engineer" that follows an employer.
+func (r *workRules) roleAfter(c *clause, i int) {
+	for i < len(c.toks) && c.at(i) != "as" {
+		i++
+	}
+	if c.at(i) == "as" {
+		r.role(c, takeNP(c.toks, i+1), false)
+	}
+}
+
+// memberOf: "I'm a member of the choir", "I'm part of a book club".
+func (r *workRules) memberOf(c *clause, np nounPhrase, neg bool) {
+	if k, _ := c.object(np, ontology.Organization, 1); k != "" {
+		c.emit(fx{pred: "MEMBER_OF", obj: k, neg: neg, tmpl: pick(neg, "{S} is a member of {O}", "{S} is no longer a member of {O}"), noDate: true})
+	}
+}
+
+// gotJob reads what follows "got a job" from j: "at Globex", "as a data
+// engineer", in either order.
+func (r *workRules) gotJob(c *clause, j int) {
+	t := c.toks
+	for k := 0; k < 3 && j < len(t); k++ {
+		switch {
+		case alt("at|with", c.at(j)):
+			org := takeNP(t, j+1)
+			r.employer(c, org, false, "got a job")
+			j = org.next
+		case c.at(j) == "as":
+			title := takeNP(t, j+1)
+			r.role(c, title, false)
+			j = title.next
+		case c.at(j) == "offer" || c.at(j) == "in":
+			j = len(t)
+		default:
+			j = len(t)
+		}
+	}
+}
+
+func lastTwo(s string) string {
+	f := strings.Fields(s)
+	if len(f) < 2 {
+		return s
+	}
+	return f[len(f)-2] + " " + f[len(f)-1]
+}

@@ -1,0 +1,310 @@
+package offline
+
+import (
+	"strings"
+	"time"
+
+	"github.com/graphmem/graphmem/nlp"
+)
+
+// tok is one token of an event's text as the rules see it: folded,
+// contractions expanded ("I'm" → "i", "am"), and each date expression
+// merged into a single "@date" token that carries its resolution.
+type tok struct {
+	w     string // folded form used for matching
+	orig  string // the characters as written (for names)
+	start int    // byte offsets in the event text
+	end   int
+	cap   bool // written with a capital letter
+	first bool // first word of its sentence (so a capital proves nothing)
+	kind  nlp.TokenKind
+	date  *nlp.DateSpan
+}
+
+const dateTok = "@date"
+
+// sentence is one sentence of an event, tokenized.
+type sentence struct {
+	toks     []tok
+	text     string
+	question bool
+}
+
+// expand splits one surface token into the words the rules match on.
+func expand(t nlp.Token, next string) []string {
+	w := t.Lower()
+	if f, ok := chatForms[w]; ok {
+		return f
+	}
+	if !strings.Contains(w, "'") {
+		return []string{w}
+	}
+	switch w {
+	case "can't":
+		return []string{"can", "not"}
+	case "won't":
+		return []string{"will", "not"}
+	case "shan't":
+		return []string{"shall", "not"}
+	case "ain't":
+		return []string{"is", "not"}
+	case "let's":
+		return []string{"let", "us"}
+	case "y'all":
+		return []string{"you"}
+	}
+	switch {
+	case strings.HasSuffix(w, "n't"):
+		return []string{strings.TrimSuffix(w, "n't"), "not"}
+	case strings.HasSuffix(w, "'m"):
+		return []string{strings.TrimSuffix(w, "'m"), "am"}
+	case strings.HasSuffix(w, "'re"):
+		return []string{strings.TrimSuffix(w, "'re"), "are"}
+	case strings.HasSuffix(w, "'ve"):
+		return []string{strings.TrimSuffix(w, "'ve"), "have"}
+	case strings.HasSuffix(w, "'ll"):
+		return []string{strings.TrimSuffix(w, "'ll"), "will"}
+	case strings.HasSuffix(w, "'d"):
+		return []string{strings.TrimSuffix(w, "'d"), "would"}
+	case strings.HasSuffix(w, "'s"):
+		base := strings.TrimSuffix(w, "'s")
+		if isContractors[base] || isAfterCopula[next] {
+			if next == "been" || next == "got" || next == "had" {
+				return []string{base, "has"}
+			}
+			return []string{base, "is"}
+		}
+		return []string{base, "'s"}
+	case strings.HasSuffix(w, "s'"):
+		return []string{strings.TrimSuffix(w, "'"), "'s"}
+	}
+	return []string{w}
+}
+
+// sentences tokenizes text into sentences of toks, with dates resolved
+// against ref.
+func sentences(text string, ref time.Time) []sentence {
+	dates := nlp.FindDates(text, ref)
+	var out []sentence
+	for _, sp := range nlp.SplitSentences(text) {
+		raw := nlp.Tokenize(sp.Text)
+		toks := make([]tok, 0, len(raw)+4)
+		firstWord := true
+		for i := 0; i < len(raw); i++ {
+			t := raw[i]
+			start, end := t.Start+sp.Start, t.End+sp.Start
+			if d := dateAt(dates, start); d != nil {
+				// Swallow every token of the expression, and its
+				// parenthesized annotation when the text has one.
+				stop := d.End
+				if d.Annotated() {
+					if k := strings.IndexByte(text[d.End:], ')'); k >= 0 {
+						stop = d.End + k + 1
+					}
+				}
+				for i+1 < len(raw) && raw[i+1].Start+sp.Start < stop {
+					i++
+				}
+				toks = append(toks, tok{w: dateTok, orig: d.Text, start: d.Start, end: d.End, date: d, first: firstWord, kind: nlp.Symbol})
+				firstWord = false
+				continue
+			}
+			next := ""
+			if i+1 < len(raw) {
+				next = raw[i+1].Lower()
+			}
+			parts := expand(t, next)
+			for k, p := range parts {
+				o := t.Text
+				if len(parts) > 1 {
+					if k == 0 {
+						o = t.Text[:min(len(p), len(t.Text))]
+					} else {
+						o = p
+					}
+				}
+				toks = append(toks, tok{w: p, orig: o, start: start, end: end, cap: k == 0 && t.IsCapitalized(),
+					first: firstWord && k == 0 && (t.Kind == nlp.Word || t.Kind == nlp.Number), kind: t.Kind})
+			}
+			if t.Kind == nlp.Word || t.Kind == nlp.Number {
+				firstWord = false
+			}
+		}
+		s := sentence{toks: toks, text: sp.Text}
+		s.question = isQuestion(sp.Text, toks)
+		out = append(out, s)
+	}
+	return out
+}
+
+// dateAt returns the date span that starts at byte offset off.
+func dateAt(dates []nlp.DateSpan, off int) *nlp.DateSpan {
+	for i := range dates {
+		if dates[i].Start == off {
+			return &dates[i]
+		}
+	}
+	return nil
+}
+
+// isQuestion reports whether a sentence asks rather than tells: it ends
+// with "?" or opens with an inverted auxiliary or a wh-word followed by an
+// auxiliary ("do you like sushi", "what do you do").
+func isQuestion(text string, toks []tok) bool {
+	t := strings.TrimRight(text, " \"'”’)")
+	if strings.HasSuffix(t, "?") || strings.HasSuffix(t, "?!") || strings.HasSuffix(t, "!?") {
+		return true
+	}
+	if strings.HasSuffix(t, ".") || strings.HasSuffix(t, "!") {
+		return false
+	}
+	words := make([]string, 0, 3)
+	for _, tk := range toks {
+		if tk.kind == nlp.Word {
+			words = append(words, tk.w)
+			if len(words) == 3 {
+				break
+			}
+		}
+	}
+	if len(words) < 2 || !questionStarters[words[0]] {
+		return false
+	}
+	switch words[0] {
+	case "what", "where", "when", "why", "how", "who", "which", "whose", "whom":
+		return auxiliaries[words[1]]
+	}
+	return subjectPronouns[words[1]]
+}
+
+// clauses splits a sentence into clauses at punctuation and conjunctions,
+// and merges back pieces without a verb (list items, appositives, leading
+// adverbials such as "These days," or "Big news:").
+func clauses(toks []tok) [][]tok {
+	var segs [][]tok
+	cur := make([]tok, 0, len(toks))
+	flush := func() {
+		if len(cur) > 0 {
+			segs = append(segs, cur)
+			cur = make([]tok, 0, len(toks))
+		}
+	}
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		if t.kind == nlp.Punct {
+			switch t.w {
+			case ";", ":", "–", "—", "(", ")", "...", "…", "!", ".", "?", "-":
+				flush()
+				continue
+			case ",":
+				flush()
+				// Keep the comma as a token: rules read "a dog, Rex".
+				cur = append(cur, t)
+				continue
+			}
+			continue // quotes and other punctuation carry no clause structure
+		}
+		if clauseBreakers[t.w] && len(cur) > 0 && !(t.w == "since" && i+1 < len(toks) && toks[i+1].w == dateTok) &&
+			!(t.w == "before" || t.w == "after" || t.w == "until") {
+			flush()
+		}
+		if (t.w == "and" || t.w == "or" || t.w == "&" || t.w == "then") && len(cur) > 0 && startsClause(toks, i+1) &&
+			!(t.w == "and" && i+1 < len(toks) && toks[i+1].w == "i" && (onlyNames(cur) || possessiveOnly(cur))) {
+			flush()
+			cur = append(cur, t) // the new clause remembers it was coordinated
+			continue
+		}
+		cur = append(cur, t)
+	}
+	flush()
+	// Merge verbless pieces: forward when they come first, backward otherwise.
+	var out [][]tok
+	var pending []tok
+	for _, s := range segs {
+		if !hasVerb(s) {
+			if len(out) == 0 {
+				pending = append(pending, s...)
+			} else {
+				out[len(out)-1] = append(out[len(out)-1], s...)
+			}
+			continue
+		}
+		if len(pending) > 0 {
+			// Keep a comma where the pieces met, so "Thanks Melanie - love
+			// the vase" still reads "Melanie" as the person addressed.
+			joined := pending
+			if s[0].w != "," {
+				joined = append(joined, tok{w: ",", orig: ",", kind: nlp.Punct})
+			}
+			s = append(joined, s...)
+			pending = nil
+		}
+		out = append(out, s)
+	}
+	if len(pending) > 0 {
+		out = append(out, pending)
+	}
+	return out
+}
+
+// startsClause reports whether the words at i open a clause of their own:
+// a subject pronoun or possessive, or a finite verb (an elliptical clause
+// sharing the subject: "I live in Paris and work as a nurse").
+func startsClause(toks []tok, i int) bool {
+	for i < len(toks) && (clauseAdverbs[toks[i].w] || toks[i].w == dateTok) {
+		i++
+	}
+	if i >= len(toks) {
+		return false
+	}
+	w := toks[i].w
+	switch w {
+	case "i", "we", "he", "she", "they", "it", "you", "my", "our", "his", "her", "their", "there", "the":
+		return w != "the" || (i+1 < len(toks) && toks[i+1].w == "user")
+	}
+	if auxiliaries[w] {
+		return true
+	}
+	if _, f, ok := verbOf(w); ok && f != formIng && f != formPart {
+		// A known verb right after "and" is a new predicate unless it is
+		// obviously a noun in a list ("coffee and tea").
+		return !foods[w] && !activities[w]
+	}
+	return false
+}
+
+// hasVerb reports whether a piece contains a verb or an auxiliary.
+func hasVerb(s []tok) bool {
+	for _, t := range s {
+		if auxiliaries[t.w] {
+			return true
+		}
+		if _, _, ok := verbOf(t.w); ok && !foods[t.w] {
+			return true
+		}
+	}
+	return false
+}
+
+// possessiveOnly reports whether a piece is just "my husband" or "our
+// friend Sam", which makes "and I" part of the subject.
+func possessiveOnly(s []tok) bool {
+	if len(s) == 0 || len(s) > 4 || s[0].w != "my" && s[0].w != "our" {
+		return false
+	}
+	return !hasVerb(s)
+}
+
+// onlyNames reports whether a piece is just a name ("Sam" in "Sam and I
+// got married"), which makes "and I" part of the subject.
+func onlyNames(s []tok) bool {
+	if len(s) == 0 || len(s) > 3 {
+		return false
+	}
+	for _, t := range s {
+		if !t.cap || t.kind != nlp.Word {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,155 @@
+package offline
+
+import (
+	"strings"
+
+	"github.com/graphmem/graphmem/extract"
+	"github.com/graphmem/graphmem/nlp"
+	"github.com/graphmem/graphmem/ontology"
+)
+
+// window is the state of one Extract call: the result being built, the
+// people named so far, and what each speaker's pronouns point at.
+type window struct {
+	in     extract.Input
+	out    *builder
+	people map[string]bool // keys of people named in the window (speakers, relatives)
+	talk   map[string]*discourse
+	rules  *recognizers
+}
+
+// discourse is what a speaker's pronouns can refer to, carried across the
+// events of a window.
+type discourse struct {
+	lastPerson  string // "she lives in Rome"
+	lastObject  string // "it's my favourite food"
+	lastUnnamed string // "her name is Luna" names the cat adopted just before
+	lastGroup   string // "they" after "my kids"
+}
+
+// utterance is one event being read: who said it, what their pronouns
+// point at, and the window's result the recognisers write to.
+type utterance struct {
+	event   extract.Event
+	speaker string          // entity key of the author ("" when nobody's facts)
+	talk    *discourse      // the speaker's referents, shared across the window
+	out     *builder        // the window's entities, facts and mentions
+	people  map[string]bool // the window's people (see window.people)
+}
+
+func newWindow(in extract.Input, rules *recognizers) *window {
+	w := &window{in: in, out: newBuilder(in.UserName), people: make(map[string]bool),
+		talk: make(map[string]*discourse), rules: rules}
+	for _, ev := range in.Events {
+		if n := strings.TrimSpace(ev.Name); n != "" {
+			w.people[nlp.NormalizeName(n)] = true
+		}
+	}
+	return w
+}
+
+// speakerOf returns the entity key of the author of a message, or "" when
+// its statements are not facts about anyone (assistant, tool, system).
+func (w *window) speakerOf(ev extract.Event) string {
+	name := strings.TrimSpace(ev.Name)
+	role := strings.ToLower(ev.Role)
+	if role == "tool" || role == "system" {
+		return ""
+	}
+	switch {
+	case name == "" && role == "user":
+		return w.out.user()
+	case name == "":
+		return ""
+	case strings.EqualFold(name, w.in.UserName), strings.EqualFold(name, "user") && role == "user":
+		return w.out.user()
+	}
+	key := w.out.named(name, ontology.Person, 3)
+	w.people[key] = true
+	return key
+}
+
+// read extracts one event: each clause of each of its speaker's sentences
+// goes to the recognisers, and every sentence's names are mentioned.
+func (w *window) read(ev extract.Event) {
+	kind := strings.ToLower(ev.Kind)
+	speaker := ""
+	if kind == "" || kind == "message" || kind == "summary" {
+		speaker = w.speakerOf(ev)
+	}
+	if speaker != "" {
+		w.out.mention(ev.ID, speaker)
+	}
+	d := w.talk[speaker]
+	if d == nil {
+		d = &discourse{}
+		w.talk[speaker] = d
+	}
+	u := &utterance{event: ev, speaker: speaker, talk: d, out: w.out, people: w.people}
+	for _, s := range sentences(ev.Content, ev.OccurredAt) {
+		if speaker != "" && !s.question {
+			prev := ""
+			for _, toks := range clauses(s.toks) {
+				var hypothetical bool
+				prev, hypothetical = w.rules.read(u, toks, prev)
+				if hypothetical {
+					break
+				}
+			}
+		}
+		w.mentionNames(ev.ID, s.toks)
+	}
+}
+
+// mentionNames records the proper names of a sentence as mentions, typed
+// from the gazetteers. Sentence-initial capitals count only for known names.
+func (w *window) mentionNames(eventID string, toks []tok) {
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		if !t.cap || t.kind != nlp.Word || t.w == "i" || nameStop[t.w] || isCalendarWord(t.w) {
+			continue
+		}
+		j := i
+		for j+1 < len(toks) && j-i < 3 && (toks[j+1].cap && toks[j+1].kind == nlp.Word && !nameStop[toks[j+1].w] ||
+			toks[j+1].kind == nlp.Number && !strings.ContainsAny(toks[j+1].w, ",.:/")) {
+			j++
+		}
+		np := nounPhrase{toks: toks[i : j+1], hasName: true}
+		name := np.surface()
+		if k, ok := w.out.byName[nlp.Fold(name)]; ok {
+			w.out.mention(eventID, k)
+			i = j
+			continue
+		}
+		key := np.key()
+		known := w.out.ents[key] != nil || w.people[key]
+		typ, typed := classify(np)
+		if t.first && j == i && !known && !(typed && typ != ontology.Concept && typ != ontology.Activity) {
+			i = j
+			continue
+		}
+		if typ == ontology.Concept && firstNames[key] {
+			typ = ontology.Person
+		}
+		if w.people[key] {
+			typ, typed = ontology.Person, true
+		}
+		rank := 0
+		if typed {
+			rank = 1
+		}
+		if k := w.out.named(name, typ, rank); k != "" {
+			w.out.mention(eventID, k)
+		}
+		i = j
+	}
+}
+
+// isCalendarWord reports whether w names a weekday or month ("Mondays").
+func isCalendarWord(w string) bool {
+	if _, ok := nlp.ParseWeekday(w); ok {
+		return true
+	}
+	_, ok := nlp.ParseMonth(w)
+	return ok
+}
