@@ -20,42 +20,58 @@ const module = "github.com/graphmem/graphmem/"
 // everything; api reaches the orchestration; the orchestration (memory)
 // uses the leaves; condenser, extract and graph never import each other,
 // the engines under extract share only extract's types, and only the
-// package that owns a third-party client may import it.
-var importRule = map[string]struct {
-	allowed   []string // graphmem packages this one may import, by exact path
-	forbidden []string // third-party import prefixes it may not use
-}{
-	"ontology":        {allowed: nil, forbidden: []string{"github.com/neo4j", "github.com/sashabaranov", "github.com/gin-gonic", "github.com/go-playground"}},
-	"nlp":             {allowed: nil, forbidden: []string{"github.com/neo4j", "github.com/sashabaranov", "github.com/gin-gonic", "github.com/go-playground"}},
-	"condenser":       {allowed: nil, forbidden: []string{"github.com/neo4j", "github.com/sashabaranov", "github.com/gin-gonic", "github.com/go-playground"}},
-	"errs":            {allowed: nil, forbidden: []string{"github.com/neo4j", "github.com/sashabaranov", "github.com/gin-gonic", "github.com/go-playground"}},
-	"jobs":            {allowed: nil, forbidden: []string{"github.com/neo4j", "github.com/sashabaranov", "github.com/gin-gonic", "github.com/go-playground"}},
-	"extract":         {allowed: []string{"ontology"}, forbidden: []string{"github.com/neo4j", "github.com/sashabaranov", "github.com/gin-gonic", "github.com/go-playground"}},
-	"extract/offline": {allowed: []string{"extract", "ontology", "nlp"}, forbidden: []string{"github.com/neo4j", "github.com/sashabaranov", "github.com/gin-gonic", "github.com/go-playground"}},
-	"extract/llm":     {allowed: []string{"extract", "ontology"}, forbidden: []string{"github.com/neo4j", "github.com/gin-gonic", "github.com/go-playground"}},
-	"knowledge":       {allowed: []string{"ontology", "nlp"}, forbidden: []string{"github.com/neo4j", "github.com/sashabaranov", "github.com/gin-gonic", "github.com/go-playground"}},
-	"graph":           {allowed: []string{"ontology", "nlp", "graph", "knowledge", "errs"}, forbidden: []string{"github.com/sashabaranov", "github.com/gin-gonic", "github.com/go-playground"}},
-	"localneo4j":      {allowed: nil, forbidden: []string{"github.com/neo4j", "github.com/sashabaranov", "github.com/gin-gonic", "github.com/go-playground"}},
-	"retrieval":       {allowed: []string{"graph", "ontology", "nlp", "errs"}, forbidden: []string{"github.com/neo4j", "github.com/sashabaranov", "github.com/gin-gonic", "github.com/go-playground"}},
-	"memory":          {allowed: []string{"ontology", "nlp", "condenser", "extract", "graph", "knowledge", "errs", "jobs"}, forbidden: []string{"github.com/neo4j", "github.com/sashabaranov", "github.com/gin-gonic", "github.com/go-playground"}},
-	"api":             {allowed: []string{"memory", "retrieval", "ontology", "errs"}, forbidden: []string{"github.com/neo4j", "github.com/sashabaranov"}},
+// package that owns a third-party client may import it (clientOwners). A
+// package the table does not list breaks the rule: a new package must say
+// where it sits.
+var importRule = map[string][]string{ // package → graphmem packages it may import, by exact path
+	".":               nil, // the module root: the embedded OpenAPI contract
+	"ontology":        nil,
+	"nlp":             nil,
+	"condenser":       nil,
+	"errs":            nil,
+	"jobs":            nil,
+	"localneo4j":      nil,
+	"bench":           nil, // an HTTP client of the service, like any user
+	"extract":         {"ontology"},
+	"extract/offline": {"extract", "ontology", "nlp"},
+	"extract/llm":     {"extract", "ontology"},
+	"knowledge":       {"ontology", "nlp"},
+	"graph":           {"ontology", "nlp", "knowledge", "errs"},
+	"retrieval":       {"graph", "ontology", "nlp", "errs"},
+	"memory":          {"ontology", "nlp", "condenser", "extract", "graph", "knowledge", "errs", "jobs"},
+	"api":             {"memory", "retrieval", "ontology", "errs"},
+	"cmd":             {"*"}, // wires everything
 }
 
-// ruleFor returns the rule a package follows and the key it was found under.
+// clientOwners names, per third-party client, the packages that may use it
+// outside tests. Every other package reaches the dependency through them.
+var clientOwners = map[string][]string{
+	"github.com/neo4j/":             {"graph"},
+	"github.com/sashabaranov/":      {"extract/llm"},
+	"github.com/gin-gonic/":         {"api"},
+	"github.com/go-playground/":     {"api"},
+	"github.com/getkin/kin-openapi": {"api"},
+}
+
+// ruleFor returns the key of the rule a package follows: its own, or its
+// closest listed parent's (the root's rule is the root's alone).
 func ruleFor(pkg string) (key string, ok bool) {
-	for p := pkg; p != "." && p != ""; p = path.Dir(p) {
+	for p := pkg; p != "." && p != "/" && p != ""; p = path.Dir(p) {
 		if _, ok := importRule[p]; ok {
 			return p, true
 		}
+	}
+	if pkg == "." {
+		return ".", true
 	}
 	return "", false
 }
 
 // importProblems lists what is wrong with package pkg (a path relative to
-// the module) importing imp. A package may import the packages that follow
-// its own rule ("api" its "api/apitest") and the ones its rule lists; test
-// says whether the importing file is a test, which may also use the graph
-// test helper and any third-party package.
+// the module, "." for the root) importing imp. A package may import the
+// packages that follow its own rule ("api" its "api/apitest") and the ones
+// its rule lists; test says whether the importing file is a test, which
+// may also use the graph test helper and any third-party package.
 func importProblems(pkg, imp string, test bool) []string {
 	var problems []string
 	if strings.HasPrefix(imp, module+"cmd") {
@@ -63,21 +79,26 @@ func importProblems(pkg, imp string, test bool) []string {
 	}
 	key, ruled := ruleFor(pkg)
 	if !ruled {
-		return problems
+		return append(problems, fmt.Sprintf("package %s is not in the import rule: add it to importRule with what it may import", pkg))
 	}
-	rule := importRule[key]
-	if rest, ok := strings.CutPrefix(imp, module); ok {
+	allowed := importRule[key]
+	if rest, ok := strings.CutPrefix(imp+"/", module); ok || imp == strings.TrimSuffix(module, "/") {
+		rest = strings.TrimSuffix(rest, "/")
+		if rest == "" {
+			rest = "."
+		}
 		own, _ := ruleFor(rest)
 		switch {
-		case own == key || slices.Contains(rule.allowed, rest): // its own rule's packages, or a listed one
-		case test && rest == "graph/graphtest": // tests reach the real Neo4j through it
+		case own == key || slices.Contains(allowed, "*") || slices.Contains(allowed, rest): // its own rule's packages, or a listed one
+		case test && (rest == "graph/graphtest" || rest == "api/apitest" || rest == "bench/dataset"): // test helpers and the shared evaluation data
 		default:
-			problems = append(problems, fmt.Sprintf("%s may import only %v", key, rule.allowed))
+			problems = append(problems, fmt.Sprintf("%s may import only %v", key, allowed))
 		}
+		return problems
 	}
-	for _, f := range rule.forbidden {
-		if strings.HasPrefix(imp, f) && !test {
-			problems = append(problems, "only its owning package may use "+f)
+	for prefix, owners := range clientOwners {
+		if strings.HasPrefix(imp, prefix) && !test && !slices.Contains(owners, key) && key != "cmd" {
+			problems = append(problems, fmt.Sprintf("only %v may use %s", owners, prefix))
 		}
 	}
 	return problems
@@ -114,8 +135,9 @@ func TestImportRule(t *testing.T) {
 }
 
 // TestImportRuleByPackagePath proves the rule tells packages under one
-// directory apart: the engines under extract may not reach each other, and
-// only the LLM engine may use the OpenAI client.
+// directory apart (the engines under extract may not reach each other, and
+// only the LLM engine may use the OpenAI client), and that a package the
+// table does not list fails it.
 func TestImportRuleByPackagePath(t *testing.T) {
 	cases := []struct {
 		pkg, imp string
@@ -140,6 +162,20 @@ func TestImportRuleByPackagePath(t *testing.T) {
 		{"graph", module + "graph/graphtest", true, true},
 		{"api", module + "api/apitest", true, true},
 		{"memory", module + "cmd/graphmem", false, false},
+		// A package nobody listed fails whatever it imports, so a new
+		// package cannot slip past the rule.
+		{"newpkg", module + "ontology", false, false},
+		{"newpkg", "strings", false, false},
+		{"newpkg/sub", module + "errs", true, false},
+		// The root, bench and cmd are ruled too.
+		{".", module + "graph", false, false},
+		{"bench", module + "memory", false, false},
+		{"bench", module + "api", true, false},
+		{"cmd/graphmem", module + "memory", false, true},
+		{"cmd/graphmem", module, false, true},
+		{"retrieval", "github.com/neo4j/neo4j-go-driver/v5/neo4j", false, false},
+		{"api", "github.com/gin-gonic/gin", false, true},
+		{"memory", "github.com/gin-gonic/gin", false, false},
 	}
 	for _, c := range cases {
 		got := importProblems(c.pkg, c.imp, c.test)

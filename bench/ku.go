@@ -1,72 +1,29 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
-	"os"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/graphmem/graphmem/bench/dataset"
 )
 
 // Knowledge-update scenarios, checked exactly as the dataset README
 // defines them, through the public API only.
 
-type kuScenario struct {
-	ID       string `json:"id"`
-	UserID   string `json:"user_id"`
-	Sessions []struct {
-		At     string `json:"at"`
-		Events []struct {
-			Role    string `json:"role"`
-			Content string `json:"content"`
-		} `json:"events"`
-	} `json:"sessions"`
-	Checks []kuCheck `json:"checks"`
-}
+// The scenarios' format and loader live in bench/dataset, shared with the
+// end-to-end tests and the offline engine's tests.
+type (
+	kuScenario = dataset.Scenario
+	kuCheck    = dataset.Check
+)
 
-type kuCheck struct {
-	Type     string   `json:"type"`
-	Query    string   `json:"query,omitempty"`
-	Expect   []string `json:"expect,omitempty"`
-	Reject   []string `json:"reject,omitempty"`
-	K        int      `json:"k,omitempty"`
-	Object   string   `json:"object,omitempty"`
-	Polarity string   `json:"polarity,omitempty"`
-}
-
-func loadKU(path string) ([]kuScenario, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var out []kuScenario
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for line := 1; sc.Scan(); line++ {
-		if strings.TrimSpace(sc.Text()) == "" {
-			continue
-		}
-		var s kuScenario
-		if err := json.Unmarshal(sc.Bytes(), &s); err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", path, line, err)
-		}
-		out = append(out, s)
-	}
-	return out, sc.Err()
-}
+func loadKU(path string) ([]kuScenario, error) { return dataset.LoadScenarios(path) }
 
 func containsAnyFold(text string, needles []string) bool {
-	t := strings.ToLower(text)
-	for _, n := range needles {
-		if n != "" && strings.Contains(t, strings.ToLower(n)) {
-			return true
-		}
-	}
-	return false
+	return dataset.ContainsAnyFold(text, needles)
 }
 
 // marked reports whether a result is marked as no longer current.
@@ -340,7 +297,7 @@ func ingestKU(ctx context.Context, c *client, scen []kuScenario, p *progress) (f
 				var evs []eventIn
 				for j, e := range sess.Events {
 					evs = append(evs, eventIn{ID: fmt.Sprintf("s%d-e%d", i+1, j+1), Kind: "message", Role: e.Role,
-						Content: e.Content, OccurredAt: sess.At})
+						Content: e.Content, OccurredAt: sess.At.UTC().Format(time.RFC3339)})
 				}
 				if err := ts.appendThenClose(ctx, c, s.UserID, fmt.Sprintf("%s-s%d", s.ID, i+1), evs); err != nil {
 					errs <- fmt.Errorf("%s: %w", s.ID, err)

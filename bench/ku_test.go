@@ -3,6 +3,9 @@ package main
 import (
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/graphmem/graphmem/bench/dataset"
 )
 
 func res(kind, status, text string) searchResult {
@@ -76,18 +79,9 @@ func TestEvalPreference(t *testing.T) {
 
 func TestKUBaseline(t *testing.T) {
 	s := kuScenario{ID: "s", UserID: "u"}
-	s.Sessions = append(s.Sessions, struct {
-		At     string `json:"at"`
-		Events []struct {
-			Role    string `json:"role"`
-			Content string `json:"content"`
-		} `json:"events"`
-	}{At: "2024-01-01T00:00:00Z"})
+	s.Sessions = append(s.Sessions, dataset.Session{At: time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)})
 	for _, c := range []string{"I live in Paris and work as a nurse.", "Nice!", "I moved to Berlin last month.", "Congrats on the move!"} {
-		s.Sessions[0].Events = append(s.Sessions[0].Events, struct {
-			Role    string `json:"role"`
-			Content string `json:"content"`
-		}{Role: "user", Content: c})
+		s.Sessions[0].Events = append(s.Sessions[0].Events, dataset.Event{Role: "user", Content: c})
 	}
 	s.Checks = []kuCheck{{Type: "search_top", Query: "Where does the user live?", Expect: []string{"Berlin"}, Reject: []string{"Paris"}, K: 1},
 		{Type: "search_top", Query: "nurse", Expect: []string{"nurse"}, K: 3}, // no reject: not an update check

@@ -1,9 +1,3 @@
-// Command bench measures graphmem the way an agent uses it: over HTTP
-// only. It ingests LoCoMo and scores evidence recall against baselines
-// computed in the same run on the same turns (BM25, recency, an oracle),
-// runs the knowledge-update scenarios, and measures search latency, ingest
-// throughput and memory. scripts/bench.sh (make bench) starts a throwaway
-// Neo4j and graphmem and runs it; results go to bench/out/results.{json,md}.
 package main
 
 import (

@@ -3,65 +3,34 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
-	"os"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/graphmem/graphmem/bench/dataset"
 )
 
-// kuScenario is one line of the knowledge-update dataset.
-type kuScenario struct {
-	ID       string `json:"id"`
-	UserID   string `json:"user_id"`
-	Sessions []struct {
-		At     time.Time `json:"at"`
-		Events []struct {
-			Role    string `json:"role"`
-			Content string `json:"content"`
-		} `json:"events"`
-	} `json:"sessions"`
-	Checks []kuCheck `json:"checks"`
-}
-
-type kuCheck struct {
-	Type     string   `json:"type"`
-	Query    string   `json:"query"`
-	Expect   []string `json:"expect"`
-	Reject   []string `json:"reject"`
-	K        int      `json:"k"`
-	Object   string   `json:"object"`
-	Polarity string   `json:"polarity"`
-}
+// The scenarios' format and loader are bench/dataset's.
+type (
+	kuScenario = dataset.Scenario
+	kuCheck    = dataset.Check
+)
 
 const kuDataset = "../../../shared/datasets/knowledge-update/visible.jsonl"
 
 func loadKU(t *testing.T) []kuScenario {
 	t.Helper()
-	f, err := os.Open(kuDataset)
+	out, err := dataset.LoadScenarios(kuDataset)
 	if err != nil {
 		t.Fatalf("the knowledge-update scenarios are read from ../shared beside the repository: %v", err)
-	}
-	defer f.Close()
-	var out []kuScenario
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		var s kuScenario
-		if err := json.Unmarshal(sc.Bytes(), &s); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, s)
 	}
 	return out
 }
 
-// ingestScenario appends each session of a scenario as its own session
-// (occurred_at = the session time) and closes it, waiting for extraction.
 func ingestScenario(t *testing.T, e *e2e, s kuScenario) {
 	t.Helper()
 	for i, sess := range s.Sessions {

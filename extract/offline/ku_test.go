@@ -1,48 +1,24 @@
 package offline
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
-	"time"
 
+	"github.com/graphmem/graphmem/bench/dataset"
 	"github.com/graphmem/graphmem/extract"
 )
 
 // kuScenario is one knowledge-update conversation (testdata copy of the
-// shared visible set).
-type kuScenario struct {
-	ID       string `json:"id"`
-	Sessions []struct {
-		At     time.Time `json:"at"`
-		Events []struct {
-			Role    string `json:"role"`
-			Name    string `json:"name"`
-			Content string `json:"content"`
-		} `json:"events"`
-	} `json:"sessions"`
-}
+// shared visible set), read by bench/dataset's loader.
+type kuScenario = dataset.Scenario
 
 func loadKU(t *testing.T) []kuScenario {
 	t.Helper()
-	f, err := os.Open("testdata/knowledge_update.jsonl")
+	out, err := dataset.LoadScenarios("testdata/knowledge_update.jsonl")
 	if err != nil {
 		t.Fatal(err)
-	}
-	defer f.Close()
-	var out []kuScenario
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		var s kuScenario
-		if err := json.Unmarshal(sc.Bytes(), &s); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, s)
 	}
 	return out
 }

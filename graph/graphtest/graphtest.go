@@ -1,6 +1,3 @@
-// Package graphtest connects tests to the real Neo4j that `make test` starts
-// (never a mock). Each test gets its own tenant, so tests run in parallel on
-// one database without seeing each other's data.
 package graphtest
 
 import (
