@@ -24,6 +24,7 @@ var importRule = map[string]struct {
 	"condenser":  {allowed: nil, forbidden: []string{"github.com/neo4j", "github.com/sashabaranov", "github.com/gin-gonic", "github.com/go-playground"}},
 	"extract":    {allowed: []string{"ontology", "nlp"}, forbidden: []string{"github.com/neo4j", "github.com/gin-gonic", "github.com/go-playground"}},
 	"graph":      {allowed: []string{"ontology", "nlp", "graph"}, forbidden: []string{"github.com/sashabaranov", "github.com/gin-gonic", "github.com/go-playground"}},
+	"embed":      {allowed: nil, forbidden: []string{"github.com/neo4j", "github.com/gin-gonic", "github.com/go-playground"}}, // may use onnxruntime_go and (for its remote embedder) go-openai
 	"localneo4j": {allowed: nil, forbidden: []string{"github.com/neo4j", "github.com/sashabaranov", "github.com/gin-gonic", "github.com/go-playground"}},
 	"memory":     {allowed: []string{"ontology", "nlp", "condenser", "extract", "graph"}, forbidden: []string{"github.com/neo4j", "github.com/sashabaranov", "github.com/gin-gonic", "github.com/go-playground"}},
 	"api":        {allowed: []string{"memory", "ontology"}, forbidden: []string{"github.com/neo4j", "github.com/sashabaranov"}},
