@@ -44,6 +44,8 @@ type Fact struct {
 	EventIDs       []string
 	SupersededBy   string
 	ExtractedBy    string
+	// EditIDs are the direct edits that touched this version (graph/edits.go).
+	EditIDs []string
 }
 
 // FactQuery selects facts of one user.
@@ -195,7 +197,7 @@ func decodeFact(p map[string]any) Fact {
 		ObservedAt: tm(p, "observed_at"), RecordedAt: tm(p, "recorded_at"), ExpiredAt: tm(p, "expired_at"),
 		LastSeenAt: tm(p, "last_seen_at"), MentionCount: i64(p, "mention_count"),
 		SourceEventIDs: strs(p, "source_event_ids"), SessionIDs: strs(p, "session_ids"), EventIDs: strs(p, "event_ids"),
-		SupersededBy: str(p, "superseded_by"), ExtractedBy: str(p, "extracted_by"),
+		SupersededBy: str(p, "superseded_by"), ExtractedBy: str(p, "extracted_by"), EditIDs: strs(p, "edit_ids"),
 	}
 }
 
@@ -221,7 +223,14 @@ func (s *Store) writeFacts(ctx context.Context, tx neo4j.ManagedTransaction, kw 
 	for i, f := range kw.facts {
 		incoming[i] = s.newFact(kw, f, ents[f.subj], ents[f.obj])
 	}
+	corrected, err := s.planCorrection(ctx, tx, kw, state, incoming) // direct edits only (edits.go)
+	if err != nil {
+		return nil, err
+	}
 	plan := knowledge.Plan(state, incoming, kw.now, knowledge.Policy{})
+	if err := finishCorrection(corrected, plan, res); err != nil {
+		return nil, err
+	}
 	for i, a := range plan.Actions {
 		if a.Outcome == knowledge.Skipped {
 			res.FactIDs = append(res.FactIDs, "")

@@ -103,6 +103,9 @@ type KnowledgeWrite struct {
 	// Mentions lists entity keys per raw event id. Facts imply mentions of
 	// their subject and object by their source events.
 	Mentions map[string][]string
+
+	// edit makes the write a direct edit of a fact (edits.go).
+	edit *editWrite
 }
 
 // KnowledgeResult says what a write did. A write replayed as is (a retried
@@ -196,6 +199,9 @@ func (s *Store) WriteKnowledge(ctx context.Context, w KnowledgeWrite) (Knowledge
 		evidence, err := s.writeFacts(ctx, tx, kw, ents, &res)
 		if err != nil {
 			return KnowledgeResult{}, fmt.Errorf("write facts: %w", err)
+		}
+		if err := s.recordEdit(ctx, tx, kw, &res); err != nil {
+			return KnowledgeResult{}, fmt.Errorf("record edit: %w", err)
 		}
 		linked, err := s.writeMentions(ctx, tx, kw, ents, &res)
 		if err != nil {

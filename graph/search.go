@@ -167,7 +167,7 @@ func (s *Store) SearchText(ctx context.Context, sc SearchScope, terms, grams []s
 	if params["textq"] == "" {
 		return Candidates{}, nil
 	}
-	factFilter := timeFilter(sc.AsOf, sc.IncludeHistory, params)
+	factFilter := searchFactFilter(sc.AsOf, sc.IncludeHistory, params)
 	res, err := s.read(ctx, "search.text", `
 		CALL () {
 		  CALL db.index.fulltext.queryNodes('raw_text', $textq, {limit: $rawn}) YIELD node, score
@@ -275,7 +275,7 @@ func (s *Store) Neighbors(ctx context.Context, sc SearchScope, entityIDs []strin
 		return nil, fmt.Errorf("search neighbors: %w", err)
 	}
 	params := map[string]any{"tenant": sc.Tenant, "user": sc.UserID, "ids": entityIDs, "per": int64(perEntity), "types": typeParam}
-	filter := timeFilter(sc.AsOf, sc.IncludeHistory, params)
+	filter := searchFactFilter(sc.AsOf, sc.IncludeHistory, params)
 	res, err := s.read(ctx, "search.neighbors", `
 		UNWIND $ids AS eid
 		MATCH (e:Entity {tenant: $tenant, id: eid}) WHERE e.user_id = $user
@@ -332,7 +332,7 @@ func (s *Store) Expand(ctx context.Context, sc SearchScope, seeds, types []strin
 		"rare": rare, "mlimit": int64(mentionLimit)} {
 		params[k] = v
 	}
-	filter := timeFilter(sc.AsOf, sc.IncludeHistory, params)
+	filter := searchFactFilter(sc.AsOf, sc.IncludeHistory, params)
 	res, err := s.read(ctx, "search.expand", `
 		CALL () {
 		  MATCH (e:Entity {tenant: $tenant}) WHERE e.id IN $ids AND e.user_id = $user

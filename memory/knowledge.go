@@ -41,6 +41,8 @@ type Fact struct {
 	SessionIDs     []string
 	SupersededBy   string
 	ExtractedBy    string
+	// EditIDs are the direct edits that touched this version (edits.go).
+	EditIDs []string
 }
 
 // FactQuery selects a user's facts: current ones by default, what held at
@@ -238,7 +240,8 @@ func fromGraphFact(f graph.Fact) Fact {
 		ObjectID: f.ObjectID, Object: f.Object, Qualifier: f.Qualifier, Fact: f.Fact, Polarity: f.Polarity,
 		Confidence: f.Confidence, Strength: f.Strength, Preference: f.Preference, Status: f.Status, ValidFrom: f.ValidFrom,
 		ValidTo: f.ValidTo, RecordedAt: f.RecordedAt, ExpiredAt: f.ExpiredAt, MentionCount: f.MentionCount,
-		SourceEventIDs: f.SourceEventIDs, SessionIDs: f.SessionIDs, SupersededBy: f.SupersededBy, ExtractedBy: f.ExtractedBy}
+		SourceEventIDs: f.SourceEventIDs, SessionIDs: f.SessionIDs, SupersededBy: f.SupersededBy, ExtractedBy: f.ExtractedBy,
+		EditIDs: f.EditIDs}
 }
 
 func fromGraphPreference(p graph.Preference) Preference {

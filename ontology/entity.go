@@ -88,13 +88,14 @@ const (
 	LabelUser      = "User"     // the entity that stands for a session's user
 	LabelConflict  = "Conflict" // a recorded contradiction between two facts
 	LabelJob       = "Job"      // a durable background job
+	LabelEdit      = "Edit"     // a direct edit of a fact: who, why, what it did
 	LabelSchemaVer = "SchemaVersion"
 )
 
 // ReservedLabels are labels graphmem uses for structure.
 func ReservedLabels() []string {
 	return []string{LabelMemory, LabelRaw, LabelEvent, LabelInsight, LabelEntity, LabelSession,
-		LabelUser, LabelConflict, LabelJob, LabelSchemaVer}
+		LabelUser, LabelConflict, LabelJob, LabelSchemaVer, LabelEdit}
 }
 
 var labelPattern = regexp.MustCompile(`^[A-Z][A-Za-z0-9]{0,63}$`)
