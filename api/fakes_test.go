@@ -18,6 +18,8 @@ type fakeMemory struct {
 	appended []memory.AppendInput
 	tenants  []string
 	failWith error
+	// edits records the inputs of the fact-edit calls (edits_test.go).
+	edits []any
 	// deadlines records the time left on each call's context, by method.
 	deadlines map[string]time.Duration
 }
@@ -34,7 +36,7 @@ func (f *fakeMemory) noteDeadline(ctx context.Context, method string) {
 func fullDeps(t testing.TB) Deps {
 	t.Helper()
 	f := &fakeMemory{}
-	return Deps{Ready: readyFunc(func(context.Context) error { return nil }), Sessions: f, Knowledge: f, Jobs: f, Retrieval: f}
+	return Deps{Ready: readyFunc(func(context.Context) error { return nil }), Sessions: f, Knowledge: f, Jobs: f, Retrieval: f, Edits: f}
 }
 
 var fakeTime = time.Date(2024, 5, 1, 10, 0, 0, 0, time.UTC)

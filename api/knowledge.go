@@ -97,6 +97,7 @@ type factOut struct {
 	SessionIDs     []string   `json:"session_ids"`
 	SupersededBy   string     `json:"superseded_by,omitempty"`
 	ExtractedBy    string     `json:"extracted_by,omitempty"`
+	EditIDs        []string   `json:"edit_ids,omitempty"`
 }
 
 type preferenceOut struct {
@@ -310,7 +311,7 @@ func toFactOut(f memory.Fact) factOut {
 		Confidence: f.Confidence, Strength: f.Strength, Preference: f.Preference, Status: f.Status,
 		ValidFrom: timePtr(f.ValidFrom), ValidTo: timePtr(f.ValidTo), RecordedAt: timePtr(f.RecordedAt),
 		ExpiredAt: timePtr(f.ExpiredAt), MentionCount: f.MentionCount, SourceEventIDs: nonNil(f.SourceEventIDs),
-		SessionIDs: nonNil(f.SessionIDs), SupersededBy: f.SupersededBy, ExtractedBy: f.ExtractedBy}
+		SessionIDs: nonNil(f.SessionIDs), SupersededBy: f.SupersededBy, ExtractedBy: f.ExtractedBy, EditIDs: f.EditIDs}
 }
 
 func toPreferenceOut(p memory.Preference) preferenceOut {

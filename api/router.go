@@ -62,6 +62,7 @@ type Deps struct {
 	Knowledge KnowledgeService
 	Jobs      JobService
 	Retrieval RetrievalService
+	Edits     FactEditService
 }
 
 // server holds what every handler needs.
@@ -93,7 +94,7 @@ func New(deps Deps, opts Options) (*gin.Engine, error) {
 	}
 	// A long request may never get less time than an ordinary one.
 	opts.LongRequestTimeout = max(opts.LongRequestTimeout, opts.RequestTimeout)
-	if deps.Ready == nil || deps.Sessions == nil || deps.Knowledge == nil || deps.Jobs == nil || deps.Retrieval == nil {
+	if deps.Ready == nil || deps.Sessions == nil || deps.Knowledge == nil || deps.Jobs == nil || deps.Retrieval == nil || deps.Edits == nil {
 		return nil, errors.New("api: every dependency is required")
 	}
 	validate, err := newValidator()
@@ -152,6 +153,10 @@ func (s *server) register(v1 *gin.RouterGroup) {
 	users.GET("/conflicts", s.timed(), s.listConflicts)
 	users.GET("/insights", s.timed(), s.listInsights)
 	users.POST("/insights", s.long(), s.generateInsights)
+	users.POST("/facts", s.timed(), s.addFact)
+	v1.GET("/facts/:fact_id", s.timed(), s.getFact)
+	v1.PATCH("/facts/:fact_id", s.timed(), s.correctFact)
+	v1.DELETE("/facts/:fact_id", s.timed(), s.retractFact)
 	v1.POST("/conflicts/:conflict_id/resolve", s.timed(), s.resolveConflict)
 	v1.GET("/entities/:entity_id", s.timed(), s.getEntity)
 	v1.POST("/search", s.timed(), s.search)
