@@ -31,9 +31,11 @@ var importRule = map[string][]string{ // package → graphmem packages it may im
 	"errs":            nil,
 	"jobs":            nil,
 	"localneo4j":      nil,
-	"embed":           nil,       // sentence embedders; the packages that search declare what they need
-	"bench":           nil,       // an HTTP client of the service, like any user
-	"bench/embedref":  {"embed"}, // measurements of the embedder's runtimes
+	"embed":           nil,        // sentence embedders; the packages that search declare what they need
+	"bench":           nil,        // an HTTP client of the service, like any user
+	"client":          nil,        // the Go client: its own wire types, nothing of the server's
+	"api/mcp":         {"client"}, // MCP tools, each a call of the REST API through the client
+	"bench/embedref":  {"embed"},  // measurements of the embedder's runtimes
 	"extract":         {"ontology"},
 	"extract/offline": {"extract", "ontology", "nlp"},
 	"extract/llm":     {"extract", "ontology"},
@@ -48,12 +50,13 @@ var importRule = map[string][]string{ // package → graphmem packages it may im
 // clientOwners names, per third-party client, the packages that may use it
 // outside tests. Every other package reaches the dependency through them.
 var clientOwners = map[string][]string{
-	"github.com/neo4j/":               {"graph"},
-	"github.com/sashabaranov/":        {"extract/llm"},
-	"github.com/yalue/onnxruntime_go": {"embed"},
-	"github.com/gin-gonic/":           {"api"},
-	"github.com/go-playground/":       {"api"},
-	"github.com/getkin/kin-openapi":   {"api"},
+	"github.com/neo4j/":                {"graph"},
+	"github.com/sashabaranov/":         {"extract/llm"},
+	"github.com/yalue/onnxruntime_go":  {"embed"},
+	"github.com/gin-gonic/":            {"api"},
+	"github.com/go-playground/":        {"api"},
+	"github.com/getkin/kin-openapi":    {"api"},
+	"github.com/modelcontextprotocol/": {"api/mcp"},
 }
 
 // ruleFor returns the key of the rule a package follows: its own, or its
@@ -179,6 +182,12 @@ func TestImportRuleByPackagePath(t *testing.T) {
 		{"retrieval", "github.com/neo4j/neo4j-go-driver/v5/neo4j", false, false},
 		{"api", "github.com/gin-gonic/gin", false, true},
 		{"memory", "github.com/gin-gonic/gin", false, false},
+		// The MCP tools reach the service only through the client.
+		{"api/mcp", module + "client", false, true},
+		{"api/mcp", module + "memory", false, false},
+		{"api/mcp", "github.com/modelcontextprotocol/go-sdk/mcp", false, true},
+		{"api", "github.com/modelcontextprotocol/go-sdk/mcp", false, false},
+		{"client", module + "api", false, false},
 	}
 	for _, c := range cases {
 		got := importProblems(c.pkg, c.imp, c.test)
