@@ -57,6 +57,7 @@ var clientOwners = map[string][]string{
 	"github.com/go-playground/":        {"api"},
 	"github.com/getkin/kin-openapi":    {"api"},
 	"github.com/modelcontextprotocol/": {"api/mcp"},
+	"github.com/google/jsonschema-go":  {"api/mcp"},
 }
 
 // ruleFor returns the key of the rule a package follows: its own, or its

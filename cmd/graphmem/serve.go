@@ -20,6 +20,7 @@ import (
 
 	"github.com/graphmem/graphmem"
 	"github.com/graphmem/graphmem/api"
+	"github.com/graphmem/graphmem/api/mcp"
 	"github.com/graphmem/graphmem/graph"
 	"github.com/graphmem/graphmem/jobs"
 	"github.com/graphmem/graphmem/localneo4j"
@@ -292,6 +293,7 @@ func buildApp(ctx context.Context, cfg Config, keys *api.KeyRing, log *slog.Logg
 		Keys: keys, MaxBodyBytes: cfg.MaxBodyBytes, RequestTimeout: cfg.RequestTimeout,
 		LongRequestTimeout: longRequest, TrustedProxies: cfg.TrustedProxies,
 		Spec: graphmem.OpenAPI, Version: version, Log: log, Metrics: metrics, MetricsElsewhere: cfg.MetricsAddr != "",
+		MCP: func(h http.Handler) http.Handler { return mcp.Handler(h, version, log) },
 	})
 	if err != nil {
 		a.close(ctx)
