@@ -44,12 +44,13 @@ func Retract(f *Fact, now time.Time) {
 	f.Changed = !f.New
 }
 
-// Correct replaces the current fact old by its corrected version next,
-// with the one closing rule: old held until next began, so a correction
-// that keeps the start date leaves old an empty interval (it never held as
-// stated), and one that moves the start later keeps old's earlier part.
+// Correct replaces the current fact old by its corrected version next:
+// old is superseded by next with an empty validity (valid_to = its own
+// valid_from), since a correction says the statement was wrong as made,
+// not that it ended: a question about the past never finds it, and
+// withdrawing next later brings nothing of it back.
 func Correct(old, next *Fact, now time.Time) {
-	Close(old, next, now)
+	closeAt(old, old.ValidFrom, next.ID, now)
 }
 
 // Withdrawal is what withdrawing a fact (a retraction, or the old version
@@ -81,21 +82,29 @@ func PlanRetract(st *State, f *Fact, now time.Time) Withdrawal {
 	return w
 }
 
-// PlanCorrect closes old by next (Correct) and decides the open conflicts
-// old was part of for the other fact. next must then be planned (Plan) as
-// a new fact; nothing old superseded is reopened, since the corrected
-// statement still stands in its new form.
+// PlanCorrect closes old by next (Correct), hands next the facts old had
+// superseded (the corrected statement closed them, and now stands in
+// next's words: withdrawing next later reopens them), and decides the open
+// conflicts old was part of for the other fact. next must then be planned
+// (Plan) as a new fact.
 func PlanCorrect(st *State, old, next *Fact, now time.Time) Withdrawal {
 	Correct(old, next, now)
+	for _, m := range st.Facts[old.Subject] {
+		if m != old && m.Status == Superseded && m.SupersededBy == old.ID {
+			m.SupersededBy = next.ID
+			m.Changed = !m.New
+		}
+	}
 	return Withdrawal{Settled: settleWithdrawn(st, old.ID, NoteCorrected)}
 }
 
 // reopenPredecessors reopens the facts f had superseded, oldest first,
-// skipping any that a current fact contradicts.
+// skipping any that never held (an empty validity: a corrected version, a
+// rejected newer fact) and any that a current fact contradicts.
 func reopenPredecessors(facts []*Fact, f *Fact, now time.Time) []*Fact {
 	var preds []*Fact
 	for _, m := range facts {
-		if m != f && m.Status == Superseded && m.SupersededBy == f.ID {
+		if m != f && m.Status == Superseded && m.SupersededBy == f.ID && (m.ValidTo == nil || m.ValidTo.After(m.ValidFrom)) {
 			preds = append(preds, m)
 		}
 	}

@@ -147,3 +147,32 @@ func TestCorrectThenPlan(t *testing.T) {
 		t.Errorf("states %v, want %v", got, want)
 	}
 }
+
+// TestCorrectionChain: Berlin, a move to Munich, Munich corrected to
+// Hamburg (keeping the move's date), then Hamburg retracted. The
+// correction hands Berlin's closing to Hamburg, so the retraction brings
+// Berlin back and never the corrected Munich.
+func TestCorrectionChain(t *testing.T) {
+	berlin := stored("berlin", "LIVES_IN", "Berlin", "2024-01-01")
+	munich := stored("munich", "LIVES_IN", "Munich", "2025-03-01")
+	Close(berlin, munich, day("2025-03-02"))
+	st := &State{Facts: map[string][]*Fact{"user": {berlin, munich}}}
+	hamburg := incoming("hamburg", "LIVES_IN", "Hamburg", "2025-04-01").with(func(f *Fact) { f.ValidFrom = day("2025-03-01") })
+	PlanCorrect(st, munich, hamburg, day("2025-04-01"))
+	Plan(st, []*Fact{hamburg}, day("2025-04-01"), Policy{})
+	want := []string{"berlin superseded until 2025-03-01 by hamburg", "hamburg current", "munich superseded until 2025-03-01 by hamburg"}
+	if got := states(st); !slices.Equal(got, want) {
+		t.Fatalf("after the correction %v, want %v", got, want)
+	}
+	if !berlin.Changed {
+		t.Error("berlin's new successor is not marked for writing")
+	}
+	w := PlanRetract(st, hamburg, day("2025-05-01"))
+	if got := ids(w.Reopened); !slices.Equal(got, []string{"berlin"}) {
+		t.Errorf("reopened %v, want [berlin]", got)
+	}
+	want = []string{"berlin current", "hamburg retracted until 2025-03-01", "munich superseded until 2025-03-01 by hamburg"}
+	if got := states(st); !slices.Equal(got, want) {
+		t.Errorf("after the retraction %v, want %v", got, want)
+	}
+}

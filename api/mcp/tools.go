@@ -131,7 +131,9 @@ const (
 	typeDesc    = "Entity type: Person, Place, Organization, Animal, Food, Product, Activity, Language, Artwork, Occasion, Condition, Concept or Value (synonyms such as city or company work); default Concept."
 )
 
-func readOnly() *mcp.ToolAnnotations { return &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true} }
+func readOnly() *mcp.ToolAnnotations {
+	return &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}
+}
 
 func writes(destructive bool) *mcp.ToolAnnotations {
 	return &mcp.ToolAnnotations{DestructiveHint: &destructive}
