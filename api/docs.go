@@ -3,56 +3,57 @@ package api
 import (
 	"bytes"
 	"context"
-	"encoding/json"
+	"embed"
 	"fmt"
 	"html/template"
-	"sort"
+	"net/http"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/gin-gonic/gin"
 )
 
-// docsPage renders openapi.yaml as one self-contained HTML page (no CDN, no
-// JavaScript), so the API reference works on air-gapped hosts too.
-var docsPage = template.Must(template.New("docs").Funcs(template.FuncMap{
-	"lower": strings.ToLower,
-}).Parse(`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>{{.Title}} API</title>
+// The /docs page is Swagger UI (the swagger-ui-dist package, committed
+// under docs/swagger-ui with its licence and embedded in the binary, so the
+// reference works on air-gapped hosts: no CDN) rendering /openapi.yaml,
+// followed by the catalogue of problem types, whose anchors the problems'
+// type URIs point at (/docs#problem-validation).
+//
+//go:embed docs/init.js docs/swagger-ui/swagger-ui-bundle.js docs/swagger-ui/swagger-ui.css docs/swagger-ui/LICENSE docs/swagger-ui/NOTICE docs/swagger-ui/VERSION
+var docsAssets embed.FS
+
+// docsFiles are the assets /docs/assets/{file} serves, by file name.
+var docsFiles = map[string]struct{ path, contentType string }{
+	"init.js":              {"docs/init.js", "text/javascript; charset=utf-8"},
+	"swagger-ui-bundle.js": {"docs/swagger-ui/swagger-ui-bundle.js", "text/javascript; charset=utf-8"},
+	"swagger-ui.css":       {"docs/swagger-ui/swagger-ui.css", "text/css; charset=utf-8"},
+	"LICENSE":              {"docs/swagger-ui/LICENSE", "text/plain; charset=utf-8"},
+	"NOTICE":               {"docs/swagger-ui/NOTICE", "text/plain; charset=utf-8"},
+	"VERSION":              {"docs/swagger-ui/VERSION", "text/plain; charset=utf-8"},
+}
+
+var docsPage = template.Must(template.New("docs").Parse(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>{{.Title}} API reference</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="stylesheet" href="/docs/assets/swagger-ui.css">
 <style>
-body{font:15px/1.5 system-ui,sans-serif;max-width:980px;margin:2em auto;padding:0 1em;color:#1d2330}
-h1{margin-bottom:0}code,pre{font:13px ui-monospace,monospace;background:#f3f4f7;border-radius:4px}
-pre{padding:.7em;overflow:auto}code{padding:1px 4px}
-.op{border:1px solid #dde;border-radius:6px;margin:1em 0;padding:.2em 1em}
-.m{display:inline-block;min-width:4.5em;font-weight:700;text-transform:uppercase}
-.get{color:#0a7}.post{color:#06c}.delete{color:#c33}.put,.patch{color:#a60}
-table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #eee;padding:.25em .5em;text-align:left;vertical-align:top}
-nav a{margin-right:1em}
+body{margin:0}#problems{font:14px/1.5 sans-serif;max-width:1460px;margin:0 auto 3em;padding:0 20px;color:#3b4151}
+#problems table{border-collapse:collapse;width:100%}#problems td{border-bottom:1px solid #eee;padding:.3em .6em;vertical-align:top}
+#problems code{font:13px monospace;background:#f3f4f7;border-radius:4px;padding:1px 4px}
 </style></head><body>
-<h1>{{.Title}}</h1><p>Version {{.Version}} · <a href="/openapi.yaml">openapi.yaml</a> (OpenAPI {{.OpenAPI}})</p>
-<div>{{.Description}}</div>
-<nav>{{range .Tags}}<a href="#tag-{{lower .}}">{{.}}</a>{{end}}<a href="#problems">Errors</a></nav>
-{{range .Groups}}<h2 id="tag-{{lower .Tag}}">{{.Tag}}</h2>
-{{range .Ops}}<div class="op" id="{{.ID}}"><h3><span class="m {{lower .Method}}">{{.Method}}</span> <code>{{.Path}}</code></h3>
-<p><b>{{.Summary}}</b></p><div>{{.Description}}</div>
-{{if .Params}}<table><tr><th>Parameter</th><th>In</th><th>Required</th><th>Description</th></tr>
-{{range .Params}}<tr><td><code>{{.Name}}</code></td><td>{{.In}}</td><td>{{if .Required}}yes{{end}}</td><td>{{.Description}}</td></tr>{{end}}</table>{{end}}
-{{if .Body}}<p>Request body (<code>application/json</code>):</p><pre>{{.Body}}</pre>{{end}}
-<table><tr><th>Status</th><th>Description</th></tr>{{range .Responses}}<tr><td>{{.Code}}</td><td>{{.Description}}</td></tr>{{end}}</table>
-</div>{{end}}{{end}}
-<h2 id="problems">Errors</h2>
+<noscript><p style="font:15px sans-serif;margin:2em">This reference needs JavaScript. The contract itself is
+<a href="/openapi.yaml">/openapi.yaml</a> (OpenAPI {{.OpenAPI}}).</p></noscript>
+<div id="swagger-ui"></div>
+<section id="problems"><h2>Errors</h2>
 <p>Every error is an RFC 9457 <code>application/problem+json</code> body with <code>type</code>, <code>title</code>,
 <code>status</code>, <code>detail</code>, <code>instance</code>, <code>request_id</code> and, for invalid input, an
 <code>errors</code> list naming each field and the rule it broke. Problem types:</p>
 <table>{{range .Problems}}<tr id="problem-{{.Slug}}"><td><code>{{.Slug}}</code></td><td>{{.Status}}</td><td>{{.Meaning}}</td></tr>{{end}}</table>
+<p>Swagger UI {{.UIVersion}}: <a href="/docs/assets/LICENSE">licence</a>, <a href="/docs/assets/NOTICE">notice</a>.</p>
+</section>
+<script src="/docs/assets/swagger-ui-bundle.js"></script>
+<script src="/docs/assets/init.js"></script>
 </body></html>`))
-
-type docsOp struct {
-	ID, Method, Path, Summary string
-	Description               template.HTML
-	Params                    []*openapi3.Parameter
-	Body                      string
-	Responses                 []struct{ Code, Description string }
-}
 
 // problemCatalogue documents every problem type the mapper can emit.
 var problemCatalogue = []struct {
@@ -77,124 +78,40 @@ var problemCatalogue = []struct {
 	{"internal", 500, "An unexpected error; the detail is in the server log under the request_id."},
 }
 
+// renderDocs renders the /docs page once, at start; the spec must be valid
+// (a broken one fails the start, not a reader).
 func renderDocs(spec []byte) ([]byte, error) {
 	if len(spec) == 0 {
 		return []byte("<!doctype html><title>graphmem</title><p>No API description was built into this binary.</p>"), nil
 	}
-	loader := openapi3.NewLoader()
-	doc, err := loader.LoadFromData(spec)
+	doc, err := openapi3.NewLoader().LoadFromData(spec)
 	if err != nil {
 		return nil, fmt.Errorf("parse openapi.yaml: %w", err)
 	}
 	if err := doc.Validate(context.Background()); err != nil {
 		return nil, fmt.Errorf("openapi.yaml is invalid: %w", err)
 	}
-	groups := map[string][]docsOp{}
-	var tags []string
-	paths := doc.Paths.InMatchingOrder()
-	sort.Strings(paths)
-	for _, p := range paths {
-		item := doc.Paths.Value(p)
-		for method, op := range item.Operations() {
-			tag := "Other"
-			if len(op.Tags) > 0 {
-				tag = op.Tags[0]
-			}
-			if _, seen := groups[tag]; !seen {
-				tags = append(tags, tag)
-			}
-			d := docsOp{ID: op.OperationID, Method: method, Path: p, Summary: op.Summary,
-				Description: template.HTML(template.HTMLEscapeString(op.Description))}
-			for _, pr := range append(item.Parameters, op.Parameters...) {
-				if pr.Value != nil {
-					d.Params = append(d.Params, pr.Value)
-				}
-			}
-			if op.RequestBody != nil && op.RequestBody.Value != nil {
-				if mt := op.RequestBody.Value.Content.Get("application/json"); mt != nil && mt.Schema != nil {
-					d.Body = schemaSketch(mt.Schema.Value, 0)
-				}
-			}
-			codes := op.Responses.Map()
-			keys := make([]string, 0, len(codes))
-			for k := range codes {
-				keys = append(keys, k)
-			}
-			sort.Strings(keys)
-			for _, k := range keys {
-				desc := ""
-				if r := codes[k]; r != nil && r.Value != nil && r.Value.Description != nil {
-					desc = *r.Value.Description
-				}
-				d.Responses = append(d.Responses, struct{ Code, Description string }{k, desc})
-			}
-			groups[tag] = append(groups[tag], d)
-		}
-	}
-	type group struct {
-		Tag string
-		Ops []docsOp
-	}
-	var out []group
-	for _, t := range tags {
-		ops := groups[t]
-		sort.SliceStable(ops, func(i, j int) bool {
-			if ops[i].Path != ops[j].Path {
-				return ops[i].Path < ops[j].Path
-			}
-			return ops[i].Method < ops[j].Method
-		})
-		out = append(out, group{t, ops})
-	}
+	version, _ := docsAssets.ReadFile(docsFiles["VERSION"].path)
+	ui, _, _ := strings.Cut(strings.TrimPrefix(string(version), "swagger-ui-dist "), " ")
 	var buf bytes.Buffer
-	err = docsPage.Execute(&buf, map[string]any{
-		"Title": doc.Info.Title, "Version": doc.Info.Version, "OpenAPI": doc.OpenAPI,
-		"Description": template.HTML(template.HTMLEscapeString(doc.Info.Description)),
-		"Tags":        tags, "Groups": out, "Problems": problemCatalogue,
-	})
+	err = docsPage.Execute(&buf, map[string]any{"Title": doc.Info.Title, "OpenAPI": doc.OpenAPI,
+		"Problems": problemCatalogue, "UIVersion": ui})
 	return buf.Bytes(), err
 }
 
-// schemaSketch renders a schema as an indented JSON-like outline, enough
-// for a reader to write a request without reading YAML.
-func schemaSketch(s *openapi3.Schema, depth int) string {
-	if s == nil || depth > 4 {
-		return "…"
+// docsAsset serves one embedded asset of the /docs page.
+func (s *server) docsAsset(c *gin.Context) {
+	f, ok := docsFiles[c.Param("file")]
+	if !ok {
+		s.fail(c, errRouteNotFound)
+		return
 	}
-	pad := strings.Repeat("  ", depth)
-	switch {
-	case s.Type.Is("object") || len(s.Properties) > 0:
-		names := make([]string, 0, len(s.Properties))
-		for n := range s.Properties {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		required := map[string]bool{}
-		for _, r := range s.Required {
-			required[r] = true
-		}
-		var b strings.Builder
-		b.WriteString("{\n")
-		for _, n := range names {
-			mark := ""
-			if required[n] {
-				mark = " (required)"
-			}
-			fmt.Fprintf(&b, "%s  %q: %s%s\n", pad, n, schemaSketch(s.Properties[n].Value, depth+1), mark)
-		}
-		b.WriteString(pad + "}")
-		return b.String()
-	case s.Type.Is("array"):
-		if s.Items != nil {
-			return "[" + schemaSketch(s.Items.Value, depth) + ", …]"
-		}
-		return "[…]"
-	default:
-		t := strings.Join(s.Type.Slice(), "|")
-		if len(s.Enum) > 0 {
-			enum, _ := json.Marshal(s.Enum)
-			t += " " + string(enum)
-		}
-		return "<" + t + ">"
+	body, err := docsAssets.ReadFile(f.path)
+	if err != nil {
+		s.fail(c, err)
+		return
 	}
+	// The assets change only with the binary.
+	c.Header("Cache-Control", "public, max-age=3600")
+	c.Data(http.StatusOK, f.contentType, body)
 }

@@ -133,6 +133,7 @@ func New(deps Deps, opts Options) (*gin.Engine, error) {
 		return nil, fmt.Errorf("api: %w", err)
 	}
 	r.GET("/docs", func(c *gin.Context) { c.Data(http.StatusOK, "text/html; charset=utf-8", docs) })
+	r.GET("/docs/assets/:file", s.docsAsset)
 
 	v1 := r.Group("/v1", authenticate(opts.Keys, fail))
 	s.register(v1)
