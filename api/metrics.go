@@ -21,6 +21,10 @@ type Metrics struct {
 	queryDuration *prometheus.HistogramVec
 	jobs          *prometheus.CounterVec
 	jobDuration   *prometheus.HistogramVec
+	embedded      *prometheus.CounterVec
+	embedSeconds  prometheus.Counter
+	embedBacklog  prometheus.Gauge
+	embedLag      prometheus.Gauge
 }
 
 // NewMetrics builds a registry with Go runtime and process collectors.
@@ -46,9 +50,22 @@ func NewMetrics() *Metrics {
 			Name: "graphmem_job_duration_seconds", Help: "Background job run time by kind.",
 			Buckets: prometheus.ExponentialBuckets(0.005, 2.5, 12),
 		}, []string{"kind"}),
+		embedded: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "graphmem_embeddings_total", Help: "Texts embedded by the embedding lane, by tier (raw, event, insight).",
+		}, []string{"kind"}),
+		embedSeconds: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "graphmem_embedding_seconds_total", Help: "Wall time the embedding lane spent in the embedder.",
+		}),
+		embedBacklog: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "graphmem_embedding_backlog", Help: "Memories waiting for their vector.",
+		}),
+		embedLag: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "graphmem_embedding_lag_seconds", Help: "Age of the oldest memory waiting for its vector (0 when none waits).",
+		}),
 	}
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-		m.httpRequests, m.httpDuration, m.queryDuration, m.jobs, m.jobDuration)
+		m.httpRequests, m.httpDuration, m.queryDuration, m.jobs, m.jobDuration,
+		m.embedded, m.embedSeconds, m.embedBacklog, m.embedLag)
 	return m
 }
 
@@ -61,6 +78,22 @@ func (m *Metrics) ObserveQuery(op string, d time.Duration, err error) {
 func (m *Metrics) ObserveJob(kind string, d time.Duration, err error) {
 	m.jobs.WithLabelValues(kind, outcome(err)).Inc()
 	m.jobDuration.WithLabelValues(kind).Observe(d.Seconds())
+}
+
+// ObserveEmbeddings records one batch of the embedding lane: how many texts
+// of each tier, and the time the embedder took.
+func (m *Metrics) ObserveEmbeddings(kinds map[string]int, d time.Duration) {
+	for k, n := range kinds {
+		m.embedded.WithLabelValues(k).Add(float64(n))
+	}
+	m.embedSeconds.Add(d.Seconds())
+}
+
+// SetEmbeddingBacklog records the lane's queue size and the age of its
+// oldest item.
+func (m *Metrics) SetEmbeddingBacklog(pending int64, lag time.Duration) {
+	m.embedBacklog.Set(float64(pending))
+	m.embedLag.Set(lag.Seconds())
 }
 
 func outcome(err error) string {

@@ -242,7 +242,8 @@ func (s *Store) createEventNode(ctx context.Context, tx neo4j.ManagedTransaction
 		  e.summarizer = $summarizer, e.forgotten_ids = $forgotten, e.based_on_seq = $based_on,
 		  e.tokens_before = $tokens_before, e.tokens_after = $tokens_after,
 		  e.events_before = $events_before, e.events_after = $events_after,
-		  e.llm_calls = $llm_calls, e.duration_ms = $duration_ms, e.created_at = $now
+		  e.llm_calls = $llm_calls, e.duration_ms = $duration_ms, e.created_at = $now,
+		  e.embed_queued_at = $now, e:Unembedded
 		MERGE (s)-[:HAS_SUMMARY {tenant: $tenant}]->(e)
 		WITH e
 		OPTIONAL MATCH (r:Raw {tenant: $tenant, session_id: $session}) WHERE r.id IN $cover

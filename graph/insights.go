@@ -162,9 +162,9 @@ func (s *Store) WriteInsights(ctx context.Context, tenant, userID string, in []I
 				params[k] = v
 			}
 			if _, err := runTx(ctx, tx, `
-				CREATE (i:Memory:Insight {tenant: $tenant, user_id: $user, scope: $scope, id: $id, key: $key,
+				CREATE (i:Memory:Insight:Unembedded {tenant: $tenant, user_id: $user, scope: $scope, id: $id, key: $key,
 				  text: $text, confidence: $confidence, status: 'current', created_at: $now,
-				  source_event_ids: $sources, fact_ids: $facts, generated_by: $by})
+				  source_event_ids: $sources, fact_ids: $facts, generated_by: $by, embed_queued_at: $now})
 				WITH i
 				OPTIONAL MATCH (old:Insight {tenant: $tenant, user_id: $user}) WHERE old.id IN $olds
 				FOREACH (o IN CASE WHEN old IS NULL THEN [] ELSE [old] END |

@@ -177,11 +177,11 @@ func (s *Store) AppendEvents(ctx context.Context, tenant, sessionID, userID, age
 		_, err = runTx(ctx, tx, `
 			MATCH (s:Session {tenant: $tenant, id: $session})
 			UNWIND $rows AS e
-			CREATE (r:Memory:Raw {
+			CREATE (r:Memory:Raw:Unembedded {
 			  tenant: $tenant, session_id: $session, user_id: $user, agent_id: $agent, scope: $scope,
 			  id: e.id, seq: e.seq, kind: e.kind, role: e.role, name: e.name, content: e.content,
 			  text: e.text, tool_call_id: e.tool_call_id, batch_id: e.batch_id, url: e.url,
-			  metadata: e.metadata, tokens: e.tokens, occurred_at: e.occurred_at, recorded_at: $now})
+			  metadata: e.metadata, tokens: e.tokens, occurred_at: e.occurred_at, recorded_at: $now, embed_queued_at: $now})
 			CREATE (s)-[:CONTAINS {tenant: $tenant}]->(r)
 			WITH s, count(r) AS n
 			SET s.last_seq = $last_seq, s.event_count = s.event_count + n, s.status = 'open', s.closed_at = null`,

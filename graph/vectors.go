@@ -8,64 +8,6 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 )
 
-// Embedding is the vector of one tiered node. Raw events are keyed by
-// session and client id, event-tier nodes and insights by id.
-type Embedding struct {
-	Kind      string // "raw", "event" or "insight"
-	SessionID string // raw events only
-	ID        string
-	Vector    []float32
-}
-
-// SetEmbeddings stores node embeddings for the :Memory vector index. A
-// vector of the wrong size is ErrInvalid: Neo4j would silently leave such a
-// node out of the index.
-func (s *Store) SetEmbeddings(ctx context.Context, tenant string, items []Embedding) error {
-	if len(items) == 0 {
-		return nil
-	}
-	if s.cfg.EmbeddingDimensions == 0 {
-		return fmt.Errorf("set embeddings: %w: no embedder is configured", ErrInvalid)
-	}
-	var raws, others []map[string]any
-	for _, it := range items {
-		if len(it.Vector) != s.cfg.EmbeddingDimensions {
-			return fmt.Errorf("set embeddings: %w: %s %q has %d dimensions, want %d", ErrInvalid, it.Kind, it.ID, len(it.Vector), s.cfg.EmbeddingDimensions)
-		}
-		vec := make([]float64, len(it.Vector))
-		for i, v := range it.Vector {
-			vec[i] = float64(v)
-		}
-		switch it.Kind {
-		case "raw":
-			raws = append(raws, map[string]any{"session": it.SessionID, "id": it.ID, "vec": vec})
-		case "event", "insight":
-			others = append(others, map[string]any{"id": it.ID, "vec": vec})
-		default:
-			return fmt.Errorf("set embeddings: %w: kind %q", ErrInvalid, it.Kind)
-		}
-	}
-	if len(raws) > 0 {
-		if _, err := s.write(ctx, "vector.set_raw", `
-			UNWIND $rows AS row
-			MATCH (n:Raw {tenant: $tenant, session_id: row.session, id: row.id})
-			CALL db.create.setNodeVectorProperty(n, 'embedding', row.vec)`,
-			map[string]any{"tenant": tenant, "rows": raws}); err != nil {
-			return fmt.Errorf("set raw embeddings: %w", err)
-		}
-	}
-	if len(others) > 0 {
-		if _, err := s.write(ctx, "vector.set_node", `
-			UNWIND $rows AS row
-			MATCH (n:Memory {tenant: $tenant, id: row.id}) WHERE n:Event OR n:Insight
-			CALL db.create.setNodeVectorProperty(n, 'embedding', row.vec)`,
-			map[string]any{"tenant": tenant, "rows": others}); err != nil {
-			return fmt.Errorf("set node embeddings: %w", err)
-		}
-	}
-	return nil
-}
-
 // VectorHit is a tiered node found by vector similarity.
 type VectorHit struct {
 	Kind    string // raw, event or insight

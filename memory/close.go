@@ -74,8 +74,31 @@ func (s *Service) closeAndSchedule(ctx context.Context, tenant, sessionID string
 	return sess, err
 }
 
-// waitForSession polls until the session has no active job or ctx ends.
+// waitForSession polls until the session has no active job and, when the
+// embedding lane runs, every memory of it has its vector, or ctx ends.
 func (s *Service) waitForSession(ctx context.Context, tenant, sessionID string) bool {
+	if !s.waitForJobs(ctx, tenant, sessionID) {
+		return false
+	}
+	if s.embedded == nil {
+		return true
+	}
+	delay := 20 * time.Millisecond
+	for {
+		if done, err := s.embedded.SessionEmbedded(ctx, tenant, sessionID); err == nil && done {
+			return true
+		}
+		select {
+		case <-ctx.Done():
+			return false
+		case <-time.After(delay):
+		}
+		delay = min(delay*2, 250*time.Millisecond)
+	}
+}
+
+// waitForJobs polls until the session has no active job or ctx ends.
+func (s *Service) waitForJobs(ctx context.Context, tenant, sessionID string) bool {
 	delay := 50 * time.Millisecond
 	zeros := 0
 	for {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/graphmem/graphmem/errs"
@@ -61,7 +60,7 @@ func (s *Service) handleExtract(ctx context.Context, job jobs.Job) (map[string]a
 			return nil, fmt.Errorf("extract window %s: %w", node.ID, engineError(err))
 		}
 		kw := knowledgeWrite(job.Tenant, node, in.UserName, observed, res)
-		if err := s.embedWindow(ctx, job.Tenant, node, raws, &kw); err != nil {
+		if err := s.embedEntityNames(ctx, node, &kw); err != nil {
 			return nil, err
 		}
 		kr, err := s.knowledge.WriteKnowledge(ctx, kw)
@@ -114,45 +113,27 @@ func knowledgeWrite(tenant string, node graph.EventNode, userName string, observ
 	return w
 }
 
-// embedWindow embeds, in one call, the window's raw turns, its summary and
-// the names of the entities it mentions; turns and summary go to the vector
-// index, names to entity resolution. Without an embedder it does nothing.
-func (s *Service) embedWindow(ctx context.Context, tenant string, node graph.EventNode, raws []graph.RawEvent, kw *graph.KnowledgeWrite) error {
-	if s.embedder == nil {
+// embedEntityNames embeds the names of the entities a window mentions, for
+// entity resolution by vector (GRAPHMEM_ENTITY_VECTORS). Turns, summaries
+// and insights are embedded by the embedding lane, not here. Without an
+// entity embedder it does nothing.
+func (s *Service) embedEntityNames(ctx context.Context, node graph.EventNode, kw *graph.KnowledgeWrite) error {
+	if s.embedder == nil || len(kw.Entities) == 0 {
 		return nil
 	}
-	var texts []string
-	var items []graph.Embedding
-	for _, r := range raws {
-		if r.Kind == graph.RawCondensationRequest || strings.TrimSpace(r.Text) == "" {
-			continue
-		}
-		texts = append(texts, r.Text)
-		items = append(items, graph.Embedding{Kind: "raw", SessionID: r.SessionID, ID: r.ID})
-	}
-	if strings.TrimSpace(node.Summary) != "" {
-		texts = append(texts, node.Summary)
-		items = append(items, graph.Embedding{Kind: "event", ID: node.ID})
-	}
-	nodes := len(texts)
-	for _, e := range kw.Entities {
-		texts = append(texts, e.Name)
-	}
-	if len(texts) == 0 {
-		return nil
+	texts := make([]string, len(kw.Entities))
+	for i, e := range kw.Entities {
+		texts[i] = e.Name
 	}
 	vecs, err := s.embedder.Embed(ctx, texts)
 	if err != nil {
-		return fmt.Errorf("embed window %s: %w", node.ID, engineError(err))
+		return fmt.Errorf("embed entity names of window %s: %w", node.ID, engineError(err))
 	}
 	if len(vecs) != len(texts) {
-		return jobs.Permanent(fmt.Errorf("embed window %s: %d vectors for %d texts", node.ID, len(vecs), len(texts)))
-	}
-	for i := range items {
-		items[i].Vector = vecs[i]
+		return jobs.Permanent(fmt.Errorf("embed entity names of window %s: %d vectors for %d texts", node.ID, len(vecs), len(texts)))
 	}
 	for i := range kw.Entities {
-		kw.Entities[i].Embedding = vecs[nodes+i]
+		kw.Entities[i].Embedding = vecs[i]
 	}
-	return s.vectors.SetEmbeddings(ctx, tenant, items)
+	return nil
 }

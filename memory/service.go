@@ -80,9 +80,9 @@ type InsightStore interface {
 	InsightMaterial(ctx context.Context, tenant, userID string, since time.Time, limit int) (graph.InsightMaterial, error)
 }
 
-// VectorStore stores embeddings.
-type VectorStore interface {
-	SetEmbeddings(ctx context.Context, tenant string, items []graph.Embedding) error
+// EmbeddingWaiter says whether a session's memories all have their vectors.
+type EmbeddingWaiter interface {
+	SessionEmbedded(ctx context.Context, tenant, sessionID string) (bool, error)
 }
 
 // Config tunes the service; cmd/graphmem fills it from the environment.
@@ -114,9 +114,9 @@ type Service struct {
 	jobs      JobStore
 	knowledge KnowledgeStore
 	insights  InsightStore
-	vectors   VectorStore // nil when no embedder is configured
+	embedded  EmbeddingWaiter // nil when no embedding lane runs
 	engine    Engine
-	embedder  Embedder // nil when no embedder is configured
+	embedder  Embedder // entity-name embedder; nil unless entity vectors are on
 	counter   condenser.TokenCounter
 	cfg       Config
 	log       *slog.Logger
@@ -138,10 +138,13 @@ type Deps struct {
 	Insights  InsightStore
 	Engine    Engine
 	Counter   condenser.TokenCounter
-	// Embedder is optional; with it, windows are embedded at extraction
-	// and their vectors stored in Vectors.
+	// Embedder is optional; with it, the names of extracted entities are
+	// embedded for entity resolution by vector. Memories themselves are
+	// embedded by the EmbeddingLane.
 	Embedder Embedder
-	Vectors  VectorStore
+	// Embedded is optional; with it, Close with wait also waits until the
+	// session's memories have their vectors (the embedding lane runs).
+	Embedded EmbeddingWaiter
 	Log      *slog.Logger
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
@@ -153,9 +156,6 @@ func New(deps Deps, cfg Config) (*Service, error) {
 	if deps.Sessions == nil || deps.Windows == nil || deps.Jobs == nil || deps.Knowledge == nil || deps.Insights == nil ||
 		deps.Engine == nil || deps.Counter == nil {
 		return nil, fmt.Errorf("memory: the session, window, job, knowledge and insight stores, an engine and a token counter are required")
-	}
-	if deps.Embedder != nil && deps.Vectors == nil {
-		return nil, fmt.Errorf("memory: an embedder needs a vector store")
 	}
 	if deps.Log == nil {
 		deps.Log = slog.New(slog.DiscardHandler)
@@ -176,7 +176,7 @@ func New(deps Deps, cfg Config) (*Service, error) {
 		cfg.EngineName = "offline"
 	}
 	s := &Service{sessions: deps.Sessions, windows: deps.Windows, jobs: deps.Jobs, knowledge: deps.Knowledge,
-		insights: deps.Insights, vectors: deps.Vectors, engine: deps.Engine, embedder: deps.Embedder, counter: deps.Counter,
+		insights: deps.Insights, embedded: deps.Embedded, engine: deps.Engine, embedder: deps.Embedder, counter: deps.Counter,
 		cfg: cfg, log: deps.Log, now: deps.Now}
 	if _, ok := cfg.Profiles[cfg.DefaultProfile]; !ok {
 		return nil, fmt.Errorf("memory: default condenser profile %q is not defined", cfg.DefaultProfile)

@@ -163,10 +163,19 @@ func (r *search) vectorCandidates(ctx context.Context) error {
 		default:
 			continue
 		}
-		c.Parts.Vector = h.Score
-		r.set.add(c)
+		c.Parts.Vector = vectorSignal(h.Score, r.cfg)
+		if c.Parts.Vector > 0 {
+			r.set.add(c)
+		}
 	}
 	return nil
+}
+
+// vectorSignal maps a vector index score, (1 + cosine) / 2 for a cosine
+// index, to the vector signal (see Config.VectorFloor).
+func vectorSignal(score float64, cfg Config) float64 {
+	cos := 2*score - 1
+	return min(max((cos-cfg.VectorFloor)/cfg.VectorSpan, 0), 1)
 }
 
 func rawCandidate(r graph.RawEvent) *candidate {

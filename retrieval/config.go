@@ -44,6 +44,14 @@ type Config struct {
 	// summary finds the right part of a conversation more reliably than
 	// single turns do.
 	WindowBoost float64
+	// VectorFloor and VectorSpan map a vector hit's cosine similarity to its
+	// signal: (cos - VectorFloor) / VectorSpan, clipped to [0, 1]. A
+	// sentence encoder of the MiniLM kind puts unrelated sentences near
+	// cosine 0.1 and paraphrases above 0.6, so the raw cosine would give
+	// every neighbour a large score; the floor removes that baseline and
+	// the span makes a paraphrase count like a full-text best hit.
+	VectorFloor float64
+	VectorSpan  float64
 
 	// --- query analysis --------------------------------------------------
 
@@ -174,7 +182,7 @@ type Config struct {
 func DefaultConfig() Config {
 	return Config{
 		Pool: 30, PoolPerResult: 3, FactPool: 25, FactPoolPerResult: 2, EventPool: 5, InsightPool: 5,
-		PredicateHintGraph: 0.3, WindowBoost: 0.5,
+		PredicateHintGraph: 0.3, WindowBoost: 0.5, VectorFloor: 0.15, VectorSpan: 0.5,
 
 		WhHintWeight: 0.4,
 

@@ -62,9 +62,18 @@ type Config struct {
 	LLMModel      string        `env:"LLM_MODEL" envDefault:"gpt-4o-mini" desc:"chat model for summaries, extraction and insights"`
 	LLMTimeout    time.Duration `env:"LLM_TIMEOUT" envDefault:"60s" desc:"timeout of one LLM call"`
 	LLMJSONSchema bool          `env:"LLM_JSON_SCHEMA" envDefault:"true" desc:"use response_format json_schema (false: json_object, for servers without it)"`
-	EmbedModel    string        `env:"EMBEDDING_MODEL" desc:"embedding model; empty disables vectors"`
-	EmbedDims     int           `env:"EMBEDDING_DIMENSIONS" envDefault:"1536" desc:"embedding size (vector index dimension)"`
-	EmbedBaseURL  string        `env:"EMBEDDING_BASE_URL" desc:"base URL of the embedder when it differs from LLM_BASE_URL"`
+	Embedder      string        `env:"EMBEDDER" desc:"sentence embedder for vector search: local (in-process, files from make model), openai (an OpenAI-compatible server, EMBEDDING_MODEL) or off; empty: openai when EMBEDDING_MODEL is set, else local"`
+	ModelDir      string        `env:"MODEL_DIR" envDefault:".models" desc:"local embedder: folder make model fills (model, tokenizer, ONNX Runtime)"`
+	ModelFile     string        `env:"EMBEDDING_MODEL_FILE" desc:"local embedder: another BERT-family ONNX sentence encoder (default: all-MiniLM-L6-v2 in MODEL_DIR)"`
+	TokenizerFile string        `env:"EMBEDDING_TOKENIZER_FILE" desc:"local embedder: that model's tokenizer.json or vocab.txt"`
+	ORTLibrary    string        `env:"ONNXRUNTIME_LIB" desc:"local embedder: ONNX Runtime shared library (default: the one in MODEL_DIR)"`
+	EmbedPooling  string        `env:"EMBEDDING_POOLING" envDefault:"mean" desc:"local embedder: mean or cls pooling, as the model was trained"`
+	EmbedThreads  int           `env:"EMBEDDING_THREADS" envDefault:"1" desc:"local embedder: ONNX Runtime threads per call"`
+	EmbedWorkers  int           `env:"EMBEDDING_WORKERS" envDefault:"1" desc:"concurrent batches of the embedding lane (0: no lane on this replica)"`
+	EntityVectors bool          `env:"ENTITY_VECTORS" envDefault:"false" desc:"also embed entity names for entity resolution (off: measured to merge unrelated short names)"`
+	EmbedModel    string        `env:"EMBEDDING_MODEL" desc:"openai embedder: model name"`
+	EmbedDims     int           `env:"EMBEDDING_DIMENSIONS" envDefault:"1536" desc:"openai embedder: embedding size (vector index dimension)"`
+	EmbedBaseURL  string        `env:"EMBEDDING_BASE_URL" desc:"openai embedder: base URL when it differs from LLM_BASE_URL"`
 
 	ExtraFactTypes   []string      `env:"EXTRA_FACT_TYPES" envSeparator:"," desc:"extra UPPER_SNAKE relationship types for facts"`
 	CondenserProfile string        `env:"CONDENSER_PROFILE" envDefault:"default" desc:"condenser profile used when a request names none"`
@@ -218,7 +227,29 @@ func (c Config) validate() error {
 	if c.LLMTimeout < time.Second {
 		bad("LLM_TIMEOUT", "%s is below 1s", c.LLMTimeout)
 	}
-	if c.EmbedModel != "" {
+	switch c.embedder() {
+	case embedderLocal:
+		if c.EmbedPooling != "mean" && c.EmbedPooling != "cls" {
+			bad("EMBEDDING_POOLING", "%q must be mean or cls", c.EmbedPooling)
+		}
+		if c.EmbedThreads < 1 || c.EmbedThreads > 64 {
+			bad("EMBEDDING_THREADS", "%d must be within 1-64", c.EmbedThreads)
+		}
+		if (c.ModelFile == "") != (c.TokenizerFile == "") {
+			bad("EMBEDDING_MODEL_FILE", "set EMBEDDING_MODEL_FILE and EMBEDDING_TOKENIZER_FILE together")
+		}
+	case embedderOpenAI:
+		if c.EmbedModel == "" {
+			bad("EMBEDDING_MODEL", "required when EMBEDDER is openai")
+		}
+	case embedderOff:
+	default:
+		bad("EMBEDDER", "%q must be local, openai or off", c.Embedder)
+	}
+	if c.EmbedWorkers < 0 || c.EmbedWorkers > 64 {
+		bad("EMBEDDING_WORKERS", "%d must be within 0-64", c.EmbedWorkers)
+	}
+	if c.embedder() == embedderOpenAI {
 		if c.EmbedDims < 1 || c.EmbedDims > 4096 {
 			bad("EMBEDDING_DIMENSIONS", "%d must be within 1-4096 (Neo4j's vector index limit)", c.EmbedDims)
 		}
@@ -368,6 +399,26 @@ func (c Config) llmAPIKey() string {
 		return strings.TrimSpace(c.LLMAPIKeyFile)
 	}
 	return c.LLMAPIKey
+}
+
+// The embedders GRAPHMEM_EMBEDDER names.
+const (
+	embedderLocal  = "local"
+	embedderOpenAI = "openai"
+	embedderOff    = "off"
+)
+
+// embedder resolves GRAPHMEM_EMBEDDER: unset means openai when an embedding
+// model is named (the setting that enabled vectors before the local
+// embedder existed), else the local one.
+func (c Config) embedder() string {
+	if c.Embedder != "" {
+		return c.Embedder
+	}
+	if c.EmbedModel != "" {
+		return embedderOpenAI
+	}
+	return embedderLocal
 }
 
 // embedded reports whether graphmem starts the local Neo4j itself.

@@ -142,6 +142,11 @@ func serveEnv(vars map[string]string) []string {
 			env = append(env, kv)
 		}
 	}
+	for k, v := range embedderVars() {
+		if _, set := vars[k]; !set {
+			env = append(env, k+"="+v)
+		}
+	}
 	for k, v := range vars {
 		env = append(env, k+"="+v)
 	}

@@ -42,7 +42,7 @@ func newE2E(t *testing.T, env ...string) *e2e {
 		// tests differ in config (LLM, embedder) and share the job table.
 		"GRAPHMEM_WORKER_TENANTS", tenant,
 		"GRAPHMEM_SESSION_IDLE_CLOSE", "0",
-	}, env...)
+	}, append(embedderKV(), env...)...)
 	getenv, environ := envOf(kv...)
 	cfg, err := loadConfig(getenv, environ)
 	if err != nil {

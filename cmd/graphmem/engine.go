@@ -6,9 +6,12 @@ import (
 	"log/slog"
 	"maps"
 	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/graphmem/graphmem/condenser"
+	"github.com/graphmem/graphmem/embed"
 	"github.com/graphmem/graphmem/extract/llm"
 	"github.com/graphmem/graphmem/extract/offline"
 	"github.com/graphmem/graphmem/memory"
@@ -38,32 +41,72 @@ func newEngine(cfg Config, log *slog.Logger) (memory.Engine, string, error) {
 	return eng, "llm/" + cfg.LLMModel, nil
 }
 
-// newEmbedder returns the embedder when GRAPHMEM_EMBEDDING_MODEL is set: the
-// LLM engine itself when it has the model, otherwise a client of the
-// embedding server (which may be used with the offline engine).
-func newEmbedder(cfg Config, engine memory.Engine, log *slog.Logger) (memory.Embedder, error) {
-	if cfg.EmbedModel == "" {
-		return nil, nil
+// vectorEmbedder is the sentence embedder behind vector search and the
+// embedding lane, with the model its vectors belong to and their size.
+type vectorEmbedder interface {
+	memory.Embedder
+	Dimensions() int
+	Model() string
+}
+
+// openAIEmbedder adapts the OpenAI-compatible client to vectorEmbedder.
+type openAIEmbedder struct {
+	memory.Embedder
+	model string
+	dims  int
+}
+
+func (o openAIEmbedder) Dimensions() int { return o.dims }
+func (o openAIEmbedder) Model() string   { return o.model }
+
+// newEmbedder builds the embedder GRAPHMEM_EMBEDDER names: the in-process
+// local one (the default), an OpenAI-compatible server, or none (off: nil,
+// and search is lexical and graph only). The local embedder's files missing
+// is an error naming `make model`, never a silent fall-back: a user who did
+// not ask for vectors off would otherwise lose recall without knowing. The
+// returned close frees the local model.
+func newEmbedder(cfg Config, engine memory.Engine, log *slog.Logger) (vectorEmbedder, func(), error) {
+	switch cfg.embedder() {
+	case embedderOff:
+		log.Warn("vector search off (GRAPHMEM_EMBEDDER=off): search uses full text, the graph and recency only")
+		return nil, func() {}, nil
+	case embedderOpenAI:
+		if eng, ok := engine.(*llm.Engine); ok && cfg.EmbedBaseURL == "" {
+			log.Info("vector search on", "embedder", "openai", "embedding_model", cfg.EmbedModel, "dimensions", cfg.EmbedDims)
+			return openAIEmbedder{eng, cfg.EmbedModel, cfg.EmbedDims}, func() {}, nil
+		}
+		ec := llm.DefaultConfig()
+		ec.BaseURL = cfg.EmbedBaseURL
+		if ec.BaseURL == "" {
+			ec.BaseURL = cfg.LLMBaseURL
+		}
+		ec.APIKey = cfg.llmAPIKey()
+		ec.Model = cfg.LLMModel // required by the client; unused for embeddings
+		ec.Timeout = cfg.LLMTimeout
+		ec.EmbeddingModel = cfg.EmbedModel
+		ec.EmbeddingDimensions = cfg.EmbedDims
+		emb, err := llm.New(ec, log)
+		if err != nil {
+			return nil, nil, fmt.Errorf("embedder: %w", err)
+		}
+		log.Info("vector search on", "embedder", "openai", "embedding_model", cfg.EmbedModel, "dimensions", cfg.EmbedDims)
+		return openAIEmbedder{emb, cfg.EmbedModel, cfg.EmbedDims}, func() {}, nil
 	}
-	if eng, ok := engine.(*llm.Engine); ok && cfg.EmbedBaseURL == "" {
-		return eng, nil
+	lc := embed.DefaultLocalConfig(cfg.ModelDir)
+	if cfg.ModelFile != "" {
+		lc.ModelFile, lc.TokenizerFile = cfg.ModelFile, cfg.TokenizerFile
+		lc.ModelName = strings.TrimSuffix(filepath.Base(cfg.ModelFile), filepath.Ext(cfg.ModelFile))
 	}
-	ec := llm.DefaultConfig()
-	ec.BaseURL = cfg.EmbedBaseURL
-	if ec.BaseURL == "" {
-		ec.BaseURL = cfg.LLMBaseURL
+	if cfg.ORTLibrary != "" {
+		lc.LibraryFile = cfg.ORTLibrary
 	}
-	ec.APIKey = cfg.llmAPIKey()
-	ec.Model = cfg.LLMModel // required by the client; unused for embeddings
-	ec.Timeout = cfg.LLMTimeout
-	ec.EmbeddingModel = cfg.EmbedModel
-	ec.EmbeddingDimensions = cfg.EmbedDims
-	emb, err := llm.New(ec, log)
+	lc.Pooling, lc.Threads = cfg.EmbedPooling, cfg.EmbedThreads
+	local, err := embed.NewLocal(lc)
 	if err != nil {
-		return nil, fmt.Errorf("embedder: %w", err)
+		return nil, nil, fmt.Errorf("local embedder: %w (run `make model` to install its files, or set GRAPHMEM_EMBEDDER=off for search without vectors)", err)
 	}
-	log.Info("vector search on", "embedding_model", cfg.EmbedModel, "dimensions", cfg.EmbedDims)
-	return emb, nil
+	log.Info("vector search on", "embedder", "local", "model", local.Model(), "dimensions", local.Dimensions(), "threads", lc.Threads)
+	return local, func() { _ = local.Close() }, nil
 }
 
 // loadProfiles returns the built-in condenser profiles plus those of the

@@ -42,9 +42,10 @@ func newLiveService(t *testing.T) *liveService {
 	id := hex.EncodeToString(b[:])
 	tenant, other := "mcp-"+id, "mcp-other-"+id
 	key, otherKey := "key-"+id+"-0123456789", "other-"+id+"-0123456789"
-	getenv, environ := envOf("GRAPHMEM_NEO4J_URI", graphtest.URI(t),
-		"GRAPHMEM_API_KEYS", tenant+":"+key+","+other+":"+otherKey,
-		"GRAPHMEM_WORKERS", "2", "GRAPHMEM_WORKER_TENANTS", tenant+","+other, "GRAPHMEM_SESSION_IDLE_CLOSE", "0")
+	getenv, environ := envOf(append([]string{"GRAPHMEM_NEO4J_URI", graphtest.URI(t),
+		"GRAPHMEM_API_KEYS", tenant + ":" + key + "," + other + ":" + otherKey,
+		"GRAPHMEM_WORKERS", "2", "GRAPHMEM_WORKER_TENANTS", tenant + "," + other, "GRAPHMEM_SESSION_IDLE_CLOSE", "0"},
+		embedderKV()...)...)
 	cfg, err := loadConfig(getenv, environ)
 	if err != nil {
 		t.Fatal(err)

@@ -198,6 +198,8 @@ type app struct {
 	log     *slog.Logger
 	stop    context.CancelFunc
 	wg      sync.WaitGroup
+	// closeEmbedder frees the local embedding model, after the workers.
+	closeEmbedder func()
 }
 
 // buildApp connects to Neo4j, applies the schema, builds the engine, the
@@ -205,17 +207,33 @@ type app struct {
 // idle-session sweeper. close stops them in order.
 func buildApp(ctx context.Context, cfg Config, keys *api.KeyRing, log *slog.Logger) (*app, error) {
 	metrics := api.NewMetrics()
+	engine, engineName, err := newEngine(cfg, log)
+	if err != nil {
+		return nil, err
+	}
+	// The embedder comes before the store: its vectors' size is the
+	// vector index's.
+	embedder, closeEmbedder, err := newEmbedder(cfg, engine, log)
+	if err != nil {
+		return nil, err
+	}
+	dims := 0
+	if embedder != nil {
+		dims = embedder.Dimensions()
+	}
 	store, err := graph.Open(ctx, graph.Config{
 		URI: cfg.Neo4jURI, Username: cfg.Neo4jUser, Password: cfg.neo4jPassword(), Database: cfg.Neo4jDatabase,
 		QueryTimeout: cfg.Neo4jTimeout, ExtraFactTypes: cfg.ExtraFactTypes,
-		EmbeddingDimensions: embeddingDims(cfg), Observe: metrics.ObserveQuery, AppVersion: version,
+		EmbeddingDimensions: dims, Observe: metrics.ObserveQuery, AppVersion: version,
 	}, log)
 	if err != nil {
+		closeEmbedder()
 		return nil, fmt.Errorf("connect to Neo4j: %w (check GRAPHMEM_NEO4J_URI and credentials)", err)
 	}
-	a := &app{store: store, metrics: metrics, log: log}
+	a := &app{store: store, metrics: metrics, log: log, closeEmbedder: closeEmbedder}
 	fail := func(err error) (*app, error) {
 		_ = store.Close(context.WithoutCancel(ctx))
+		closeEmbedder()
 		return nil, err
 	}
 	if _, err := store.ApplySchema(ctx); err != nil {
@@ -227,14 +245,6 @@ func buildApp(ctx context.Context, cfg Config, keys *api.KeyRing, log *slog.Logg
 	} else {
 		log.Info("search queries planned", "took", time.Since(warm).Round(time.Millisecond))
 	}
-	engine, engineName, err := newEngine(cfg, log)
-	if err != nil {
-		return fail(err)
-	}
-	embedder, err := newEmbedder(cfg, engine, log)
-	if err != nil {
-		return fail(err)
-	}
 	counter, err := nlp.NewTokenCounter("cl100k_base")
 	if err != nil {
 		return fail(fmt.Errorf("token counter: %w", err))
@@ -243,8 +253,15 @@ func buildApp(ctx context.Context, cfg Config, keys *api.KeyRing, log *slog.Logg
 	if err != nil {
 		return fail(fmt.Errorf("GRAPHMEM_CONDENSER_PROFILES_FILE: %w", err))
 	}
-	svc, err := memory.New(memory.Deps{Sessions: store, Windows: store, Jobs: store, Knowledge: store, Insights: store,
-		Vectors: store, Engine: engine, Embedder: embedder, Counter: counter, Log: log}, memory.Config{
+	mdeps := memory.Deps{Sessions: store, Windows: store, Jobs: store, Knowledge: store, Insights: store,
+		Engine: engine, Counter: counter, Log: log}
+	if embedder != nil && cfg.EntityVectors {
+		mdeps.Embedder = embedder
+	}
+	if embedder != nil && cfg.EmbedWorkers > 0 {
+		mdeps.Embedded = store
+	}
+	svc, err := memory.New(mdeps, memory.Config{
 		Profiles: profiles, DefaultProfile: cfg.CondenserProfile, EngineName: engineName,
 		EngineIsLLM: cfg.LLMBaseURL != "", JobMaxAttempts: cfg.JobMaxAttempts,
 	})
@@ -280,6 +297,20 @@ func buildApp(ctx context.Context, cfg Config, keys *api.KeyRing, log *slog.Logg
 	} else {
 		log.Warn("GRAPHMEM_WORKERS=0: this replica runs no background jobs; another replica must")
 	}
+	if embedder != nil && cfg.EmbedWorkers > 0 {
+		lane := memory.NewEmbeddingLane(store, memory.ClassifiedEmbedder(embedder), memory.LaneConfig{
+			Model: embedder.Model(), Owner: laneOwner(), Workers: cfg.EmbedWorkers, Tenants: cfg.WorkerTenants,
+			ObserveBatch: metrics.ObserveEmbeddings, ObserveBacklog: metrics.SetEmbeddingBacklog,
+		}, log)
+		a.wg.Add(1)
+		go func() {
+			defer a.wg.Done()
+			if err := lane.Run(bgCtx); err != nil {
+				log.Error("embedding lane stopped", "error", err)
+			}
+		}()
+		log.Info("embedding lane running", "model", embedder.Model(), "workers", cfg.EmbedWorkers)
+	}
 	if cfg.IdleClose > 0 {
 		a.wg.Add(1)
 		go func() {
@@ -310,6 +341,7 @@ func (a *app) close(ctx context.Context) {
 	if err := a.store.Close(ctx); err != nil {
 		a.log.Warn("close Neo4j driver", "error", err)
 	}
+	a.closeEmbedder()
 }
 
 // metricsServer serves only /metrics, for GRAPHMEM_METRICS_ADDR: scrapers
@@ -335,11 +367,10 @@ func servePprof(addr string, log *slog.Logger) {
 	}
 }
 
-func embeddingDims(cfg Config) int {
-	if cfg.EmbedModel == "" {
-		return 0
-	}
-	return cfg.EmbedDims
+// laneOwner names this replica's embedding lane in the leases it takes.
+func laneOwner() string {
+	host, _ := os.Hostname()
+	return fmt.Sprintf("%s-%d-embed", host, os.Getpid())
 }
 
 // isLoopback reports whether a listen address is reachable only from this

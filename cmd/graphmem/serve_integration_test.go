@@ -40,7 +40,8 @@ func TestServeEndToEnd(t *testing.T) {
 	}
 	addr := l.Addr().String()
 	l.Close()
-	getenv, environ := envOf("GRAPHMEM_NEO4J_URI", graphtest.URI(t), "GRAPHMEM_LISTEN_ADDR", addr, "GRAPHMEM_LOG_FORMAT", "json")
+	getenv, environ := envOf(append([]string{"GRAPHMEM_NEO4J_URI", graphtest.URI(t), "GRAPHMEM_LISTEN_ADDR", addr,
+		"GRAPHMEM_LOG_FORMAT", "json"}, embedderKV()...)...)
 
 	ctx, cancel := context.WithCancel(context.Background())
 	var stdout, stderr syncBuffer
@@ -125,8 +126,8 @@ func TestServeMetricsOnOwnListener(t *testing.T) {
 		return l.Addr().String()
 	}
 	addr, metricsAddr := free(), free()
-	getenv, environ := envOf("GRAPHMEM_NEO4J_URI", graphtest.URI(t), "GRAPHMEM_LISTEN_ADDR", addr,
-		"GRAPHMEM_METRICS_ADDR", metricsAddr, "GRAPHMEM_WORKERS", "0", "GRAPHMEM_SESSION_IDLE_CLOSE", "0")
+	getenv, environ := envOf(append([]string{"GRAPHMEM_NEO4J_URI", graphtest.URI(t), "GRAPHMEM_LISTEN_ADDR", addr,
+		"GRAPHMEM_METRICS_ADDR", metricsAddr, "GRAPHMEM_WORKERS", "0", "GRAPHMEM_SESSION_IDLE_CLOSE", "0"}, embedderKV()...)...)
 	ctx, cancel := context.WithCancel(context.Background())
 	var stderr syncBuffer
 	done := make(chan error, 1)

@@ -14,8 +14,9 @@ import (
 )
 
 // testEmbeddingDims is the vector size every embedding test uses: the test
-// database is shared, and its vector index has one size.
-const testEmbeddingDims = 16
+// database is shared, and its vector index has one size, the local
+// embedder's (all-MiniLM-L6-v2), which the other end-to-end tests run.
+const testEmbeddingDims = 384
 
 // conceptEmbedder is a fake OpenAI-compatible embeddings server with a tiny
 // notion of meaning: words of one concept share a dimension, so "car" and
@@ -90,14 +91,14 @@ func newConceptEmbedder(t *testing.T) *conceptEmbedder {
 	return f
 }
 
-// TestVectorSearchThroughNeo4jIndex: with an embedder configured, windows
-// are embedded at extraction and queries at search, through Neo4j's vector
+// TestVectorSearchThroughNeo4jIndex: with an OpenAI-compatible embedder,
+// turns are embedded by the embedding lane and queries at search, through Neo4j's vector
 // index; a query sharing no word with a turn still finds it, and another
 // tenant's similar turn never appears.
 func TestVectorSearchThroughNeo4jIndex(t *testing.T) {
 	t.Parallel()
 	emb := newConceptEmbedder(t)
-	env := []string{"GRAPHMEM_EMBEDDING_MODEL", "concept-embed", "GRAPHMEM_EMBEDDING_DIMENSIONS", "16",
+	env := []string{"GRAPHMEM_EMBEDDER", "openai", "GRAPHMEM_EMBEDDING_MODEL", "concept-embed", "GRAPHMEM_EMBEDDING_DIMENSIONS", "384",
 		"GRAPHMEM_EMBEDDING_BASE_URL", emb.URL + "/v1"}
 	e, other := newE2E(t, env...), newE2E(t, env...)
 	for _, x := range []*e2e{e, other} {

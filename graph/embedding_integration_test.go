@@ -1,0 +1,145 @@
+//go:build integration
+
+package graph_test
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/graphmem/graphmem/graph"
+	"github.com/graphmem/graphmem/graph/graphtest"
+)
+
+// embeddingStore is a store whose vector index has the local embedder's
+// size, the one every test of the shared database uses.
+func embeddingStore(t *testing.T) *graph.Store {
+	t.Helper()
+	s := graphtest.Open(t, graph.Config{EmbeddingDimensions: 384})
+	graphtest.Store(t) // the shared schema, applied once
+	return s
+}
+
+func unitVector(i int) []float32 {
+	v := make([]float32, 384)
+	v[i%384] = 1
+	return v
+}
+
+// TestEmbeddingQueue: appended turns wait in the queue, a claim leases them
+// (a second claim skips them), completing stores the vectors and empties
+// the queue, the session then counts as embedded, vector search finds a
+// turn by its vector, and a wrong-sized vector is refused.
+func TestEmbeddingQueue(t *testing.T) {
+	s, tenant, ctx := embeddingStore(t), graphtest.Tenant(t), t.Context()
+	if _, err := s.AppendEvents(ctx, tenant, "s1", "alice", "", events("a", "b", "c")); err != nil {
+		t.Fatal(err)
+	}
+	if done, err := s.SessionEmbedded(ctx, tenant, "s1"); err != nil || done {
+		t.Fatalf("fresh session embedded = %v, %v; want false", done, err)
+	}
+	b, err := s.EmbeddingBacklog(ctx, []string{tenant})
+	if err != nil || b.Pending != 3 || b.Oldest.IsZero() {
+		t.Fatalf("backlog = %+v, %v; want 3 pending with an oldest time", b, err)
+	}
+
+	claimed, err := s.ClaimEmbeddings(ctx, "lane-1", 10, time.Minute, []string{tenant})
+	if err != nil || len(claimed) != 3 {
+		t.Fatalf("claim = %d items, %v; want 3", len(claimed), err)
+	}
+	for _, c := range claimed {
+		if c.Kind != "raw" || c.Tenant != tenant || c.Text == "" {
+			t.Fatalf("claimed item %+v", c)
+		}
+	}
+	if again, err := s.ClaimEmbeddings(ctx, "lane-2", 10, time.Minute, []string{tenant}); err != nil || len(again) != 0 {
+		t.Fatalf("second claim took %d leased items (%v); want 0", len(again), err)
+	}
+
+	bad := []graph.EmbeddingResult{{ElementID: claimed[0].ElementID, Vector: []float32{1, 2}}}
+	if err := s.CompleteEmbeddings(ctx, "m1", bad); !errors.Is(err, graph.ErrInvalid) {
+		t.Fatalf("wrong-sized vector: err = %v, want ErrInvalid", err)
+	}
+	results := make([]graph.EmbeddingResult, len(claimed))
+	for i, c := range claimed {
+		results[i] = graph.EmbeddingResult{ElementID: c.ElementID, Vector: unitVector(i + 7)}
+	}
+	results[2].Vector = nil // nothing to embed: leaves the queue all the same
+	if err := s.CompleteEmbeddings(ctx, "m1", results); err != nil {
+		t.Fatal(err)
+	}
+	if done, err := s.SessionEmbedded(ctx, tenant, "s1"); err != nil || !done {
+		t.Fatalf("session embedded = %v, %v; want true", done, err)
+	}
+	if b, err := s.EmbeddingBacklog(ctx, []string{tenant}); err != nil || b.Pending != 0 {
+		t.Fatalf("backlog after completion = %+v, %v", b, err)
+	}
+
+	hits, err := s.VectorSearch(ctx, graph.SearchScope{Tenant: tenant, UserID: "alice"}, unitVector(8), 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hits) == 0 || hits[0].Raw.Text != claimed[1].Text || hits[0].Score < 0.99 {
+		t.Fatalf("vector search = %+v; want the turn with vector 8 first", hits)
+	}
+	for _, h := range hits {
+		if h.Raw.Text == claimed[2].Text {
+			t.Fatalf("the turn left unembedded was found by vector: %+v", h)
+		}
+	}
+	if other, err := s.VectorSearch(ctx, graph.SearchScope{Tenant: tenant, UserID: "bob"}, unitVector(8), 5); err != nil || len(other) != 0 {
+		t.Fatalf("another user's search found %d hits (%v)", len(other), err)
+	}
+}
+
+// TestEmbeddingLeaseExpires: a claim whose lane died is claimed again once
+// its lease has passed.
+func TestEmbeddingLeaseExpires(t *testing.T) {
+	s, tenant, ctx := embeddingStore(t), graphtest.Tenant(t), t.Context()
+	if _, err := s.AppendEvents(ctx, tenant, "s1", "alice", "", events("a")); err != nil {
+		t.Fatal(err)
+	}
+	if first, err := s.ClaimEmbeddings(ctx, "dead-lane", 10, time.Millisecond, []string{tenant}); err != nil || len(first) != 1 {
+		t.Fatalf("claim = %d, %v", len(first), err)
+	}
+	time.Sleep(20 * time.Millisecond)
+	if again, err := s.ClaimEmbeddings(ctx, "lane-2", 10, time.Minute, []string{tenant}); err != nil || len(again) != 1 {
+		t.Fatalf("claim after the lease = %d, %v; want the item again", len(again), err)
+	}
+}
+
+// TestRequeueEmbeddingsOnModelChange: memories embedded with one model go
+// back on the queue when another model is configured, once.
+func TestRequeueEmbeddingsOnModelChange(t *testing.T) {
+	s, tenant, ctx := embeddingStore(t), graphtest.Tenant(t), t.Context()
+	tenants := []string{tenant}
+	if _, err := s.AppendEvents(ctx, tenant, "s1", "alice", "", events("a", "b")); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := s.RequeueEmbeddings(ctx, "m1", tenants); err != nil || n != 0 {
+		t.Fatalf("first requeue = %d, %v; want 0 (all queued already)", n, err)
+	}
+	claimed, err := s.ClaimEmbeddings(ctx, "lane", 10, time.Minute, tenants)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var results []graph.EmbeddingResult
+	for i, c := range claimed {
+		results = append(results, graph.EmbeddingResult{ElementID: c.ElementID, Vector: unitVector(i)})
+	}
+	if err := s.CompleteEmbeddings(ctx, "m1", results); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := s.RequeueEmbeddings(ctx, "m1", tenants); err != nil || n != 0 {
+		t.Fatalf("same model requeued %d (%v)", n, err)
+	}
+	if n, err := s.RequeueEmbeddings(ctx, "m2", tenants); err != nil || n != 2 {
+		t.Fatalf("new model requeued %d (%v); want 2", n, err)
+	}
+	if n, err := s.RequeueEmbeddings(ctx, "m2", tenants); err != nil || n != 0 {
+		t.Fatalf("second start with the new model requeued %d (%v); want 0", n, err)
+	}
+	if b, err := s.EmbeddingBacklog(ctx, tenants); err != nil || b.Pending != 2 {
+		t.Fatalf("backlog = %+v, %v; want 2", b, err)
+	}
+}

@@ -1,0 +1,188 @@
+package memory
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/graphmem/graphmem/graph"
+)
+
+// EmbeddingQueue is the graph's queue of memories waiting for a vector.
+type EmbeddingQueue interface {
+	ClaimEmbeddings(ctx context.Context, owner string, limit int, lease time.Duration, tenants []string) ([]graph.PendingEmbedding, error)
+	CompleteEmbeddings(ctx context.Context, model string, results []graph.EmbeddingResult) error
+	EmbeddingBacklog(ctx context.Context, tenants []string) (graph.EmbeddingBacklog, error)
+	RequeueEmbeddings(ctx context.Context, model string, tenants []string) (int64, error)
+}
+
+// LaneConfig tunes the embedding lane.
+type LaneConfig struct {
+	Model   string        // the embedder's model name, stored beside each vector
+	Owner   string        // this replica's lease owner id
+	Batch   int           // texts per embedder call (0: 32)
+	Workers int           // concurrent batches (0: 1); each uses one embedder thread
+	Lease   time.Duration // how long a claimed batch is ours (0: 2m)
+	Idle    time.Duration // poll interval when the queue is empty (0: 250ms)
+	Tenants []string      // GRAPHMEM_WORKER_TENANTS
+	// ObserveBatch and ObserveBacklog report to the metrics; both optional.
+	ObserveBatch   func(kinds map[string]int, d time.Duration)
+	ObserveBacklog func(pending int64, lag time.Duration)
+}
+
+// EmbeddingLane embeds memories after they are stored, in batches, apart
+// from the job workers: appends never wait for the embedder, and a search
+// uses the vectors that exist plus the lexical index for the rest. It is
+// its own lane because its cost (a sentence encoder on the CPU) and its
+// pace (every turn, not every closed window) differ from extraction's, and
+// a slow embedder must not hold back condensation.
+type EmbeddingLane struct {
+	q    EmbeddingQueue
+	emb  Embedder
+	cfg  LaneConfig
+	log  *slog.Logger
+	wake chan struct{}
+}
+
+// NewEmbeddingLane builds the lane; Run starts it.
+func NewEmbeddingLane(q EmbeddingQueue, emb Embedder, cfg LaneConfig, log *slog.Logger) *EmbeddingLane {
+	if cfg.Batch <= 0 {
+		cfg.Batch = 32
+	}
+	if cfg.Workers <= 0 {
+		cfg.Workers = 1
+	}
+	if cfg.Lease <= 0 {
+		cfg.Lease = 2 * time.Minute
+	}
+	if cfg.Idle <= 0 {
+		cfg.Idle = 250 * time.Millisecond
+	}
+	return &EmbeddingLane{q: q, emb: emb, cfg: cfg, log: log, wake: make(chan struct{}, 1)}
+}
+
+// Notify wakes an idle lane at once (after an append), instead of at its
+// next poll.
+func (l *EmbeddingLane) Notify() {
+	select {
+	case l.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Run requeues what an earlier model embedded (once per model change), then
+// embeds until ctx ends. Embedder failures are logged and retried with
+// backoff; the claimed nodes return to the queue when their lease ends.
+func (l *EmbeddingLane) Run(ctx context.Context) error {
+	if n, err := l.q.RequeueEmbeddings(ctx, l.cfg.Model, l.cfg.Tenants); err != nil {
+		return fmt.Errorf("embedding lane: %w", err)
+	} else if n > 0 {
+		l.log.Info("embedding lane: memories queued for the new model", "model", l.cfg.Model, "queued", n)
+	}
+	var wg sync.WaitGroup
+	for range l.cfg.Workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			l.work(ctx)
+		}()
+	}
+	if l.cfg.ObserveBacklog != nil {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			l.watchBacklog(ctx)
+		}()
+	}
+	wg.Wait()
+	return nil
+}
+
+// work claims and embeds batches until ctx ends.
+func (l *EmbeddingLane) work(ctx context.Context) {
+	backoff := time.Duration(0)
+	for ctx.Err() == nil {
+		n, err := l.once(ctx)
+		switch {
+		case err != nil && ctx.Err() == nil:
+			backoff = min(max(2*backoff, time.Second), time.Minute)
+			l.log.Warn("embedding lane: batch failed; retrying", "error", err, "retry_in", backoff)
+			sleep(ctx, backoff, nil)
+		case err == nil && n == 0:
+			backoff = 0
+			sleep(ctx, l.cfg.Idle, l.wake)
+		default:
+			backoff = 0
+		}
+	}
+}
+
+// once embeds one batch and returns its size.
+func (l *EmbeddingLane) once(ctx context.Context) (int, error) {
+	items, err := l.q.ClaimEmbeddings(ctx, l.cfg.Owner, l.cfg.Batch, l.cfg.Lease, l.cfg.Tenants)
+	if err != nil || len(items) == 0 {
+		return 0, err
+	}
+	results := make([]graph.EmbeddingResult, len(items))
+	var texts []string
+	var at []int
+	kinds := map[string]int{}
+	for i, it := range items {
+		results[i].ElementID = it.ElementID
+		if t := strings.TrimSpace(it.Text); t != "" {
+			texts = append(texts, t)
+			at = append(at, i)
+			kinds[it.Kind]++
+		}
+	}
+	if len(texts) > 0 {
+		start := time.Now()
+		vecs, err := l.emb.Embed(ctx, texts)
+		if err != nil {
+			return 0, fmt.Errorf("embed %d texts: %w", len(texts), err)
+		}
+		if len(vecs) != len(texts) {
+			return 0, errors.New("embedder returned a different number of vectors than texts")
+		}
+		for j, i := range at {
+			results[i].Vector = vecs[j]
+		}
+		if l.cfg.ObserveBatch != nil {
+			l.cfg.ObserveBatch(kinds, time.Since(start))
+		}
+	}
+	if err := l.q.CompleteEmbeddings(ctx, l.cfg.Model, results); err != nil {
+		return 0, err
+	}
+	return len(items), nil
+}
+
+// watchBacklog reports the queue's size and lag every few seconds.
+func (l *EmbeddingLane) watchBacklog(ctx context.Context) {
+	for ctx.Err() == nil {
+		b, err := l.q.EmbeddingBacklog(ctx, l.cfg.Tenants)
+		if err == nil {
+			lag := time.Duration(0)
+			if b.Pending > 0 && !b.Oldest.IsZero() {
+				lag = max(time.Since(b.Oldest), 0)
+			}
+			l.cfg.ObserveBacklog(b.Pending, lag)
+		}
+		sleep(ctx, 5*time.Second, nil)
+	}
+}
+
+// sleep waits d, or until wake fires or ctx ends.
+func sleep(ctx context.Context, d time.Duration, wake <-chan struct{}) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	case <-wake:
+	}
+}

@@ -1,0 +1,143 @@
+package memory
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/graphmem/graphmem/graph"
+)
+
+// fakeEmbeddingQueue is an in-memory embedding queue with leases: a
+// claimed item stays queued, hidden until its lease ends, and leaves only
+// when completed.
+type fakeEmbeddingQueue struct {
+	mu       sync.Mutex
+	pending  []graph.PendingEmbedding
+	leased   map[string]time.Time
+	done     map[string][]float32
+	requeued string
+}
+
+func (q *fakeEmbeddingQueue) ClaimEmbeddings(_ context.Context, _ string, limit int, lease time.Duration, _ []string) ([]graph.PendingEmbedding, error) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	var out []graph.PendingEmbedding
+	for _, p := range q.pending {
+		if len(out) < limit && time.Now().After(q.leased[p.ElementID]) {
+			q.leased[p.ElementID] = time.Now().Add(lease)
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+func (q *fakeEmbeddingQueue) CompleteEmbeddings(_ context.Context, _ string, rs []graph.EmbeddingResult) error {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for _, r := range rs {
+		q.done[r.ElementID] = r.Vector
+		for i, p := range q.pending {
+			if p.ElementID == r.ElementID {
+				q.pending = append(q.pending[:i], q.pending[i+1:]...)
+				break
+			}
+		}
+	}
+	return nil
+}
+
+func (q *fakeEmbeddingQueue) EmbeddingBacklog(context.Context, []string) (graph.EmbeddingBacklog, error) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return graph.EmbeddingBacklog{Pending: int64(len(q.pending))}, nil
+}
+
+func (q *fakeEmbeddingQueue) RequeueEmbeddings(_ context.Context, model string, _ []string) (int64, error) {
+	q.requeued = model
+	return 0, nil
+}
+
+func (q *fakeEmbeddingQueue) finished() int {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return len(q.done)
+}
+
+// lengthEmbedder embeds a text as [its length]; it fails its first fails
+// calls and records every batch's size.
+type lengthEmbedder struct {
+	mu      sync.Mutex
+	fails   int
+	batches []int
+}
+
+func (e *lengthEmbedder) Embed(_ context.Context, texts []string) ([][]float32, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.fails > 0 {
+		e.fails--
+		return nil, errors.New("embedder down")
+	}
+	e.batches = append(e.batches, len(texts))
+	out := make([][]float32, len(texts))
+	for i, t := range texts {
+		out[i] = []float32{float32(len(t))}
+	}
+	return out, nil
+}
+
+// TestEmbeddingLane: every queued memory gets its own text's vector in
+// batches of the configured size, blank texts leave the queue without a
+// vector, a failing embedder is retried, and the batches are reported.
+func TestEmbeddingLane(t *testing.T) {
+	q := &fakeEmbeddingQueue{done: map[string][]float32{}, leased: map[string]time.Time{}}
+	texts := []string{"a", "bb", "   ", "dddd", "eeeee"}
+	for i, txt := range texts {
+		q.pending = append(q.pending, graph.PendingEmbedding{ElementID: string(rune('A' + i)), Kind: "raw", Text: txt})
+	}
+	emb := &lengthEmbedder{fails: 1}
+	var mu sync.Mutex
+	observed := 0
+	lane := NewEmbeddingLane(q, emb, LaneConfig{Model: "m", Batch: 2, Idle: time.Millisecond, Lease: 10 * time.Millisecond,
+		ObserveBatch: func(kinds map[string]int, _ time.Duration) {
+			mu.Lock()
+			observed += kinds["raw"]
+			mu.Unlock()
+		}}, slog.New(slog.DiscardHandler))
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	go func() { _ = lane.Run(ctx) }()
+	for q.finished() < len(texts) && ctx.Err() == nil {
+		time.Sleep(5 * time.Millisecond)
+	}
+	cancel()
+	if q.requeued != "m" {
+		t.Errorf("the lane did not requeue for its model first (got %q)", q.requeued)
+	}
+	for i, txt := range texts {
+		v, ok := q.done[string(rune('A'+i))]
+		switch {
+		case !ok:
+			t.Errorf("%q never left the queue", txt)
+		case strings.TrimSpace(txt) == "" && v != nil:
+			t.Errorf("blank text got a vector %v", v)
+		case strings.TrimSpace(txt) != "" && (len(v) != 1 || v[0] != float32(len(txt))):
+			t.Errorf("%q got %v, want its own vector", txt, v)
+		}
+	}
+	for _, b := range emb.batches {
+		if b > 2 {
+			t.Errorf("a batch of %d texts exceeds the batch size 2", b)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if observed != 4 {
+		t.Errorf("observed %d embedded texts, want 4", observed)
+	}
+}
