@@ -51,8 +51,11 @@ func (r *search) candidates(ctx context.Context) error {
 	return nil
 }
 
-// pool is how many raw (and vector) candidates the search reads.
+// pool is how many raw candidates the search reads.
 func (r *search) pool() int { return max(r.limit*r.cfg.PoolPerResult, r.cfg.Pool) }
+
+// vectorPool is how many nearest neighbours the search reads.
+func (r *search) vectorPool() int { return max(r.limit*r.cfg.PoolPerResult, r.cfg.VectorPool) }
 
 // textCandidates queries the full-text indexes in one round trip. Raw
 // turns are always fetched (summaries cite them) and so are entities
@@ -147,7 +150,7 @@ func (r *search) vectorCandidates(ctx context.Context) error {
 	if len(vecs) != 1 {
 		return fmt.Errorf("embed query: %w: the embedder returned %d vectors for one text", errs.ErrUnavailable, len(vecs))
 	}
-	hits, err := r.s.vectors.VectorSearch(ctx, r.scope, vecs[0], r.pool())
+	hits, err := r.s.vectors.VectorSearch(ctx, r.scope, vecs[0], r.vectorPool())
 	if err != nil {
 		return err
 	}

@@ -23,6 +23,11 @@ type Config struct {
 	// contributes (and of nearest neighbours the vector index does): enough
 	// that the priors and the graph can reorder them.
 	Pool int
+	// VectorPool is the least number of nearest neighbours the vector index
+	// contributes. It is larger than Pool: a neighbour costs only its id
+	// and short text, and a paraphrase often ranks lower by vector than
+	// the evidence a keyword finds, yet sums with its other signals.
+	VectorPool int
 	// PoolPerResult raises Pool for large requests: at least this many raw
 	// candidates per requested result.
 	PoolPerResult int
@@ -181,7 +186,7 @@ type Config struct {
 // DefaultConfig returns the ranking defaults.
 func DefaultConfig() Config {
 	return Config{
-		Pool: 30, PoolPerResult: 3, FactPool: 25, FactPoolPerResult: 2, EventPool: 5, InsightPool: 5,
+		Pool: 30, VectorPool: 100, PoolPerResult: 3, FactPool: 25, FactPoolPerResult: 2, EventPool: 5, InsightPool: 5,
 		PredicateHintGraph: 0.3, WindowBoost: 0.5, VectorFloor: 0.15, VectorSpan: 0.5,
 
 		WhHintWeight: 0.4,
@@ -194,7 +199,7 @@ func DefaultConfig() Config {
 
 		TopicFloor: 0.2, TopicWeight: 0.8, SpeakerBoost: 1.3, QuestionWeight: 0.75,
 
-		Fusion: FusionWeighted, WeightText: 1, WeightVector: 0.8, WeightGraph: 0.7, WeightRecency: 0.05, RRFK: 60,
+		Fusion: FusionWeighted, WeightText: 1, WeightVector: 0.4, WeightGraph: 0.7, WeightRecency: 0.05, RRFK: 60,
 		HalfLife:     180 * 24 * time.Hour,
 		TierWeights:  map[string]float64{KindFact: 1.05, KindRaw: 1, KindInsight: 0.8, KindEvent: 0.55, KindEntity: 0.5},
 		StalePenalty: 0.5, NegativeFactWeight: 0.75, HistoryWeight: 0.9,

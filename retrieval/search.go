@@ -107,6 +107,7 @@ func (s *Service) Search(ctx context.Context, tenant string, in SearchInput) (Se
 		return SearchOutput{}, err
 	}
 	r.priors()
+	r.citeMatchingTurns()
 	out := SearchOutput{Terms: r.q.Words, Hints: r.hints(), Entities: r.seedNames()}
 	out.Results = dedupeByEvents(r.fuse(), r.limit, r.cfg.MaxMergedFacts)
 	if in.Explain {

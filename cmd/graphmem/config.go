@@ -80,10 +80,14 @@ type Config struct {
 	ProfilesFile     string        `env:"CONDENSER_PROFILES_FILE" desc:"JSON file of extra named condenser profiles"`
 	Workers          int           `env:"WORKERS" envDefault:"2" desc:"background job workers per replica"`
 	SearchFusion     string        `env:"SEARCH_FUSION" envDefault:"weighted" desc:"how search combines signals: weighted (sum of normalized signals) or rrf (reciprocal rank fusion)"`
-	SearchWeights    string        `env:"SEARCH_WEIGHTS" envDefault:"text=1,vector=0.8,graph=0.7,recency=0.05" desc:"weights of the search signals (weighted fusion)"`
+	SearchWeights    string        `env:"SEARCH_WEIGHTS" envDefault:"text=1,vector=0.4,graph=0.7,recency=0.05" desc:"weights of the search signals (weighted fusion)"`
 	SearchTiers      string        `env:"SEARCH_TIER_WEIGHTS" envDefault:"fact=1.05,raw=1,insight=0.8,event=0.55,entity=0.5" desc:"score multiplier per result kind"`
 	SearchHalfLife   time.Duration `env:"SEARCH_HALF_LIFE" envDefault:"4320h" desc:"recency half-life of search (default 180 days)"`
 	SearchHops       int           `env:"SEARCH_HOPS" envDefault:"2" desc:"graph traversal depth of search (1-3)"`
+	SearchPool       int           `env:"SEARCH_POOL" envDefault:"30" desc:"least full-text candidates of raw turns in one search; more finds more, at more CPU"`
+	VectorPool       int           `env:"SEARCH_VECTOR_POOL" envDefault:"100" desc:"least nearest neighbours the vector index contributes to one search"`
+	VectorFloor      float64       `env:"SEARCH_VECTOR_FLOOR" envDefault:"0.15" desc:"cosine similarity below which a vector hit counts for nothing (the embedding model's level for unrelated texts)"`
+	VectorSpan       float64       `env:"SEARCH_VECTOR_SPAN" envDefault:"0.5" desc:"cosine above the floor at which a vector hit counts fully"`
 	JobMaxAttempts   int           `env:"JOB_MAX_ATTEMPTS" envDefault:"5" desc:"attempts before a job is marked failed"`
 	JobLease         time.Duration `env:"JOB_LEASE" envDefault:"30s" desc:"how long a claimed job waits before another replica retries it if its worker died"`
 	JobBackoff       time.Duration `env:"JOB_BACKOFF" envDefault:"2s" desc:"delay before a failed job's first retry (doubles each attempt, at most 5m)"`
@@ -257,6 +261,18 @@ func (c Config) validate() error {
 			bad("EMBEDDING_MODEL", "needs EMBEDDING_BASE_URL or LLM_BASE_URL")
 		}
 	}
+	if c.SearchPool < 1 || c.SearchPool > 1000 {
+		bad("SEARCH_POOL", "%d must be within 1-1000", c.SearchPool)
+	}
+	if c.VectorPool < 1 || c.VectorPool > 1000 {
+		bad("SEARCH_VECTOR_POOL", "%d must be within 1-1000", c.VectorPool)
+	}
+	if c.VectorFloor < -1 || c.VectorFloor >= 1 {
+		bad("SEARCH_VECTOR_FLOOR", "%g must be within [-1, 1)", c.VectorFloor)
+	}
+	if c.VectorSpan <= 0 || c.VectorSpan > 2 {
+		bad("SEARCH_VECTOR_SPAN", "%g must be within (0, 2]", c.VectorSpan)
+	}
 	if c.SearchFusion != "weighted" && c.SearchFusion != "rrf" {
 		bad("SEARCH_FUSION", "%q must be weighted or rrf", c.SearchFusion)
 	}
@@ -338,6 +354,8 @@ func (c Config) searchConfig() retrieval.Config {
 	sc.Fusion = c.SearchFusion
 	sc.HalfLife = c.SearchHalfLife
 	sc.Hops = c.SearchHops
+	sc.VectorFloor, sc.VectorSpan = c.VectorFloor, c.VectorSpan
+	sc.Pool, sc.VectorPool = c.SearchPool, c.VectorPool
 	if w, err := parseWeights(c.SearchWeights, signalNames()); err == nil {
 		fields := signalWeights(&sc)
 		for name, v := range w {
