@@ -325,19 +325,20 @@ func kuMD(m *mdWriter, r *results, runOf func(string) *serverRun) {
 			}
 		}
 	}
+	// Only the visible set's failures are listed: the project's own set is
+	// read as totals (held-out must not be tuned on line by line), and
+	// results.json has every outcome.
 	for _, n := range m.names {
-		for _, set := range sets {
-			k := runOf(n).KU[set]
-			if k == nil || len(k.Failures) == 0 || set == kuHeldOut {
-				continue
-			}
-			var ids []string
-			for _, f := range k.Failures {
-				ids = append(ids, f.Scenario+" "+f.Check.Type)
-			}
-			m.w("")
-			m.w("%s, %s failures (details in results.json): %s.", n, set, strings.Join(ids, "; "))
+		k := runOf(n).KU[kuVisible]
+		if k == nil || len(k.Failures) == 0 {
+			continue
 		}
+		var ids []string
+		for _, f := range k.Failures {
+			ids = append(ids, f.Scenario+" "+f.Check.Type)
+		}
+		m.w("")
+		m.w("%s, visible failures (details in results.json): %s.", n, strings.Join(ids, "; "))
 	}
 }
 
@@ -487,29 +488,25 @@ func embedMD(m *mdWriter, runOf func(string) *serverRun) {
 	m.w("## Embedding lane (from /metrics: %s, %s, %s)", metricEmbedded, metricBacklog, metricLag)
 	m.w("")
 	m.w("texts/s: texts embedded during the window / time until the counter stopped growing; per embedder-second: / %s. n/a: the server exposes no such metric or embedded nothing.", metricEmbedSeconds)
-	m.table("window · measure")
+	m.w("")
+	m.w("Cells: texts embedded · texts/s (per embedder-second) · max backlog · max lag s · embedding still running after the jobs were done (s).")
+	m.table("window")
 	for _, w := range windows {
-		cell := func(get func(*embedStats) *float64) func(string) string {
-			return func(n string) string {
-				e := w.get(runOf(n))
-				if e == nil || !e.Available {
-					return na
-				}
-				return num(get(e))
-			}
-		}
-		m.row(w.label+" · texts embedded", cell(func(e *embedStats) *float64 { return e.Texts }))
-		m.row(w.label+" · texts/s", cell(func(e *embedStats) *float64 { return e.TextsPerSec }))
-		m.row(w.label+" · texts per embedder-second", cell(func(e *embedStats) *float64 { return e.TextsPerEmbedderSec }))
-		m.row(w.label+" · max backlog / max lag s", func(n string) string {
-			e := w.get(runOf(n))
-			if e == nil || !e.Available {
-				return na
-			}
-			return num(e.MaxBacklog) + " / " + num(e.MaxLagSeconds)
-		})
-		m.row(w.label+" · embedding after jobs were done (s)", cell(func(e *embedStats) *float64 { return e.TailSeconds }))
+		m.row(w.label, func(n string) string { return embedCell(w.get(runOf(n))) })
 	}
+}
+
+// embedCell summarizes one window's figures in one cell.
+func embedCell(e *embedStats) string {
+	if e == nil || !e.Available || e.Texts == nil {
+		return na
+	}
+	s := fmt.Sprintf("%.0f · %s (%s) · %s · %s · %s", *e.Texts, num(e.TextsPerSec), num(e.TextsPerEmbedderSec),
+		num(e.MaxBacklog), num(e.MaxLagSeconds), num(e.TailSeconds))
+	if !e.Drained {
+		s += " · **not drained**"
+	}
+	return s
 }
 
 func scaleMD(m *mdWriter, r *results) {

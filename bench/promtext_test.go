@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -172,4 +173,19 @@ func TestEmbedWatchFinish(t *testing.T) {
 			t.Errorf("throughput %v tail %v", st.TextsPerSec, st.TailSeconds)
 		}
 	})
+}
+
+func TestEmbedCell(t *testing.T) {
+	if embedCell(nil) != na || embedCell(&embedStats{Available: true}) != na {
+		t.Error("no figures: n/a")
+	}
+	e := &embedStats{Available: true, Texts: ptr(3000), TextsPerSec: ptr(250.5), TextsPerEmbedderSec: ptr(410),
+		MaxBacklog: ptr(1200), MaxLagSeconds: ptr(4.5), TailSeconds: ptr(2)}
+	if got := embedCell(e); got != "3000 · 250.5 (410.0) · 1200.0 · 4.500 · 2.000 · **not drained**" {
+		t.Errorf("%q", got)
+	}
+	e.Drained = true
+	if got := embedCell(e); strings.Contains(got, "not drained") {
+		t.Errorf("%q", got)
+	}
 }
