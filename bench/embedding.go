@@ -195,7 +195,9 @@ func (w *embedWatch) finish(ctx context.Context, jobsDone time.Time, maxWait tim
 			st.Drained = true
 			break
 		}
-		if r.Backlog != 0 || r.Embedded != prev.Embedded {
+		// The pair starts again at any change: a new embedding, or the
+		// gauge moving (to 0 from a stale non-zero reading, say).
+		if r.Backlog != prev.Backlog || r.Embedded != prev.Embedded {
 			prev = r
 		}
 	}

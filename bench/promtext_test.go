@@ -173,6 +173,23 @@ func TestEmbedWatchFinish(t *testing.T) {
 			t.Errorf("throughput %v tail %v", st.TextsPerSec, st.TailSeconds)
 		}
 	})
+	t.Run("stale gauge", func(t *testing.T) {
+		// The counter stops growing while the gauge still shows the old
+		// backlog for a few scrapes (it is refreshed every 5 s), then 0.
+		c := metricsServer(t, func(n int64) string {
+			done, backlog := min(n-1, 2)*50, int64(100)
+			if n > 5 {
+				backlog = 0
+			}
+			return fmt.Sprintf("graphmem_embeddings_total{kind=\"raw\"} %d\ngraphmem_embedding_backlog %d\n", done, backlog)
+		})
+		w := watchEmbedding(ctx, c, time.Hour)
+		w.gap, w.poll = 30*time.Millisecond, 10*time.Millisecond
+		st := w.finish(ctx, time.Now(), 5*time.Second)
+		if !st.Drained || *st.Texts != 100 {
+			t.Errorf("%+v", st)
+		}
+	})
 }
 
 func TestEmbedCell(t *testing.T) {
