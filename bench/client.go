@@ -39,13 +39,32 @@ type searchRequest struct {
 }
 
 type searchResult struct {
-	ID             string   `json:"id"`
-	Kind           string   `json:"kind"`
-	Text           string   `json:"text"`
-	Score          float64  `json:"score"`
-	Status         string   `json:"status"`
-	SourceEventIDs []string `json:"source_event_ids"`
-	SessionID      string   `json:"session_id"`
+	ID             string     `json:"id"`
+	Kind           string     `json:"kind"`
+	Text           string     `json:"text"`
+	Score          float64    `json:"score"`
+	ScoreParts     scoreParts `json:"score_parts"`
+	Status         string     `json:"status"`
+	SourceEventIDs []string   `json:"source_event_ids"`
+	SessionID      string     `json:"session_id"`
+}
+
+// scoreParts are the signals search fused; Vector > 0 shows the result was
+// found or lifted by vector similarity, i.e. the server's vectors are on.
+type scoreParts struct {
+	FullText float64 `json:"fulltext"`
+	Vector   float64 `json:"vector"`
+	Graph    float64 `json:"graph"`
+}
+
+// vectorSeen reports whether any result carries a vector signal.
+func vectorSeen(results []searchResult) bool {
+	for _, r := range results {
+		if r.ScoreParts.Vector > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 type searchResponse struct {
@@ -93,6 +112,9 @@ type endpointStats struct {
 
 type client struct {
 	base string
+	// key is the API key sent as a bearer token (empty: none), which
+	// selects the tenant when the server has keys.
+	key  string
 	http *http.Client
 
 	mu    sync.Mutex
@@ -101,9 +123,9 @@ type client struct {
 	lastErrors []string
 }
 
-func newClient(base string, timeout time.Duration) *client {
+func newClient(base, key string, timeout time.Duration) *client {
 	tr := &http.Transport{MaxIdleConns: 128, MaxIdleConnsPerHost: 128, IdleConnTimeout: time.Minute}
-	return &client{base: base, http: &http.Client{Transport: tr, Timeout: timeout}, stats: map[string]*endpointStats{}}
+	return &client{base: base, key: key, http: &http.Client{Transport: tr, Timeout: timeout}, stats: map[string]*endpointStats{}}
 }
 
 func (c *client) record(endpoint string, status int, d time.Duration, transport bool, body string) {
@@ -161,6 +183,9 @@ func (c *client) call(ctx context.Context, endpoint, method, path string, in, ou
 	}
 	if in != nil {
 		req.Header.Set("Content-Type", "application/json")
+	}
+	if c.key != "" {
+		req.Header.Set("Authorization", "Bearer "+c.key)
 	}
 	start := time.Now()
 	resp, err := c.http.Do(req)
@@ -319,4 +344,27 @@ func (c *client) waitReady(ctx context.Context) error {
 		case <-time.After(250 * time.Millisecond):
 		}
 	}
+}
+
+// metricsText fetches /metrics (Prometheus text format). It is not an
+// endpoint of the API proper, so a server without it is not an error of
+// the run: the caller reports the figures it feeds as n/a.
+func (c *client) metricsText(ctx context.Context) (string, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.base+"/metrics", nil)
+	if err != nil {
+		return "", err
+	}
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return "", err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return "", fmt.Errorf("GET /metrics: HTTP %d", resp.StatusCode)
+	}
+	return string(raw), nil
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -174,6 +175,12 @@ type kuReport struct {
 	// in the top 5, listed so the rates can be read.
 	Leaks  []kuFailure `json:"leaks,omitempty"`
 	NotRun int         `json:"checks_not_run,omitempty"`
+	// EmptyResults counts search checks answered with no result at all
+	// (every scenario's user has memories, so the target is 0).
+	EmptyResults int `json:"empty_results"`
+	// VectorSeen counts search checks where a top-10 result had a vector
+	// signal (0 when the server's vectors are off).
+	VectorSeen int `json:"searches_with_vector_signal"`
 	// Baseline runs the search_top and history checks against BM25 over
 	// the scenario's raw events (nothing is ever marked superseded there).
 	Baseline kuBaseline `json:"baseline_bm25_raw_events"`
@@ -319,15 +326,78 @@ func ingestKU(ctx context.Context, c *client, scen []kuScenario, p *progress) (f
 	return secs, nil
 }
 
-// runKU ingests and checks every scenario.
+// kuSet is one named set of scenarios, reported apart: the visible set,
+// and the dev and held-out halves of the project's own set.
+type kuSet struct {
+	Name string
+	Scen []kuScenario
+}
+
+// Names of the knowledge-update sets.
+const (
+	kuVisible = "visible"
+	kuDev     = dataset.Dev
+	kuHeldOut = dataset.HeldOut
+)
+
+// kuSets names the visible scenarios and splits the project's own by
+// dataset.Half, dropping empty sets; only lists the sets of which wanted,
+// when wanted is not empty.
+func kuSets(visible, own []kuScenario, wanted []string) []kuSet {
+	sets := []kuSet{{Name: kuVisible, Scen: visible}, {Name: kuDev}, {Name: kuHeldOut}}
+	for _, s := range own {
+		if dataset.Half(s.ID) == dataset.Dev {
+			sets[1].Scen = append(sets[1].Scen, s)
+		} else {
+			sets[2].Scen = append(sets[2].Scen, s)
+		}
+	}
+	var out []kuSet
+	for _, set := range sets {
+		if len(set.Scen) > 0 && (len(wanted) == 0 || slices.Contains(wanted, set.Name)) {
+			out = append(out, set)
+		}
+	}
+	return out
+}
+
+// runKUSets ingests the scenarios of every set at once (one ingest, one
+// drain), then checks each set apart.
+func runKUSets(ctx context.Context, c *client, sets []kuSet, searchOK bool, p *progress) (map[string]*kuReport, float64, error) {
+	var all []kuScenario
+	for _, set := range sets {
+		all = append(all, set.Scen...)
+	}
+	secs, err := ingestKU(ctx, c, all, p)
+	if err != nil {
+		return nil, secs, err
+	}
+	out := map[string]*kuReport{}
+	for _, set := range sets {
+		rep, err := checkKU(ctx, c, set.Scen, searchOK)
+		rep.IngestSeconds = secs
+		out[set.Name] = rep
+		if err != nil {
+			return out, secs, fmt.Errorf("%s: %w", set.Name, err)
+		}
+		p.Printf("knowledge-update %s: %d/%d checks pass, %d empty result lists", set.Name, rep.All.Passed, rep.All.N, rep.EmptyResults)
+	}
+	return out, secs, nil
+}
+
+// runKU ingests and checks every scenario as one set.
 func runKU(ctx context.Context, c *client, scen []kuScenario, searchOK bool, p *progress) (*kuReport, error) {
+	reps, _, err := runKUSets(ctx, c, []kuSet{{Name: kuVisible, Scen: scen}}, searchOK, p)
+	if reps == nil {
+		return &kuReport{Scenarios: len(scen)}, err
+	}
+	return reps[kuVisible], err
+}
+
+// checkKU runs the checks of scenarios already ingested.
+func checkKU(ctx context.Context, c *client, scen []kuScenario, searchOK bool) (*kuReport, error) {
 	rep := &kuReport{Scenarios: len(scen), ByType: map[string]*passCount{}}
 	rep.Baseline.run(scen)
-	secs, err := ingestKU(ctx, c, scen, p)
-	rep.IngestSeconds = secs
-	if err != nil {
-		return rep, err
-	}
 	for _, s := range scen {
 		var stale staleSet
 		if searchOK {
@@ -357,6 +427,12 @@ func runKU(ctx context.Context, c *client, scen []kuScenario, searchOK bool, p *
 					break
 				}
 				fail.Top = brief(res.Results, 5)
+				if len(res.Results) == 0 {
+					rep.EmptyResults++
+				}
+				if vectorSeen(res.Results) {
+					rep.VectorSeen++
+				}
 				if ch.Type == "history" {
 					ok, fail.Reason = evalHistory(res.Results, ch)
 					break
@@ -394,6 +470,5 @@ func runKU(ctx context.Context, c *client, scen []kuScenario, searchOK bool, p *
 			}
 		}
 	}
-	p.Printf("knowledge-update: %d/%d checks pass", rep.All.Passed, rep.All.N)
 	return rep, nil
 }

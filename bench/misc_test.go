@@ -58,10 +58,12 @@ func TestInterleave(t *testing.T) {
 
 // The report must render whatever subset of phases ran.
 func TestMarkdownPartial(t *testing.T) {
-	r := &results{Meta: meta{CPUs: 2}}
+	r := &results{Meta: meta{CPUs: 2}, Servers: []serverInfo{{Name: "on", SearchProbe: "HTTP 404"}, {Name: "off", SearchAvailable: true}},
+		Runs: map[string]*serverRun{"on": {}}}
 	r.Targets = targets(r)
 	md := markdown(r)
-	if !strings.Contains(md, "not measured") || !strings.Contains(md, "/v1/search was not available") {
+	if !strings.Contains(md, "| target | on | off |") || !strings.Contains(md, "| LoCoMo recall_all@10, categories 1-4 | n/a | n/a |") ||
+		!strings.Contains(md, "/v1/search was not available (HTTP 404)") || strings.Contains(md, "## LoCoMo") {
 		t.Errorf("%s", md)
 	}
 }

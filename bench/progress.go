@@ -12,20 +12,27 @@ import (
 
 // progress prints timestamped lines so a long run shows it is alive.
 type progress struct {
-	mu    sync.Mutex
-	w     io.Writer
-	start time.Time
-	tick  time.Duration
+	mu     *sync.Mutex
+	w      io.Writer
+	start  time.Time
+	tick   time.Duration
+	prefix string
 }
 
 func newProgress(w io.Writer, tick time.Duration) *progress {
-	return &progress{w: w, start: time.Now(), tick: tick}
+	return &progress{mu: &sync.Mutex{}, w: w, start: time.Now(), tick: tick}
+}
+
+// named returns a progress whose lines start with [name], sharing the
+// writer and clock.
+func (p *progress) named(name string) *progress {
+	return &progress{mu: p.mu, w: p.w, start: p.start, tick: p.tick, prefix: "[" + name + "] "}
 }
 
 func (p *progress) Printf(format string, args ...any) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	fmt.Fprintf(p.w, "  [%6.1fs] %s\n", time.Since(p.start).Seconds(), fmt.Sprintf(format, args...))
+	fmt.Fprintf(p.w, "  [%6.1fs] %s%s\n", time.Since(p.start).Seconds(), p.prefix, fmt.Sprintf(format, args...))
 }
 
 // every prints label: status() every tick until the returned stop is

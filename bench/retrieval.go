@@ -100,8 +100,10 @@ type searchAnomalies struct {
 	UnresolvedSourceIDs int            `json:"source_ids_not_a_turn_of_the_user"`
 	UnresolvedExamples  []string       `json:"unresolved_examples,omitempty"`
 	TurnsPerQuery       float64        `json:"expanded_turns_per_query_mean"`
-	TookMSp50           float64        `json:"server_took_ms_p50"`
-	TookMSp95           float64        `json:"server_took_ms_p95"`
+	// VectorSeen counts searches where a top-10 result had a vector signal.
+	VectorSeen int     `json:"searches_with_vector_signal"`
+	TookMSp50  float64 `json:"server_took_ms_p50"`
+	TookMSp95  float64 `json:"server_took_ms_p95"`
 }
 
 // evalItem is one evaluable question with what each system returned.
@@ -360,6 +362,9 @@ func (cx *convIndex) turnRanking(order []int, budgetLimit int) ranking {
 func (cx *convIndex) inspect(top []searchResult, a *searchAnomalies) {
 	if len(top) == 0 {
 		a.EmptyResults++
+	}
+	if vectorSeen(top) {
+		a.VectorSeen++
 	}
 	for i, r := range top {
 		if i >= topK {
