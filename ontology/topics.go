@@ -1,0 +1,94 @@
+package ontology
+
+// Topic is a kind of thing a user says about themself that has a current
+// value: where they live, whom they work for, their favourite dish. It is
+// the slot a statement or a question speaks of when no extracted fact
+// says so: the knowledge package reads it from a sentence by comparing the
+// sentence's embedding with these labelled examples, so it follows the
+// meaning of a statement, not its words.
+//
+// The examples are written for that purpose: short, first person for the
+// statements, about "the user" for the questions, and varied in wording.
+// They are data, not rules: adding a topic or an example needs no code.
+type Topic struct {
+	Name string
+	// Cardinality says whether a newer statement on the topic replaces the
+	// older (One: one home, one employer) or adds to it (Many: likes).
+	Cardinality Cardinality
+	// Qualified topics hold one value per qualifier (a favourite per
+	// category, a measure per quantity): two statements share a slot only
+	// when they also speak of the same qualifier.
+	Qualified  bool
+	Statements []string
+	Questions  []string
+}
+
+// TopicChatter is the topic of talk that states nothing about the user
+// (greetings, thanks, acknowledgements); it never supersedes anything.
+const TopicChatter = "chatter"
+
+// Topics lists every topic with its examples.
+func Topics() []Topic {
+	return []Topic{
+		{Name: "home", Cardinality: One,
+			Statements: []string{"I live in Lisbon.", "We just moved into a flat in Hamburg.", "My home is a small house near Porto.",
+				"I relocated to Denver last spring.", "These days I'm based in Toronto."},
+			Questions: []string{"Where does the user live?", "Which city is the user based in?", "Where is the user's home?"}},
+		{Name: "work", Cardinality: One,
+			Statements: []string{"I work as a nurse at the city hospital.", "I'm a software engineer at a fintech startup.",
+				"I got a new job at the bank.", "My employer is a logistics company.", "I quit my job and now I freelance as a designer."},
+			Questions: []string{"What does the user do for a living?", "Where does the user work?", "What is the user's job?"}},
+		{Name: "study", Cardinality: One,
+			Statements: []string{"I'm studying law at the university.", "I enrolled in a nursing programme.",
+				"I'm doing a master's degree in chemistry.", "I dropped out of my engineering course."},
+			Questions: []string{"What is the user studying?", "Which school does the user attend?", "What degree is the user doing?"}},
+		{Name: "partner", Cardinality: One,
+			Statements: []string{"My girlfriend and I have been together for two years.", "I'm married to Daniel.",
+				"I broke up with my boyfriend.", "I started dating someone new.", "My wife is a teacher."},
+			Questions: []string{"Who is the user's partner?", "Is the user in a relationship?", "Who is the user dating?"}},
+		{Name: "pet", Cardinality: Many,
+			Statements: []string{"I have a cat called Miso.", "We adopted a puppy last week.", "My dog is a beagle.",
+				"Our old rabbit died in the spring."},
+			Questions: []string{"What pets does the user have?", "Does the user have a dog?", "What is the name of the user's cat?"}},
+		{Name: "favourite", Cardinality: One, Qualified: true,
+			Statements: []string{"My favourite food is ramen.", "Blue is my favourite colour.", "The band I love most is Radiohead.",
+				"My go-to drink is iced coffee.", "The dish I order most often is pad thai."},
+			Questions: []string{"What is the user's favourite food?", "What is the user's favourite colour?", "Which band does the user like best?"}},
+		{Name: "measure", Cardinality: One, Qualified: true,
+			Statements: []string{"I weigh 72 kilos.", "My salary is 60k a year.", "My rent is 900 euros a month.",
+				"The drive to the office takes me 40 minutes.", "I sleep about six hours a night."},
+			Questions: []string{"How much does the user weigh?", "How much does the user earn?", "How long is the user's commute?"}},
+		{Name: "commute", Cardinality: One,
+			Statements: []string{"I take the train to work.", "I cycle to the office every day.", "I drive to work.",
+				"I've started taking the bus instead of driving."},
+			Questions: []string{"How does the user get to work?", "What transport does the user use to commute?"}},
+		{Name: "schedule", Cardinality: One, Qualified: true,
+			Statements: []string{"My dentist appointment is on Tuesday.", "I go to the gym on Mondays and Thursdays.",
+				"Yoga class is every Wednesday evening.", "I moved my doctor's appointment to Friday."},
+			Questions: []string{"When is the user's appointment?", "Which day does the user go to the gym?", "When does the user have class?"}},
+		{Name: "diet", Cardinality: One,
+			Statements: []string{"I'm vegetarian.", "I went vegan last month.", "I don't eat meat any more.",
+				"I'm on a low-carb diet.", "I started eating fish again."},
+			Questions: []string{"What diet does the user follow?", "Does the user eat meat?", "Is the user vegetarian?"}},
+		{Name: "vehicle", Cardinality: One,
+			Statements: []string{"I drive a Toyota Corolla.", "I sold my car.", "I bought an electric scooter.", "My car is an old Volvo."},
+			Questions: []string{"What car does the user drive?", "What vehicle does the user own?"}},
+		{Name: "likes", Cardinality: Many,
+			Statements: []string{"I love spicy food.", "I can't stand horror films.", "Jazz really grew on me.",
+				"I've gone off coffee lately.", "I enjoy long walks."},
+			Questions: []string{"What does the user like?", "Does the user like jazz?", "What food does the user dislike?"}},
+		{Name: "hobby", Cardinality: Many,
+			Statements: []string{"I play the guitar in my free time.", "I've taken up pottery.", "I go climbing at weekends.",
+				"I stopped running marathons."},
+			Questions: []string{"What are the user's hobbies?", "What does the user do in their free time?"}},
+		{Name: "health", Cardinality: Many,
+			Statements: []string{"I'm allergic to peanuts.", "I have asthma.", "I broke my wrist last month.", "My back pain is gone now."},
+			Questions: []string{"Does the user have any allergies?", "What health problems does the user have?"}},
+		{Name: "contact", Cardinality: One, Qualified: true,
+			Statements: []string{"My email is sam@example.com.", "My new phone number is 555 0134.", "You can reach me at my work address."},
+			Questions: []string{"What is the user's email address?", "What is the user's phone number?"}},
+		{Name: TopicChatter, Cardinality: Many,
+			Statements: []string{"Thanks, that's helpful!", "Great, sounds good.", "Hi there!", "Okay, got it.", "Nice!"},
+			Questions: []string{"Can you help me with something?", "What do you think?"}},
+	}
+}
