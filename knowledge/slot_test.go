@@ -110,7 +110,7 @@ func TestPlanSlots(t *testing.T) {
 			states:   []string{"car superseded until 2025-03-01"},
 		},
 		{
-			name: "ending of something never recorded is history: stored closed, nothing else moves",
+			name:     "ending of something never recorded is history: stored closed, nothing else moves",
 			existing: []*Fact{stored("home", "LIVES_IN", "Bergen", "2024-01-01")},
 			in: []*Fact{incoming("left", "LIVES_IN", "Bilbao", "2025-03-01").with(func(f *Fact) {
 				vt := f.ObservedAt

@@ -170,4 +170,3 @@ const (
 	visibleFloor = 0.0
 	devFloor     = 0.0
 )
-
