@@ -27,6 +27,7 @@ type recognizers struct {
 	switches    *switchRules
 	possessions *possessionRules
 	budgets     *budgetRules
+	measures    *measureRules
 	schedules   *scheduleRules
 	hobbies     *hobbyRules
 	outings     *outingRules
@@ -45,7 +46,7 @@ func newRecognizers() *recognizers {
 	r := &recognizers{
 		kin: &kinRules{}, couples: &coupleRules{}, places: &placeRules{}, work: &workRules{},
 		study: &studyRules{}, tastes: &tasteRules{}, favourites: &favouriteRules{}, switches: &switchRules{},
-		possessions: &possessionRules{}, budgets: &budgetRules{}, schedules: &scheduleRules{},
+		possessions: &possessionRules{}, budgets: &budgetRules{}, measures: &measureRules{}, schedules: &scheduleRules{},
 		hobbies: &hobbyRules{}, outings: &outingRules{}, plans: &planRules{}, identity: &identityRules{},
 		health: &healthRules{},
 	}
@@ -133,6 +134,7 @@ func newRecognizers() *recognizers {
 	r.frames = []func(*clause) bool{
 		r.favourites.favouriteFrame, // "my favourite food is sushi", "Tea is my favourite drink"
 		r.budgets.budgetFrame,       // "my budget for the trip is 2000 euros"
+		r.measures.measureFrame,     // "my rent went up to 1,450", "I weigh 72 kg", "my 31st parkrun"
 		r.kin.birthdayFrame,         // "my birthday is on 8 May"
 		r.kin.nameFrame,             // "my name is Sam", "her name is Luna"
 		r.kin.isMyFrame,             // "Emma is my sister"
@@ -159,7 +161,11 @@ func (r *recognizers) read(u *utterance, toks []tok, inherited string) (subject 
 			c.coord = true
 		case ",":
 			c.comma = true
-		case "who", "which", "that", "whom", "whose", "where":
+		case "that":
+			if !toks[0].first {
+				return inherited, false // a relative clause describes someone else
+			}
+		case "who", "which", "whom", "whose", "where":
 			return inherited, false // relative clauses describe someone else
 		case "when", "once", "whenever", "until", "before", "after":
 			c.temporal = true
