@@ -167,6 +167,6 @@ func TestExtractionCurrency(t *testing.T) {
 }
 
 const (
-	visibleFloor = 0.0
-	devFloor     = 0.0
+	visibleFloor = 0.96 // 30/31
+	devFloor     = 0.33 // 28/84 (23/84 before measures and corrections)
 )

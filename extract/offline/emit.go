@@ -52,6 +52,9 @@ func (c *clause) emit(f fx) {
 		ft.validTo = &to
 	}
 	c.said.out.add(ft, c.said.event.ID)
+	if f.subj == c.said.speaker || c.said.out.ents[f.subj] != nil && c.said.out.ents[f.subj].owner == c.said.speaker {
+		c.said.talk.lastFact = ft
+	}
 	if f.obj != "" && f.obj != c.said.speaker {
 		c.said.talk.lastObject = f.obj
 	}

@@ -40,7 +40,7 @@ var measureChanges = map[string]bool{
 // measureFillers may stand between the copula or verb and the value.
 var measureFillers = map[string]bool{
 	"now": true, "currently": true, "about": true, "around": true, "roughly": true, "nearly": true, "almost": true,
-	"just": true, "only": true, "up": true, "down": true, "to": true, "at": true, "over": true, "under": true,
+	"just": true, "only": true, "up": true, "down": true, "to": true, "over": true, "under": true,
 	"a": true, "mere": true, "exactly": true, "finally": true, "officially": true, "back": true, "actually": true,
 	"still": true, "all": true, "the": true, "way": true, "by": true, "approximately": true, "close": true,
 }

@@ -39,6 +39,8 @@ type fact struct {
 	objArticle            string // "a"/"an" when the object was introduced with one
 	date                  string // date phrase ("on 7 May 2023"), "" if none
 	rank                  int    // preference among templates when facts merge
+	correction            bool   // corrects the speaker's slip (rules_corrections.go)
+	corrects              string // the slip's object key
 }
 
 // builder accumulates entities, facts and mentions for one extract.Result.
@@ -351,7 +353,8 @@ func (b *builder) result() extract.Result {
 		}
 		res.Facts = append(res.Facts, extract.Fact{Subject: f.subj, Predicate: pred, RawPredicate: raw, Object: f.obj,
 			Qualifier: f.qual, Sentence: b.render(f), Polarity: f.pol, Confidence: round2(f.conf),
-			Strength: round2(f.strength), ValidFrom: f.validFrom, ValidTo: f.validTo, SourceEventIDs: f.events})
+			Strength: round2(f.strength), ValidFrom: f.validFrom, ValidTo: f.validTo, SourceEventIDs: f.events,
+			Correction: f.correction, Corrects: f.corrects})
 	}
 	return res
 }
