@@ -23,7 +23,7 @@ func (s *scripted) Extract(_ context.Context, in extract.Input) (extract.Result,
 func userTurns(at time.Time, texts ...string) Session {
 	s := Session{At: at}
 	for i, text := range texts {
-		s.Events = append(s.Events, extract.Event{ID: string(rune('a'+i)), Role: "user", Kind: "message", Content: text, OccurredAt: at})
+		s.Events = append(s.Events, extract.Event{ID: string(rune('a' + i)), Role: "user", Kind: "message", Content: text, OccurredAt: at})
 	}
 	return s
 }
