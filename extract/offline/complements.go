@@ -109,6 +109,16 @@ func (r *recognizers) be(c *clause) {
 	case w == "in" && c.now && !past:
 		r.places.nowIn(c, takeNP(t, i+1), neg)
 		return
+	case (w == "in" || w == "back" && c.at(i+1) == "in") && !past && !neg:
+		j := i + 1
+		if w == "back" {
+			j++
+		}
+		// "we're back in Hobart for good", "I'm in Oslo permanently"
+		if np := takeNP(t, j); c.settledIn(np) || w == "back" && np.hasName && c.said.speaker == c.subj {
+			r.places.nowIn(c, np, false)
+			return
+		}
 	case w == "on" && alt("a|the", c.at(i+1)):
 		r.health.onDiet(c, takeNP(t, i+1), neg, past)
 		return

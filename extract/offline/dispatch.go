@@ -182,6 +182,7 @@ func (r *recognizers) read(u *utterance, toks []tok, inherited string) (subject 
 	c.toks = toks
 	c.scanMarkers()
 	c.relationMentions()
+	r.places.dwellingScan(c)
 	if r.frame(c) {
 		return c.subj, false
 	}
