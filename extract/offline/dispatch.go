@@ -65,7 +65,7 @@ func newRecognizers() *recognizers {
 		"live": r.places.ruleLive, "reside": r.places.ruleLive, "stay": r.places.ruleLive,
 		"move": r.places.ruleMove, "relocate": r.places.ruleMove,
 		"settle": r.places.ruleSettle,
-		"come":   r.places.ruleCome, "hail": r.places.ruleCome,
+		"come":   r.either(r.tastes.turnaround, r.places.ruleCome), "hail": r.places.ruleCome,
 		"grow":  r.places.ruleGrow,
 		"visit": r.places.ruleVisit, "travel": r.places.ruleVisit, "fly": r.places.ruleVisit, "tour": r.places.ruleVisit,
 		"explore": r.places.ruleVisit,
@@ -82,7 +82,8 @@ func newRecognizers() *recognizers {
 		"fancy": r.tastes.ruleLike, "hate": r.tastes.ruleLike, "dislike": r.tastes.ruleLike, "detest": r.tastes.ruleLike,
 		"loathe": r.tastes.ruleLike, "despise": r.tastes.ruleLike, "stand": r.tastes.ruleLike,
 		"prefer": r.tastes.rulePrefer,
-		"drink":  r.tastes.ruleConsume, "eat": r.tastes.ruleConsume,
+		"find":   r.tastes.ruleFind, "warm": r.tastes.ruleTurn, "fall": r.tastes.ruleTurn,
+		"drink": r.tastes.ruleConsume, "eat": r.tastes.ruleConsume,
 		"support": r.tastes.ruleSupport, "root": r.tastes.ruleSupport, "cheer": r.tastes.ruleSupport,
 		// switches
 		"switch": r.switches.ruleSwitch, "replace": r.switches.ruleSwitch, "change": r.switches.ruleSwitch,
@@ -101,7 +102,7 @@ func newRecognizers() *recognizers {
 		"marry": r.couples.ruleMarry, "date": r.couples.ruleDate, "break": r.couples.ruleBreak,
 		"divorce": r.couples.ruleDivorce,
 		// outings
-		"go": r.outings.ruleGo, "take": r.outings.ruleTake, "attend": r.outings.ruleAttend,
+		"go": r.either(r.tastes.turnaround, r.outings.ruleGo), "take": r.outings.ruleTake, "attend": r.outings.ruleAttend,
 		"watch": r.outings.ruleWatch, "sign": r.outings.ruleSign,
 		// hobbies
 		"start": r.hobbies.ruleStart, "begin": r.hobbies.ruleStart,
@@ -144,8 +145,20 @@ func newRecognizers() *recognizers {
 		r.tastes.notForMeFrame,      // "Coffee isn't for me anymore"
 		r.schedules.scheduleFrame,   // "our team meeting is on Mondays"
 		r.tastes.tooFrame,           // "window seats are too cramped"
+		r.tastes.growOnFrame,        // "kombucha grew on me"
+		r.tastes.evaluativeFrame,    // "olives are revolting", "gin tastes awful to me now"
 	}
 	return r
+}
+
+// either offers a clause to first, a reading of a few idioms of a verb
+// ("come around on", "go off"), and failing it to the verb's own rule.
+func (r *recognizers) either(first func(*clause) bool, rule func(*clause)) func(*clause) {
+	return func(c *clause) {
+		if !first(c) {
+			rule(c)
+		}
+	}
 }
 
 // read analyses one clause of an utterance and emits its facts. inherited

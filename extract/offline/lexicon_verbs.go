@@ -141,6 +141,8 @@ lower - - -
 cut cut cut cutting
 become became become becoming
 find found found -
+warm - - -
+fall fell fallen -
 try tried tried -
 follow - - -
 pick picked picked -
