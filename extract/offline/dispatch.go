@@ -133,20 +133,21 @@ func newRecognizers() *recognizers {
 		"have": r.have, "get": r.get, "land": r.get, "become": r.become,
 	}
 	r.frames = []func(*clause) bool{
-		r.favourites.favouriteFrame, // "my favourite food is sushi", "Tea is my favourite drink"
-		r.budgets.budgetFrame,       // "my budget for the trip is 2000 euros"
-		r.measures.measureFrame,     // "my rent went up to 1,450", "I weigh 72 kg", "my 31st parkrun"
-		r.kin.birthdayFrame,         // "my birthday is on 8 May"
-		r.kin.nameFrame,             // "my name is Sam", "her name is Luna"
-		r.kin.isMyFrame,             // "Emma is my sister"
-		r.plans.goalFrame,           // "my goal is to open a bakery"
-		r.places.homeFrame,          // "Home is Melbourne these days"
-		r.work.jobFrame,             // "my new job is at Spotify"
-		r.tastes.notForMeFrame,      // "Coffee isn't for me anymore"
-		r.schedules.scheduleFrame,   // "our team meeting is on Mondays"
-		r.tastes.tooFrame,           // "window seats are too cramped"
-		r.tastes.growOnFrame,        // "kombucha grew on me"
-		r.tastes.evaluativeFrame,    // "olives are revolting", "gin tastes awful to me now"
+		r.favourites.favouriteFrame,      // "my favourite food is sushi", "Tea is my favourite drink"
+		r.favourites.habitFavouriteFrame, // "Pho is the dish I order most", "X has overtaken Y as my go-to Z"
+		r.budgets.budgetFrame,            // "my budget for the trip is 2000 euros"
+		r.measures.measureFrame,          // "my rent went up to 1,450", "I weigh 72 kg", "my 31st parkrun"
+		r.kin.birthdayFrame,              // "my birthday is on 8 May"
+		r.kin.nameFrame,                  // "my name is Sam", "her name is Luna"
+		r.kin.isMyFrame,                  // "Emma is my sister"
+		r.plans.goalFrame,                // "my goal is to open a bakery"
+		r.places.homeFrame,               // "Home is Melbourne these days"
+		r.work.jobFrame,                  // "my new job is at Spotify"
+		r.tastes.notForMeFrame,           // "Coffee isn't for me anymore"
+		r.schedules.scheduleFrame,        // "our team meeting is on Mondays"
+		r.tastes.tooFrame,                // "window seats are too cramped"
+		r.tastes.growOnFrame,             // "kombucha grew on me"
+		r.tastes.evaluativeFrame,         // "olives are revolting", "gin tastes awful to me now"
 	}
 	return r
 }
