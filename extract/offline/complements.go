@@ -62,7 +62,12 @@ func (r *recognizers) be(c *clause) {
 		r.work.dismissed(c, i)
 		return
 	case (w == "hired" || w == "employed") && alt("by|at", c.at(i+1)):
-		r.work.employer(c, takeNP(t, i+2), neg || past, "hired")
+		// "I was hired by Monzo" starts the job; "I was employed by" ended it.
+		how := ""
+		if w == "hired" {
+			how = "hired"
+		}
+		r.work.employer(c, takeNP(t, i+2), neg || past && w == "employed", how)
 		r.work.roleAfter(c, i+2)
 		return
 	case w == "allergic":
@@ -177,6 +182,15 @@ func (r *recognizers) be(c *clause) {
 func (r *recognizers) have(c *clause) {
 	t := c.toks
 	i := c.verbAt + 1
+	if c.at(i) == "to" && c.past && !c.neg && !c.future && !c.would && c.modal == "" {
+		// "we had to put our cat down", "I had to sell my car": an
+		// obligation met is the event itself.
+		if lemma, _, ok := verbOf(c.at(i + 1)); ok && lemma != "have" {
+			c.verbAt, c.verb = i+1, lemma
+			r.dispatch(c)
+		}
+		return
+	}
 	if c.at(i) == "to" || c.future || c.would || c.modal != "" {
 		return
 	}

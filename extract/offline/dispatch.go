@@ -97,15 +97,18 @@ func newRecognizers() *recognizers {
 		"keep": r.possessions.ruleKeep,
 		// kin
 		"adopt": r.kin.ruleAdopt, "rescue": r.kin.ruleAdopt,
+		"pass": r.kin.ruleEnding, "die": r.kin.ruleEnding, "lose": r.kin.ruleEnding, "bury": r.kin.ruleEnding,
+		"put": r.kin.ruleEnding, "say": r.kin.ruleEnding,
 		"celebrate": r.kin.ruleCelebrate,
 		// couples
 		"marry": r.couples.ruleMarry, "date": r.couples.ruleDate, "break": r.couples.ruleBreak,
+		"split": r.couples.ruleBreak, "see": r.couples.ruleSee,
 		"divorce": r.couples.ruleDivorce,
 		// outings
 		"go": r.either(r.tastes.turnaround, r.outings.ruleGo), "take": r.outings.ruleTake, "attend": r.outings.ruleAttend,
 		"watch": r.outings.ruleWatch, "sign": r.outings.ruleSign,
 		// hobbies
-		"start": r.hobbies.ruleStart, "begin": r.hobbies.ruleStart,
+		"start": r.either(r.couples.startSeeing, r.hobbies.ruleStart), "begin": r.hobbies.ruleStart,
 		"stop": r.hobbies.ruleStop, "give": r.hobbies.ruleGive,
 		"run": r.hobbies.ruleActivity, "swim": r.hobbies.ruleActivity, "paint": r.hobbies.ruleActivity,
 		"draw": r.hobbies.ruleActivity, "cook": r.hobbies.ruleActivity, "bake": r.hobbies.ruleActivity,

@@ -142,6 +142,14 @@ cut cut cut cutting
 become became become becoming
 find found found -
 warm - - -
+pass - - -
+die died died dying
+lose lost lost losing
+bury buried buried -
+put put put putting
+say said said -
+split split split splitting
+see saw seen -
 fall fell fallen -
 try tried tried -
 follow - - -
