@@ -149,6 +149,7 @@ func newRecognizers() *recognizers {
 		r.tastes.notForMeFrame,           // "Coffee isn't for me anymore"
 		r.schedules.scheduleFrame,        // "our team meeting is on Mondays"
 		r.tastes.tooFrame,                // "window seats are too cramped"
+		r.possessions.commuteFrame,       // "I take the 38 bus to work", "I walk to the office now"
 		r.tastes.growOnFrame,             // "kombucha grew on me"
 		r.tastes.evaluativeFrame,         // "olives are revolting", "gin tastes awful to me now"
 	}

@@ -142,6 +142,11 @@ cut cut cut cutting
 become became become becoming
 find found found -
 warm - - -
+commute - - commuting
+walk - - -
+catch caught caught -
+ride rode ridden riding
+hop hopped hopped hopping
 pass - - -
 die died died dying
 lose lost lost losing
