@@ -31,11 +31,12 @@ var importRule = map[string][]string{ // package → graphmem packages it may im
 	"errs":            nil,
 	"jobs":            nil,
 	"localneo4j":      nil,
-	"embed":           nil,        // sentence embedders; the packages that search declare what they need
-	"bench":           nil,        // an HTTP client of the service, like any user
-	"client":          nil,        // the Go client: its own wire types, nothing of the server's
-	"api/mcp":         {"client"}, // MCP tools, each a call of the REST API through the client
-	"bench/embedref":  {"embed"},  // measurements of the embedder's runtimes
+	"embed":           nil,                                                            // sentence embedders; the packages that search declare what they need
+	"bench":           nil,                                                            // an HTTP client of the service, like any user
+	"client":          nil,                                                            // the Go client: its own wire types, nothing of the server's
+	"api/mcp":         {"client"},                                                     // MCP tools, each a call of the REST API through the client
+	"bench/embedref":  {"embed"},                                                      // measurements of the embedder's runtimes
+	"bench/kuextract": {"extract", "extract/offline", "knowledge", "ontology", "nlp"}, // engine output through the policy, no graph
 	"extract":         {"ontology"},
 	"extract/offline": {"extract", "ontology", "nlp"},
 	"extract/llm":     {"extract", "ontology"},

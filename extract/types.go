@@ -79,6 +79,12 @@ type Fact struct {
 	ValidTo   *time.Time
 	// SourceEventIDs are the Event.IDs the fact was read from.
 	SourceEventIDs []string
+	// Correction marks a statement that corrects what the speaker just
+	// said wrongly ("sorry, I meant Wednesday, not Tuesday"): the slip
+	// never held, so it is closed with an empty validity. Corrects is the
+	// Entity.Key of the wrong value when the speaker named it.
+	Correction bool
+	Corrects   string
 }
 
 // Result is what an extractor found in one window.

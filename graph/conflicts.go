@@ -22,10 +22,11 @@ const (
 	ResolutionAuto   = knowledge.Auto
 	ResolutionManual = knowledge.Manual
 
-	ConflictExclusive = knowledge.Exclusive    // a second object for a one-value predicate
-	ConflictPolarity  = knowledge.PolarityFlip // the opposite polarity or predicate on the same object
-	ConflictNegation  = knowledge.Negation     // a denial of a current fact
-	ConflictStale     = knowledge.Stale        // the new fact is older than the current one
+	ConflictExclusive  = knowledge.Exclusive    // a second object for a one-value predicate
+	ConflictPolarity   = knowledge.PolarityFlip // the opposite polarity or predicate on the same object
+	ConflictNegation   = knowledge.Negation     // a denial of a current fact
+	ConflictStale      = knowledge.Stale        // the new fact is older than the current one
+	ConflictCorrection = knowledge.Correction   // the new fact corrects a slip, which never held
 
 	WinnerNew = knowledge.WinnerNew
 	WinnerOld = knowledge.WinnerOld

@@ -221,7 +221,7 @@ func (s *Store) writeFacts(ctx context.Context, tx neo4j.ManagedTransaction, kw 
 	state := &knowledge.State{Facts: facts, Open: open}
 	incoming := make([]*knowledge.Fact, len(kw.facts))
 	for i, f := range kw.facts {
-		incoming[i] = s.newFact(kw, f, ents[f.subj], ents[f.obj])
+		incoming[i] = s.newFact(kw, f, ents[f.subj], ents[f.obj], ents)
 	}
 	corrected, err := s.planCorrection(ctx, tx, kw, state, incoming) // direct edits only (edits.go)
 	if err != nil {
@@ -334,13 +334,16 @@ func (s *Store) loadFacts(ctx context.Context, tx neo4j.ManagedTransaction, kw *
 
 // newFact is the policy's view of an input fact: new, current, observed
 // when the window happened.
-func (s *Store) newFact(kw *knowledgeWrite, f *factIn, subj, obj *resolvedEntity) *knowledge.Fact {
+func (s *Store) newFact(kw *knowledgeWrite, f *factIn, subj, obj *resolvedEntity, ents map[string]*resolvedEntity) *knowledge.Fact {
 	n := &knowledge.Fact{ID: knID("fact_"), Subject: subj.id, Object: obj.id, Predicate: f.pred, RawPredicate: f.raw,
 		Qualifier: f.qualifier, Polarity: f.polarity, Status: knowledge.Current, Sentence: f.sentence,
 		Confidence: f.confidence, Strength: f.strength, ValidFrom: f.validFrom, ValidTo: f.validTo,
 		ObservedAt: kw.observed, RecordedAt: kw.now, LastSeen: kw.observed, Mentions: 1, Sources: f.sources,
 		Sessions: knUnique([]string{kw.SessionID}), Events: knUnique([]string{kw.EventID}),
-		ExtractedBy: kw.Extractor, New: true}
+		ExtractedBy: kw.Extractor, New: true, Correction: f.correction}
+	if f.corrects != "" && ents[f.corrects] != nil {
+		n.Corrects = ents[f.corrects].id
+	}
 	if n.Sentence == "" {
 		n.Sentence = renderSentence(subj.name, obj.name, f)
 	}

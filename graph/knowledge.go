@@ -86,6 +86,11 @@ type FactInput struct {
 	ValidTo   *time.Time
 	// SourceEventIDs are the raw event ids the fact was read from.
 	SourceEventIDs []string
+	// Correction: the fact corrects a slip, which is closed with an empty
+	// validity (knowledge.Correct); Corrects is the EntityInput.Key of the
+	// wrong value when it was named.
+	Correction bool
+	Corrects   string
 }
 
 // KnowledgeWrite is one window's extraction result.
@@ -172,6 +177,8 @@ type factIn struct {
 	validFrom  time.Time
 	validTo    *time.Time
 	sources    []string
+	correction bool
+	corrects   string // key
 }
 
 // WriteKnowledge stores one window's entities, facts and mentions in one
@@ -360,7 +367,13 @@ func (s *Store) validateFact(kw *knowledgeWrite, i int, f FactInput) (*factIn, e
 	}
 	in := &factIn{idx: i, subj: f.Subject, obj: f.Object, qualifier: normalizeQualifier(f.Qualifier),
 		sentence: strings.TrimSpace(f.Sentence), confidence: f.Confidence, strength: f.Strength,
-		validFrom: kw.observed, sources: knUnique(f.SourceEventIDs)}
+		validFrom: kw.observed, sources: knUnique(f.SourceEventIDs), correction: f.Correction}
+	if f.Corrects != "" {
+		if kw.byKey[f.Corrects] == nil {
+			return nil, fmt.Errorf("%w: %s: unknown corrected key %q", ErrInvalid, where, f.Corrects)
+		}
+		in.corrects = f.Corrects
+	}
 	if in.confidence == 0 {
 		in.confidence = defaultFactConfidence
 	}

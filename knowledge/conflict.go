@@ -3,6 +3,7 @@ package knowledge
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/graphmem/graphmem/ontology"
@@ -23,6 +24,9 @@ const (
 	// Stale: the new fact is older news than the current one; it is
 	// stored superseded and closes nothing.
 	Stale ConflictKind = "stale"
+	// Correction: the new fact corrects a slip; the slip is closed with an
+	// empty validity (it never held), history keeps both.
+	Correction ConflictKind = "correction"
 )
 
 // ConflictStatus says whether a conflict waits for review.
@@ -85,7 +89,10 @@ type Conflict struct {
 //     no start (a window extracted late), n is stored superseded by it and
 //     nothing is closed;
 //  5. weak: when n's confidence is below the threshold nothing is closed
-//     and each conflict stays open for review.
+//     and each conflict stays open for review;
+//  6. correction: when n corrects a slip, what it contradicts (or, in a
+//     many-value slot, the value it names or the slot's latest value of
+//     the same session) is closed by Correct, never judged stale.
 func detect(facts []*Fact, n *Fact, now time.Time, p Policy) []Conflict {
 	if !n.IsCurrent() {
 		return nil
@@ -100,7 +107,15 @@ func detect(facts []*Fact, n *Fact, now time.Time, p Policy) []Conflict {
 			continue
 		}
 		if kind := kindOf(m, n); kind != "" {
+			if n.Correction {
+				kind = Correction
+			}
 			hits = append(hits, hit{m, kind})
+		}
+	}
+	if n.Correction && len(hits) == 0 {
+		if slip := slipOf(facts, n); slip != nil {
+			hits = append(hits, hit{slip, Correction})
 		}
 	}
 	if len(hits) == 0 {
@@ -108,7 +123,7 @@ func detect(facts []*Fact, n *Fact, now time.Time, p Policy) []Conflict {
 	}
 	var winner *Fact
 	for _, h := range hits {
-		if isStale(n, h.m) && (winner == nil || h.m.ValidFrom.Before(winner.ValidFrom)) {
+		if !n.Correction && isStale(n, h.m) && (winner == nil || h.m.ValidFrom.Before(winner.ValidFrom)) {
 			winner = h.m
 		}
 	}
@@ -122,10 +137,47 @@ func detect(facts []*Fact, n *Fact, now time.Time, p Policy) []Conflict {
 			out = append(out, Conflict{Kind: h.kind, Status: Open, Old: h.m, New: n})
 			continue
 		}
-		Close(h.m, n, now)
+		if h.kind == Correction {
+			Correct(h.m, n, now)
+		} else {
+			Close(h.m, n, now)
+		}
 		out = append(out, Conflict{Kind: h.kind, Status: Resolved, Winner: WinnerNew, Old: h.m, New: n})
 	}
 	return out
+}
+
+// slipOf finds what a correction in a many-value slot replaces: the
+// current fact of its slot whose object the speaker named (Corrects), or
+// else the slot's latest fact said in one of the correction's sessions
+// ("I'm allergic to walnuts, sorry, pecans"). Nil when there is none: a
+// correction of something never recorded is a plain statement.
+func slipOf(facts []*Fact, n *Fact) *Fact {
+	var slip *Fact
+	for _, m := range facts {
+		if m == n || !m.IsCurrent() || m.Slot() != n.Slot() || m.Polarity != n.Polarity || m.Object == n.Object {
+			continue
+		}
+		if n.Corrects != "" {
+			if m.Object == n.Corrects {
+				return m
+			}
+			continue
+		}
+		if sharesAny(m.Sessions, n.Sessions) && (slip == nil || !m.ObservedAt.Before(slip.ObservedAt)) {
+			slip = m
+		}
+	}
+	return slip
+}
+
+func sharesAny(a, b []string) bool {
+	for _, v := range a {
+		if v != "" && slices.Contains(b, v) {
+			return true
+		}
+	}
+	return false
 }
 
 // kindOf says how the new fact n contradicts the current fact m, or ""
@@ -150,9 +202,11 @@ func kindOf(m, n *Fact) ConflictKind {
 		}
 		return ""
 	}
-	if n.Predicate.Exclusive && n.Polarity == ontology.Positive && m.Predicate.Name == n.Predicate.Name &&
-		m.Polarity == ontology.Positive && m.Qualifier == n.Qualifier {
+	if n.Predicate.Exclusive() && n.Polarity == ontology.Positive && m.Polarity == ontology.Positive && m.Slot() == n.Slot() {
 		return Exclusive
+	}
+	if n.Correction && n.Corrects == m.Object && m.Slot() == n.Slot() && m.Polarity == n.Polarity {
+		return Correction
 	}
 	return ""
 }

@@ -53,10 +53,44 @@ type Fact struct {
 	SupersededBy string
 	ExtractedBy  string
 
+	// Correction marks a statement that corrects a slip ("sorry, I meant
+	// Wednesday, not Tuesday"): what it contradicts was wrong as said, not
+	// over, so Plan closes it with an empty validity (Correct). Corrects is
+	// the object id of the value it replaces when the speaker named it; a
+	// many-value slot needs it, or takes the slot's latest value said in
+	// the same session.
+	Correction bool
+	Corrects   string
+
 	// New marks a fact the write creates; Changed a stored fact the plan
 	// changed. Together they are what the caller must write.
 	New     bool
 	Changed bool
+}
+
+// Slot is what a fact fills: a subject's predicate, narrowed by the
+// qualifier when the predicate is qualified (a favourite per category, a
+// measure per name). A one-value predicate holds one current fact per
+// slot; a relative's fact has the relative as subject, so it never shares
+// a slot with the user's.
+type Slot struct {
+	Subject   string
+	Predicate string
+	Qualifier string
+}
+
+// String renders the slot for logs and explanations: "user|HAS_MEASURE|salary".
+func (s Slot) String() string { return s.Subject + "|" + s.Predicate + "|" + s.Qualifier }
+
+// Slot returns the slot the fact fills. A qualifier of a predicate that is
+// not qualified (a pet's species, a relative's role) is a note, not part
+// of the slot.
+func (f *Fact) Slot() Slot {
+	s := Slot{Subject: f.Subject, Predicate: f.Predicate.Name}
+	if f.Predicate.Qualified {
+		s.Qualifier = f.Qualifier
+	}
+	return s
 }
 
 // IsCurrent reports whether the fact is current.

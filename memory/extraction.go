@@ -108,6 +108,7 @@ func knowledgeWrite(tenant string, node graph.EventNode, userName string, observ
 			Subject: f.Subject, Predicate: pred.Name, RawPredicate: raw, Object: f.Object, Qualifier: f.Qualifier,
 			Sentence: f.Sentence, Polarity: f.Polarity, Confidence: f.Confidence, Strength: f.Strength,
 			ValidFrom: f.ValidFrom, ValidTo: f.ValidTo, SourceEventIDs: f.SourceEventIDs,
+			Correction: f.Correction, Corrects: f.Corrects,
 		})
 	}
 	return w

@@ -35,7 +35,7 @@ func TestValidRelTypeRejectsInjection(t *testing.T) {
 
 func TestLookupAliasesAndOpposites(t *testing.T) {
 	p, ok := Lookup("employed by")
-	if !ok || p.Name != "WORKS_AT" || !p.Exclusive {
+	if !ok || p.Name != "WORKS_AT" || !p.Exclusive() {
 		t.Fatalf("Lookup(employed by) = %+v, %v", p, ok)
 	}
 	likes, _ := Lookup("loves")
@@ -81,7 +81,7 @@ func TestVocabularyExtraIsValidatedAndDeduplicated(t *testing.T) {
 		}
 		if p.Name == "MENTORS" {
 			found = true
-			if p.Exclusive || p.Preference {
+			if p.Exclusive() || p.Preference {
 				t.Fatalf("extra type must be non-exclusive and not a preference: %+v", p)
 			}
 		}
@@ -113,5 +113,57 @@ func TestEntityTypesAndLabels(t *testing.T) {
 	}
 	if ValidLabel("Person:Admin") || ValidLabel("Person`) DETACH") {
 		t.Fatal("label injection accepted")
+	}
+}
+
+// Every predicate says how many values a slot holds; the vocabulary's
+// pairs and flags agree with each other.
+func TestVocabularyCardinalityAndFlags(t *testing.T) {
+	byName := map[string]Predicate{}
+	for _, p := range Vocabulary() {
+		if !ValidRelType(p.Name) {
+			t.Errorf("%s: invalid relationship type", p.Name)
+		}
+		if p.Cardinality != One && p.Cardinality != Many {
+			t.Errorf("%s: cardinality %q (want one or many)", p.Name, p.Cardinality)
+		}
+		if p.Qualified && p.Cardinality != One {
+			t.Errorf("%s: a qualified slot narrows a one-value predicate; %s is %s", p.Name, p.Name, p.Cardinality)
+		}
+		if p.Opposite != "" && p.Cardinality != Many {
+			t.Errorf("%s: a predicate with an opposite holds many values", p.Name)
+		}
+		byName[p.Name] = p
+	}
+	for _, p := range byName {
+		if p.Opposite != "" && byName[p.Opposite].Opposite != p.Name {
+			t.Errorf("%s: opposite %s does not name it back", p.Name, p.Opposite)
+		}
+	}
+	for name, want := range map[string]Cardinality{"LIVES_IN": One, "WORKS_AT": One, "HAS_FAVORITE": One,
+		"HAS_MEASURE": One, "HAS_CONTACT": One, "COMMUTES_BY": One, "HAS_ROUTINE": One, "SCHEDULED_ON": One,
+		"LIKES": Many, "VISITED": Many, "READ": Many, "ALLERGIC_TO": Many, "HAS_PET": Many} {
+		if p, ok := Lookup(name); !ok || p.Cardinality != want {
+			t.Errorf("%s: cardinality %q, want %q", name, p.Cardinality, want)
+		}
+	}
+	for _, name := range []string{"HAS_FAVORITE", "HAS_MEASURE", "HAS_CONTACT", "HAS_BUDGET", "PREFERS"} {
+		if !byName[name].Qualified {
+			t.Errorf("%s should be qualified", name)
+		}
+	}
+	if p := Vocabulary("LOANED_TO")[len(Vocabulary())]; p.Cardinality != Many || p.Qualified {
+		t.Errorf("extra type: %+v", p)
+	}
+}
+
+func TestAliasesNameTheirSlot(t *testing.T) {
+	for alias, want := range map[string][2]string{"weighs": {"HAS_MEASURE", "weight"}, "has salary": {"HAS_MEASURE", "salary"},
+		"pays rent": {"HAS_MEASURE", "rent"}, "has email": {"HAS_CONTACT", "email"}, "phone number": {"HAS_CONTACT", "phone"},
+		"commutes": {"COMMUTES_BY", "work"}, "habit": {"HAS_ROUTINE", ""}, "lives in": {"LIVES_IN", ""}} {
+		p, ok := Lookup(alias)
+		if !ok || p.Name != want[0] || AliasQualifier(alias) != want[1] {
+			t.Errorf("%q: %s %q, want %v", alias, p.Name, AliasQualifier(alias), want)
+		}
 	}
 }

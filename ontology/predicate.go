@@ -23,6 +23,19 @@ func (p Polarity) Opposite() Polarity {
 	return Negative
 }
 
+// Cardinality says how many current values one slot of a predicate holds.
+type Cardinality string
+
+// The two cardinalities.
+const (
+	// One: a slot holds one current value; a newer one supersedes it (a
+	// home, an employer, a favourite per category, each measure).
+	One Cardinality = "one"
+	// Many: values accumulate (likes, visited, allergies, pets) until one
+	// is said to be over.
+	Many Cardinality = "many"
+)
+
 // Predicate describes one relationship type of the fact vocabulary.
 type Predicate struct {
 	// Name is the UPPER_SNAKE relationship type written to Neo4j.
@@ -30,10 +43,17 @@ type Predicate struct {
 	// Phrase is the verb phrase used to render a fact sentence when an
 	// extractor gives none: "<subject> <phrase> <object>".
 	Phrase string
-	// Exclusive means a subject holds at most one current object for this
-	// predicate (and qualifier): a new object supersedes the old one.
-	// Non-exclusive facts coexist (likes pizza and likes burgers).
-	Exclusive bool
+	// Cardinality: One means a subject holds at most one current object
+	// per slot (subject, predicate, qualifier): a new object supersedes the
+	// old one. Many means facts coexist (likes pizza and likes burgers).
+	// Empty means Many (a deployment's extra types).
+	Cardinality Cardinality
+	// Qualified means the qualifier is part of the slot: a favourite per
+	// category ("board game"), a measure per name ("salary"), a contact
+	// per kind ("email"), a budget per purpose. For other predicates a
+	// qualifier is a note (a pet's species, a relative's role) and two
+	// facts with different ones still share a slot.
+	Qualified bool
 	// Preference marks predicates that the preferences endpoint reports.
 	Preference bool
 	// Opposite names the predicate with the opposite polarity (LIKES and
@@ -50,6 +70,10 @@ type Predicate struct {
 	Kin bool
 }
 
+// Exclusive reports whether a slot of the predicate holds one current
+// value (Cardinality One).
+func (p Predicate) Exclusive() bool { return p.Cardinality == One }
+
 // Polarity returns the sentiment of the predicate's name (Positive unless
 // it is a negative one such as DISLIKES).
 func (p Predicate) Polarity() Polarity {
@@ -62,54 +86,65 @@ func (p Predicate) Polarity() Polarity {
 // The canonical vocabulary. Types are kept few and general so that the
 // graph stays readable and the full-text index over facts covers them all.
 var vocabulary = []Predicate{
-	{Name: "IS_A", Phrase: "is"},
-	{Name: "LIVES_IN", Phrase: "lives in", Exclusive: true},
-	{Name: "FROM", Phrase: "is from", Exclusive: true},
-	{Name: "WORKS_AT", Phrase: "works at", Exclusive: true},
-	{Name: "WORKS_AS", Phrase: "works as", Exclusive: true},
-	{Name: "STUDIES_AT", Phrase: "studies at", Exclusive: true},
-	{Name: "STUDIES", Phrase: "studies"},
-	{Name: "LEARNING", Phrase: "is learning"},
-	{Name: "MARRIED_TO", Phrase: "is married to", Exclusive: true, Kin: true},
-	{Name: "PARTNER_OF", Phrase: "is in a relationship with", Exclusive: true, Kin: true},
-	{Name: "HAS_STATUS", Phrase: "is", Exclusive: true},
-	{Name: "PARENT_OF", Phrase: "is a parent of", Kin: true},
-	{Name: "CHILD_OF", Phrase: "is a child of", Kin: true},
-	{Name: "SIBLING_OF", Phrase: "is a sibling of", Kin: true},
-	{Name: "RELATIVE_OF", Phrase: "is a relative of", Kin: true},
-	{Name: "FRIEND_OF", Phrase: "is a friend of"},
-	{Name: "COLLEAGUE_OF", Phrase: "is a colleague of"},
-	{Name: "KNOWS", Phrase: "knows"},
-	{Name: "HAS_PET", Phrase: "has a pet"},
-	{Name: "OWNS", Phrase: "owns"},
-	{Name: "DRIVES", Phrase: "drives", Exclusive: true},
-	{Name: "USES", Phrase: "uses"},
-	{Name: "LIKES", Phrase: "likes", Preference: true, Opposite: "DISLIKES"},
-	{Name: "DISLIKES", Phrase: "dislikes", Preference: true, Opposite: "LIKES", Sentiment: Negative},
-	{Name: "PREFERS", Phrase: "prefers", Preference: true, Exclusive: true},
-	{Name: "HAS_FAVORITE", Phrase: "has as favourite", Preference: true, Exclusive: true},
-	{Name: "ALLERGIC_TO", Phrase: "is allergic to"},
-	{Name: "HAS_DIET", Phrase: "follows the diet", Exclusive: true},
-	{Name: "HAS_CONDITION", Phrase: "has"},
-	{Name: "SUPPORTS", Phrase: "supports"},
-	{Name: "PRACTICES", Phrase: "practices"},
-	{Name: "MEMBER_OF", Phrase: "is a member of"},
-	{Name: "ATTENDED", Phrase: "attended"},
-	{Name: "VISITED", Phrase: "visited"},
-	{Name: "PLANS", Phrase: "plans"},
-	{Name: "CREATED", Phrase: "created"},
-	{Name: "READ", Phrase: "read"},
-	{Name: "WATCHED", Phrase: "watched"},
-	{Name: "HAS_GOAL", Phrase: "has the goal"},
-	{Name: "SCHEDULED_ON", Phrase: "is scheduled on", Exclusive: true},
-	{Name: "HAS_BUDGET", Phrase: "has a budget of", Exclusive: true},
-	{Name: "HAS_AGE", Phrase: "is aged", Exclusive: true},
-	{Name: "BORN_ON", Phrase: "was born on", Exclusive: true},
-	{Name: "LOCATED_IN", Phrase: "is located in", Exclusive: true},
-	{Name: "PART_OF", Phrase: "is part of"},
+	{Name: "IS_A", Phrase: "is", Cardinality: Many},
+	{Name: "LIVES_IN", Phrase: "lives in", Cardinality: One},
+	{Name: "FROM", Phrase: "is from", Cardinality: One},
+	{Name: "WORKS_AT", Phrase: "works at", Cardinality: One},
+	{Name: "WORKS_AS", Phrase: "works as", Cardinality: One},
+	{Name: "STUDIES_AT", Phrase: "studies at", Cardinality: One},
+	{Name: "STUDIES", Phrase: "studies", Cardinality: Many},
+	{Name: "LEARNING", Phrase: "is learning", Cardinality: Many},
+	{Name: "MARRIED_TO", Phrase: "is married to", Cardinality: One, Kin: true},
+	{Name: "PARTNER_OF", Phrase: "is in a relationship with", Cardinality: One, Kin: true},
+	{Name: "HAS_STATUS", Phrase: "is", Cardinality: One},
+	{Name: "PARENT_OF", Phrase: "is a parent of", Kin: true, Cardinality: Many},
+	{Name: "CHILD_OF", Phrase: "is a child of", Kin: true, Cardinality: Many},
+	{Name: "SIBLING_OF", Phrase: "is a sibling of", Kin: true, Cardinality: Many},
+	{Name: "RELATIVE_OF", Phrase: "is a relative of", Kin: true, Cardinality: Many},
+	{Name: "FRIEND_OF", Phrase: "is a friend of", Cardinality: Many},
+	{Name: "COLLEAGUE_OF", Phrase: "is a colleague of", Cardinality: Many},
+	{Name: "KNOWS", Phrase: "knows", Cardinality: Many},
+	{Name: "HAS_PET", Phrase: "has a pet", Cardinality: Many},
+	{Name: "OWNS", Phrase: "owns", Cardinality: Many},
+	{Name: "DRIVES", Phrase: "drives", Cardinality: One},
+	{Name: "USES", Phrase: "uses", Cardinality: Many},
+	{Name: "LIKES", Phrase: "likes", Preference: true, Opposite: "DISLIKES", Cardinality: Many},
+	{Name: "DISLIKES", Phrase: "dislikes", Preference: true, Opposite: "LIKES", Sentiment: Negative, Cardinality: Many},
+	{Name: "PREFERS", Phrase: "prefers", Preference: true, Cardinality: One, Qualified: true},
+	{Name: "HAS_FAVORITE", Phrase: "has as favourite", Preference: true, Cardinality: One, Qualified: true},
+	{Name: "ALLERGIC_TO", Phrase: "is allergic to", Cardinality: Many},
+	{Name: "HAS_DIET", Phrase: "follows the diet", Cardinality: One},
+	{Name: "HAS_CONDITION", Phrase: "has", Cardinality: Many},
+	{Name: "SUPPORTS", Phrase: "supports", Cardinality: Many},
+	{Name: "PRACTICES", Phrase: "practices", Cardinality: Many},
+	{Name: "MEMBER_OF", Phrase: "is a member of", Cardinality: Many},
+	{Name: "ATTENDED", Phrase: "attended", Cardinality: Many},
+	{Name: "VISITED", Phrase: "visited", Cardinality: Many},
+	{Name: "PLANS", Phrase: "plans", Cardinality: Many},
+	{Name: "CREATED", Phrase: "created", Cardinality: Many},
+	{Name: "READ", Phrase: "read", Cardinality: Many},
+	{Name: "WATCHED", Phrase: "watched", Cardinality: Many},
+	{Name: "HAS_GOAL", Phrase: "has the goal", Cardinality: Many},
+	{Name: "SCHEDULED_ON", Phrase: "is scheduled on", Cardinality: One},
+	{Name: "HAS_BUDGET", Phrase: "has a budget of", Cardinality: One, Qualified: true},
+	{Name: "HAS_AGE", Phrase: "is aged", Cardinality: One},
+	{Name: "BORN_ON", Phrase: "was born on", Cardinality: One},
+	{Name: "LOCATED_IN", Phrase: "is located in", Cardinality: One},
+	{Name: "PART_OF", Phrase: "is part of", Cardinality: Many},
+	// Measures: weight, salary, rent, distance, duration, counts, each a
+	// slot of its own named by the qualifier; the object is the value with
+	// its unit ("58k", "72 kg", "25 minutes").
+	{Name: "HAS_MEASURE", Phrase: "has the measure", Cardinality: One, Qualified: true},
+	// Contact details per kind ("email", "phone").
+	{Name: "HAS_CONTACT", Phrase: "can be reached at", Cardinality: One, Qualified: true},
+	// How the subject travels a route (qualifier: "work"): bus, bike, car.
+	{Name: "COMMUTES_BY", Phrase: "commutes by", Cardinality: One, Qualified: true},
+	// A routine per activity (qualifier: "gym"), its object the day or
+	// frequency ("Tuesdays", "three times a week").
+	{Name: "HAS_ROUTINE", Phrase: "has the routine", Cardinality: One, Qualified: true},
 	// RELATED_TO is the fallback for a relation outside the vocabulary; the
 	// original verb phrase is kept on the relationship as `predicate`.
-	{Name: "RELATED_TO", Phrase: "is related to"},
+	{Name: "RELATED_TO", Phrase: "is related to", Cardinality: Many},
 }
 
 // KinTypes lists the relationship types marked Kin, in vocabulary order.
@@ -164,12 +199,32 @@ var predicateAliases = map[string]string{
 	"SCHEDULED_AT": "SCHEDULED_ON", "HAPPENS_ON": "SCHEDULED_ON", "TAKES_PLACE_ON": "SCHEDULED_ON",
 	"BUDGET": "HAS_BUDGET", "AGE": "HAS_AGE", "BIRTHDAY": "BORN_ON",
 	"IN": "LOCATED_IN", "LOCATED_AT": "LOCATED_IN",
+	"MEASURE": "HAS_MEASURE", "HAS_QUANTITY": "HAS_MEASURE", "HAS_COUNT": "HAS_MEASURE", "COUNT": "HAS_MEASURE",
+	"HAS_WEIGHT": "HAS_MEASURE", "WEIGHS": "HAS_MEASURE", "EARNS": "HAS_MEASURE", "HAS_SALARY": "HAS_MEASURE",
+	"HAS_INCOME": "HAS_MEASURE", "PAYS_RENT": "HAS_MEASURE", "HAS_RENT": "HAS_MEASURE", "HAS_HEIGHT": "HAS_MEASURE",
+	"CONTACT": "HAS_CONTACT", "HAS_EMAIL": "HAS_CONTACT", "HAS_PHONE": "HAS_CONTACT", "EMAIL": "HAS_CONTACT",
+	"PHONE": "HAS_CONTACT", "PHONE_NUMBER": "HAS_CONTACT", "HAS_ADDRESS": "HAS_CONTACT",
+	"COMMUTES": "COMMUTES_BY", "COMMUTE": "COMMUTES_BY", "TRAVELS_BY": "COMMUTES_BY", "COMMUTES_WITH": "COMMUTES_BY",
+	"ROUTINE": "HAS_ROUTINE", "HABIT": "HAS_ROUTINE", "HAS_HABIT": "HAS_ROUTINE",
 	"RELATES_TO": "RELATED_TO", "ASSOCIATED_WITH": "RELATED_TO",
 }
 
+// aliasQualifiers is the slot an alias names by itself: HAS_WEIGHT is the
+// measure "weight", HAS_EMAIL the contact "email". Keys are UPPER_SNAKE.
+var aliasQualifiers = map[string]string{
+	"HAS_WEIGHT": "weight", "WEIGHS": "weight", "EARNS": "salary", "HAS_SALARY": "salary", "HAS_INCOME": "salary",
+	"PAYS_RENT": "rent", "HAS_RENT": "rent", "HAS_HEIGHT": "height",
+	"HAS_EMAIL": "email", "EMAIL": "email", "HAS_PHONE": "phone", "PHONE": "phone", "PHONE_NUMBER": "phone",
+	"HAS_ADDRESS": "address", "COMMUTES": "work", "COMMUTE": "work",
+}
+
+// AliasQualifier returns the qualifier an alias implies ("weight" for
+// HAS_WEIGHT), or "" when it implies none.
+func AliasQualifier(name string) string { return aliasQualifiers[NormalizeRelType(name)] }
+
 // Vocabulary returns the canonical predicates in a stable order. extra adds
-// deployment-specific types (validated by ValidRelType); they are
-// non-exclusive and not preferences.
+// deployment-specific types (validated by ValidRelType); they hold many
+// values and are not preferences.
 func Vocabulary(extra ...string) []Predicate {
 	out := make([]Predicate, len(vocabulary), len(vocabulary)+len(extra))
 	copy(out, vocabulary)
@@ -179,7 +234,7 @@ func Vocabulary(extra ...string) []Predicate {
 			continue
 		}
 		seen[name] = true
-		out = append(out, Predicate{Name: name, Phrase: strings.ToLower(strings.ReplaceAll(name, "_", " "))})
+		out = append(out, Predicate{Name: name, Phrase: strings.ToLower(strings.ReplaceAll(name, "_", " ")), Cardinality: Many})
 	}
 	return out
 }

@@ -464,8 +464,10 @@ func TestExtract(t *testing.T) {
 	for _, want := range []string{
 		"<EVENT id=e3>\nMon 2023-05-08 13:58 UTC | user Caroline: Great. I don't eat sushi anymore",
 		"<SUMMARY>\nUSER_CONTEXT: Caroline moved to Lisbon",
-		"- LIVES_IN: <subject> lives in <object> [exclusive]",
-		"- LIKES: <subject> likes <object> [preference]",
+		"- LIVES_IN: <subject> lives in <object> [one]",
+		"- HAS_MEASURE: <subject> has the measure <object> [one] [qualified]",
+		"- LIKES: <subject> likes <object> [many] [preference]",
+		"corrects naming the wrong value",
 		"Person, Place, Organization",
 		`polarity "negative"`,
 	} {

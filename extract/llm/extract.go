@@ -36,7 +36,7 @@ type extractedFact struct {
 	Subject        string   `json:"subject" description:"Name of a declared entity."`
 	Predicate      string   `json:"predicate" description:"A predicate name from the vocabulary, or a short lower-case verb phrase when none fits."`
 	Object         string   `json:"object" description:"Name of a declared entity."`
-	Qualifier      string   `json:"qualifier" required:"false" description:"Slot of an exclusive predicate (\"programming language\", \"trip\", \"sister\"); otherwise empty."`
+	Qualifier      string   `json:"qualifier" required:"false" description:"Slot of a qualified predicate: a favourite's category (\"board game\"), a measure's name (\"salary\", \"weight\"), a contact's kind (\"email\"), a budget's purpose (\"trip\"); a relative's role (\"sister\"); otherwise empty."`
 	Sentence       string   `json:"sentence" required:"false" description:"The fact as one standalone sentence with names instead of pronouns."`
 	Polarity       string   `json:"polarity" required:"false" description:"negative when the fact is denied or has stopped being true; otherwise positive."`
 	Confidence     *float64 `json:"confidence" required:"false" description:"0 to 1: how sure it is that the speaker asserted this."`
@@ -44,6 +44,9 @@ type extractedFact struct {
 	ValidFrom      string   `json:"valid_from" required:"false" description:"YYYY-MM-DD when the fact started to hold, resolved against the event dates; empty if unknown."`
 	ValidTo        string   `json:"valid_to" required:"false" description:"YYYY-MM-DD when the fact stopped holding; empty if it still holds or is unknown."`
 	SourceEventIDs []string `json:"source_event_ids" required:"false" description:"Ids of the events the fact was read from."`
+	Ended          bool     `json:"ended" required:"false" description:"true when the speaker says the fact is over and nothing replaces it (sold, gave away, passed away, broke up, quit, cancelled); valid_to defaults to the date it was said."`
+	Correction     bool     `json:"correction" required:"false" description:"true when the speaker corrects what they just said wrongly (\"sorry, I meant Wednesday\"): the wrong value never held."`
+	Corrects       string   `json:"corrects" required:"false" description:"Name of a declared entity: the wrong value a correction replaces; empty otherwise."`
 }
 
 // extractEnums constrains the wire schema to the ontology's entity types
@@ -395,6 +398,9 @@ func validateExtraction(in extract.Input, out extraction) (extract.Result, []str
 			fact.RawPredicate = phrase
 		}
 		fact.Qualifier = clipRunes(fold(raw.Qualifier), maxQualifier)
+		if fact.Qualifier == "" {
+			fact.Qualifier = ontology.AliasQualifier(raw.Predicate) // "has salary" names its measure
+		}
 		fact.Polarity = polarity(raw.Polarity)
 		fact.Confidence = unit(raw.Confidence, defaultConfidence, func() { note("fact %d: confidence %v clamped", i, *raw.Confidence) })
 		defStrength := 0.0
@@ -416,6 +422,16 @@ func validateExtraction(in extract.Input, out extraction) (extract.Result, []str
 			note("fact %d: valid_to %s before valid_from %s dropped", i, raw.ValidTo, raw.ValidFrom)
 			fact.ValidTo = nil
 		}
+		if raw.Correction || strings.TrimSpace(raw.Corrects) != "" {
+			fact.Correction = true
+			if strings.TrimSpace(raw.Corrects) != "" {
+				if slip, ok := set.resolve(raw.Corrects); ok && slip != obj {
+					fact.Corrects = slip
+				} else {
+					note("fact %d: corrected value %q is not another declared entity", i, raw.Corrects)
+				}
+			}
+		}
 		seen := map[string]bool{}
 		for _, id := range raw.SourceEventIDs {
 			id = strings.TrimSpace(id)
@@ -429,6 +445,9 @@ func validateExtraction(in extract.Input, out extraction) (extract.Result, []str
 		}
 		if len(fact.SourceEventIDs) == 0 {
 			fact.SourceEventIDs = fallbackSources(in.Events, set, fact)
+		}
+		if raw.Ended && fact.ValidTo == nil {
+			fact.ValidTo = endedAt(in.Events, fact)
 		}
 		fact.Sentence = clipRunes(strings.Join(strings.Fields(raw.Sentence), " "), maxSentence)
 		if fact.Sentence == "" {
@@ -452,6 +471,27 @@ func validateExtraction(in extract.Input, out extraction) (extract.Result, []str
 	}
 
 	return extract.Result{Entities: set.entities, Facts: facts, Mentions: mentions(in.Events, set.entities)}, problems
+}
+
+// endedAt is when an ended fact stopped holding, when the model gave no
+// date: the latest time of the events it was read from (or of the window),
+// never before its start. The policy closes the current fact it names
+// with no successor.
+func endedAt(events []extract.Event, f extract.Fact) *time.Time {
+	var at time.Time
+	for _, ev := range events {
+		if (len(f.SourceEventIDs) == 0 || slices.Contains(f.SourceEventIDs, ev.ID)) && ev.OccurredAt.After(at) {
+			at = ev.OccurredAt
+		}
+	}
+	if at.IsZero() {
+		return nil
+	}
+	if f.ValidFrom != nil && at.Before(*f.ValidFrom) {
+		at = *f.ValidFrom
+	}
+	at = at.UTC()
+	return &at
 }
 
 // polarity reads a polarity leniently; anything that is not clearly a

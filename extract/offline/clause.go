@@ -116,6 +116,10 @@ func (c *clause) stripLead(toks []tok) []tok {
 			toks = toks[n:]
 			continue
 		}
+		if n := labelLen(toks); n > 0 {
+			toks = toks[n:]
+			continue
+		}
 		if c.vocative(toks) {
 			toks = toks[1:]
 			continue
@@ -123,6 +127,21 @@ func (c *clause) stripLead(toks []tok) []tok {
 		break
 	}
 	return toks
+}
+
+// labelLen returns the length of a short heading that announces a statement
+// ("Quick update:", "Context for you -"), colon or dash included, when a
+// statement of the speaker follows it and the heading has no verb.
+func labelLen(toks []tok) int {
+	for k := 1; k <= 4 && k+1 < len(toks); k++ {
+		if toks[k-1].kind != nlp.Word {
+			return 0
+		}
+		if w := toks[k].w; alt(":|-|–|—|,", w) && alt("i|we|my|our", toks[k+1].w) && !hasVerb(toks[:k]) {
+			return k + 1 // clauses() joins a verbless heading to its statement with a comma
+		}
+	}
+	return 0
 }
 
 // fillerLen returns how many leading tokens are filler.

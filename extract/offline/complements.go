@@ -62,7 +62,12 @@ func (r *recognizers) be(c *clause) {
 		r.work.dismissed(c, i)
 		return
 	case (w == "hired" || w == "employed") && alt("by|at", c.at(i+1)):
-		r.work.employer(c, takeNP(t, i+2), neg || past, "hired")
+		// "I was hired by Monzo" starts the job; "I was employed by" ended it.
+		how := ""
+		if w == "hired" {
+			how = "hired"
+		}
+		r.work.employer(c, takeNP(t, i+2), neg || past && w == "employed", how)
 		r.work.roleAfter(c, i+2)
 		return
 	case w == "allergic":
@@ -109,6 +114,16 @@ func (r *recognizers) be(c *clause) {
 	case w == "in" && c.now && !past:
 		r.places.nowIn(c, takeNP(t, i+1), neg)
 		return
+	case (w == "in" || w == "back" && c.at(i+1) == "in") && !past && !neg:
+		j := i + 1
+		if w == "back" {
+			j++
+		}
+		// "we're back in Hobart for good", "I'm in Oslo permanently"
+		if np := takeNP(t, j); c.settledIn(np) || w == "back" && np.hasName && c.said.speaker == c.subj {
+			r.places.nowIn(c, np, false)
+			return
+		}
 	case w == "on" && alt("a|the", c.at(i+1)):
 		r.health.onDiet(c, takeNP(t, i+1), neg, past)
 		return
@@ -167,6 +182,15 @@ func (r *recognizers) be(c *clause) {
 func (r *recognizers) have(c *clause) {
 	t := c.toks
 	i := c.verbAt + 1
+	if c.at(i) == "to" && c.past && !c.neg && !c.future && !c.would && c.modal == "" {
+		// "we had to put our cat down", "I had to sell my car": an
+		// obligation met is the event itself.
+		if lemma, _, ok := verbOf(c.at(i + 1)); ok && lemma != "have" {
+			c.verbAt, c.verb = i+1, lemma
+			r.dispatch(c)
+		}
+		return
+	}
 	if c.at(i) == "to" || c.future || c.would || c.modal != "" {
 		return
 	}

@@ -27,6 +27,7 @@ type recognizers struct {
 	switches    *switchRules
 	possessions *possessionRules
 	budgets     *budgetRules
+	measures    *measureRules
 	schedules   *scheduleRules
 	hobbies     *hobbyRules
 	outings     *outingRules
@@ -45,7 +46,7 @@ func newRecognizers() *recognizers {
 	r := &recognizers{
 		kin: &kinRules{}, couples: &coupleRules{}, places: &placeRules{}, work: &workRules{},
 		study: &studyRules{}, tastes: &tasteRules{}, favourites: &favouriteRules{}, switches: &switchRules{},
-		possessions: &possessionRules{}, budgets: &budgetRules{}, schedules: &scheduleRules{},
+		possessions: &possessionRules{}, budgets: &budgetRules{}, measures: &measureRules{}, schedules: &scheduleRules{},
 		hobbies: &hobbyRules{}, outings: &outingRules{}, plans: &planRules{}, identity: &identityRules{},
 		health: &healthRules{},
 	}
@@ -64,7 +65,7 @@ func newRecognizers() *recognizers {
 		"live": r.places.ruleLive, "reside": r.places.ruleLive, "stay": r.places.ruleLive,
 		"move": r.places.ruleMove, "relocate": r.places.ruleMove,
 		"settle": r.places.ruleSettle,
-		"come":   r.places.ruleCome, "hail": r.places.ruleCome,
+		"come":   r.either(r.tastes.turnaround, r.places.ruleCome), "hail": r.places.ruleCome,
 		"grow":  r.places.ruleGrow,
 		"visit": r.places.ruleVisit, "travel": r.places.ruleVisit, "fly": r.places.ruleVisit, "tour": r.places.ruleVisit,
 		"explore": r.places.ruleVisit,
@@ -81,7 +82,8 @@ func newRecognizers() *recognizers {
 		"fancy": r.tastes.ruleLike, "hate": r.tastes.ruleLike, "dislike": r.tastes.ruleLike, "detest": r.tastes.ruleLike,
 		"loathe": r.tastes.ruleLike, "despise": r.tastes.ruleLike, "stand": r.tastes.ruleLike,
 		"prefer": r.tastes.rulePrefer,
-		"drink":  r.tastes.ruleConsume, "eat": r.tastes.ruleConsume,
+		"find":   r.tastes.ruleFind, "warm": r.tastes.ruleTurn, "fall": r.tastes.ruleTurn,
+		"drink": r.tastes.ruleConsume, "eat": r.tastes.ruleConsume,
 		"support": r.tastes.ruleSupport, "root": r.tastes.ruleSupport, "cheer": r.tastes.ruleSupport,
 		// switches
 		"switch": r.switches.ruleSwitch, "replace": r.switches.ruleSwitch, "change": r.switches.ruleSwitch,
@@ -95,15 +97,18 @@ func newRecognizers() *recognizers {
 		"keep": r.possessions.ruleKeep,
 		// kin
 		"adopt": r.kin.ruleAdopt, "rescue": r.kin.ruleAdopt,
+		"pass": r.kin.ruleEnding, "die": r.kin.ruleEnding, "lose": r.kin.ruleEnding, "bury": r.kin.ruleEnding,
+		"put": r.kin.ruleEnding, "say": r.kin.ruleEnding,
 		"celebrate": r.kin.ruleCelebrate,
 		// couples
 		"marry": r.couples.ruleMarry, "date": r.couples.ruleDate, "break": r.couples.ruleBreak,
+		"split": r.couples.ruleBreak, "see": r.couples.ruleSee,
 		"divorce": r.couples.ruleDivorce,
 		// outings
-		"go": r.outings.ruleGo, "take": r.outings.ruleTake, "attend": r.outings.ruleAttend,
+		"go": r.either(r.tastes.turnaround, r.outings.ruleGo), "take": r.outings.ruleTake, "attend": r.outings.ruleAttend,
 		"watch": r.outings.ruleWatch, "sign": r.outings.ruleSign,
 		// hobbies
-		"start": r.hobbies.ruleStart, "begin": r.hobbies.ruleStart,
+		"start": r.either(r.couples.startSeeing, r.hobbies.ruleStart), "begin": r.hobbies.ruleStart,
 		"stop": r.hobbies.ruleStop, "give": r.hobbies.ruleGive,
 		"run": r.hobbies.ruleActivity, "swim": r.hobbies.ruleActivity, "paint": r.hobbies.ruleActivity,
 		"draw": r.hobbies.ruleActivity, "cook": r.hobbies.ruleActivity, "bake": r.hobbies.ruleActivity,
@@ -131,19 +136,34 @@ func newRecognizers() *recognizers {
 		"have": r.have, "get": r.get, "land": r.get, "become": r.become,
 	}
 	r.frames = []func(*clause) bool{
-		r.favourites.favouriteFrame, // "my favourite food is sushi", "Tea is my favourite drink"
-		r.budgets.budgetFrame,       // "my budget for the trip is 2000 euros"
-		r.kin.birthdayFrame,         // "my birthday is on 8 May"
-		r.kin.nameFrame,             // "my name is Sam", "her name is Luna"
-		r.kin.isMyFrame,             // "Emma is my sister"
-		r.plans.goalFrame,           // "my goal is to open a bakery"
-		r.places.homeFrame,          // "Home is Melbourne these days"
-		r.work.jobFrame,             // "my new job is at Spotify"
-		r.tastes.notForMeFrame,      // "Coffee isn't for me anymore"
-		r.schedules.scheduleFrame,   // "our team meeting is on Mondays"
-		r.tastes.tooFrame,           // "window seats are too cramped"
+		r.favourites.favouriteFrame,      // "my favourite food is sushi", "Tea is my favourite drink"
+		r.favourites.habitFavouriteFrame, // "Pho is the dish I order most", "X has overtaken Y as my go-to Z"
+		r.budgets.budgetFrame,            // "my budget for the trip is 2000 euros"
+		r.measures.measureFrame,          // "my rent went up to 1,450", "I weigh 72 kg", "my 31st parkrun"
+		r.kin.birthdayFrame,              // "my birthday is on 8 May"
+		r.kin.nameFrame,                  // "my name is Sam", "her name is Luna"
+		r.kin.isMyFrame,                  // "Emma is my sister"
+		r.plans.goalFrame,                // "my goal is to open a bakery"
+		r.places.homeFrame,               // "Home is Melbourne these days"
+		r.work.jobFrame,                  // "my new job is at Spotify"
+		r.tastes.notForMeFrame,           // "Coffee isn't for me anymore"
+		r.schedules.scheduleFrame,        // "our team meeting is on Mondays"
+		r.tastes.tooFrame,                // "window seats are too cramped"
+		r.possessions.commuteFrame,       // "I take the 38 bus to work", "I walk to the office now"
+		r.tastes.growOnFrame,             // "kombucha grew on me"
+		r.tastes.evaluativeFrame,         // "olives are revolting", "gin tastes awful to me now"
 	}
 	return r
+}
+
+// either offers a clause to first, a reading of a few idioms of a verb
+// ("come around on", "go off"), and failing it to the verb's own rule.
+func (r *recognizers) either(first func(*clause) bool, rule func(*clause)) func(*clause) {
+	return func(c *clause) {
+		if !first(c) {
+			rule(c)
+		}
+	}
 }
 
 // read analyses one clause of an utterance and emits its facts. inherited
@@ -159,7 +179,11 @@ func (r *recognizers) read(u *utterance, toks []tok, inherited string) (subject 
 			c.coord = true
 		case ",":
 			c.comma = true
-		case "who", "which", "that", "whom", "whose", "where":
+		case "that":
+			if !toks[0].first {
+				return inherited, false // a relative clause describes someone else
+			}
+		case "who", "which", "whom", "whose", "where":
 			return inherited, false // relative clauses describe someone else
 		case "when", "once", "whenever", "until", "before", "after":
 			c.temporal = true
@@ -176,6 +200,7 @@ func (r *recognizers) read(u *utterance, toks []tok, inherited string) (subject 
 	c.toks = toks
 	c.scanMarkers()
 	c.relationMentions()
+	r.places.dwellingScan(c)
 	if r.frame(c) {
 		return c.subj, false
 	}

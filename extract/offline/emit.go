@@ -24,6 +24,7 @@ type fx struct {
 	rank     int    // which template wins when identical facts merge
 	raw      string // the verb phrase kept when pred is ontology.Fallback
 	noDate   bool   // the clause's date does not apply to this fact
+	ended    bool   // the fact ended when the clause says (its date, else when said): valid_to, not a denial
 }
 
 // emit records a fact read from this clause.
@@ -51,7 +52,22 @@ func (c *clause) emit(f fx) {
 		to := c.until.Until
 		ft.validTo = &to
 	}
+	if f.ended {
+		end := c.said.event.OccurredAt
+		if c.date != nil {
+			end = c.date.Time
+		}
+		if !end.IsZero() {
+			ft.ended, ft.validTo = true, &end
+			if ft.validFrom == nil || ft.validFrom.After(end) {
+				ft.validFrom = &end
+			}
+		}
+	}
 	c.said.out.add(ft, c.said.event.ID)
+	if f.subj == c.said.speaker || c.said.out.ents[f.subj] != nil && c.said.out.ents[f.subj].owner == c.said.speaker {
+		c.said.talk.lastFact = ft
+	}
 	if f.obj != "" && f.obj != c.said.speaker {
 		c.said.talk.lastObject = f.obj
 	}

@@ -97,13 +97,15 @@ cilantro,coriander,anchovy,pickle,eggplant,aubergine,zucchini,kale,quinoa,lentil
 var animals = wordSet(`dog,puppy,cat,kitten,kitty,hamster,rabbit,bunny,parrot,bird,budgie,canary,fish,goldfish,
 turtle,tortoise,guinea pig,horse,pony,snake,lizard,gecko,iguana,ferret,chinchilla,rat,mouse,hedgehog,
 pig,goat,cow,chicken,duck,sheep,frog,axolotl,cockatiel,dachshund,labrador,poodle,beagle,bulldog,
-golden retriever,retriever,terrier,husky,corgi,pug,chihuahua,collie,shepherd,spaniel,tabby,persian cat`)
+golden retriever,retriever,terrier,husky,corgi,pug,chihuahua,collie,shepherd,spaniel,tabby,persian cat,greyhound,whippet,lurcher,schnauzer,dalmatian,rottweiler,doberman,labradoodle,cockapoo,cavapoo,
+border collie,great dane,shih tzu,maine coon,siamese,ragdoll,sphynx,moggy,tabby,staffie,springer,pointer,setter`)
 
 // petSpecies are the animals that make a "have a X named Y" a pet fact.
 var petSpecies = wordSet(`dog,puppy,pup,cat,kitten,kitty,hamster,rabbit,bunny,parrot,bird,budgie,canary,fish,
 goldfish,turtle,tortoise,guinea pig,horse,pony,snake,lizard,gecko,iguana,ferret,chinchilla,rat,mouse,
 hedgehog,pig,goat,axolotl,cockatiel,dachshund,labrador,poodle,beagle,bulldog,retriever,golden retriever,
-terrier,husky,corgi,pug,chihuahua,collie,spaniel,shepherd,german shepherd`)
+terrier,husky,corgi,pug,chihuahua,collie,spaniel,shepherd,german shepherd,greyhound,whippet,lurcher,schnauzer,dalmatian,rottweiler,doberman,labradoodle,cockapoo,cavapoo,
+border collie,great dane,shih tzu,maine coon,siamese,ragdoll,sphynx,moggy,tabby,staffie,springer,pointer,setter`)
 
 // activities are hobbies and sports, as nouns or gerunds.
 var activities = wordSet(`running,jogging,swimming,cycling,biking,hiking,camping,climbing,rock climbing,

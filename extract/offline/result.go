@@ -39,6 +39,9 @@ type fact struct {
 	objArticle            string // "a"/"an" when the object was introduced with one
 	date                  string // date phrase ("on 7 May 2023"), "" if none
 	rank                  int    // preference among templates when facts merge
+	correction            bool   // corrects the speaker's slip (rules_corrections.go)
+	corrects              string // the slip's object key
+	ended                 bool   // the fact ended (validTo set): a pet that died, a couple that split
 }
 
 // builder accumulates entities, facts and mentions for one extract.Result.
@@ -192,6 +195,14 @@ func (b *builder) add(f *fact, eventID string) {
 				old.events = append(old.events, e)
 			}
 		}
+		if f.ended && !old.ended {
+			// An ending said with the mention that introduced the fact
+			// ("our dog Rufus passed away") closes it.
+			old.ended, old.validTo, old.tmpl, old.rank = true, f.validTo, f.tmpl, max(old.rank, f.rank)
+			if old.validFrom != nil && f.validTo != nil && old.validFrom.After(*f.validTo) {
+				old.validFrom = f.validTo
+			}
+		}
 		if f.rank > old.rank || (f.rank == old.rank && f.date != "" && old.date == "") {
 			old.tmpl, old.rank, old.objArticle, old.raw = f.tmpl, f.rank, f.objArticle, f.raw
 			if f.date != "" {
@@ -204,6 +215,17 @@ func (b *builder) add(f *fact, eventID string) {
 	b.facts = append(b.facts, f)
 	b.mention(eventID, f.subj)
 	b.mention(eventID, f.obj)
+}
+
+// qualOf is the qualifier the window already gave subj's pred fact on obj
+// ("girlfriend"), so an ending said later in the window closes that fact.
+func (b *builder) qualOf(subj, pred, obj string) string {
+	for _, f := range b.facts {
+		if f.subj == subj && f.pred == pred && f.obj == obj && f.pol == ontology.Positive {
+			return f.qual
+		}
+	}
+	return ""
 }
 
 func contains(xs []string, x string) bool {
@@ -351,7 +373,8 @@ func (b *builder) result() extract.Result {
 		}
 		res.Facts = append(res.Facts, extract.Fact{Subject: f.subj, Predicate: pred, RawPredicate: raw, Object: f.obj,
 			Qualifier: f.qual, Sentence: b.render(f), Polarity: f.pol, Confidence: round2(f.conf),
-			Strength: round2(f.strength), ValidFrom: f.validFrom, ValidTo: f.validTo, SourceEventIDs: f.events})
+			Strength: round2(f.strength), ValidFrom: f.validFrom, ValidTo: f.validTo, SourceEventIDs: f.events,
+			Correction: f.correction, Corrects: f.corrects})
 	}
 	return res
 }

@@ -1,6 +1,9 @@
 package offline
 
-import "github.com/graphmem/graphmem/ontology"
+import (
+	"github.com/graphmem/graphmem/nlp"
+	"github.com/graphmem/graphmem/ontology"
+)
 
 // coupleRules recognise relationship status and partners: married, engaged,
 // dating, broken up, divorced, single ("Sam and I got married", "I broke up
@@ -12,7 +15,11 @@ func (r *coupleRules) ruleMarry(c *clause) {
 	if c.neg || c.modal != "" {
 		return
 	}
-	name, _ := nameOf(c.toks, c.verbAt+1)
+	i := c.verbAt + 1
+	if alt("a|an", c.at(i)) && alt("guy|girl|man|woman|boy|lad|lass|person", c.at(i+1)) && alt("called|named", c.at(i+2)) {
+		i += 3 // "dating a guy called Luis"
+	}
+	name, _ := nameOf(c.toks, i)
 	if name == "" {
 		return
 	}
@@ -31,7 +38,11 @@ func (r *coupleRules) ruleDate(c *clause) {
 	if c.future || c.modal != "" || !c.progressive && !c.perfect {
 		return
 	}
-	name, _ := nameOf(c.toks, c.verbAt+1)
+	i := c.verbAt + 1
+	if alt("a|an", c.at(i)) && alt("guy|girl|man|woman|boy|lad|lass|person", c.at(i+1)) && alt("called|named", c.at(i+2)) {
+		i += 3 // "dating a guy called Luis"
+	}
+	name, _ := nameOf(c.toks, i)
 	if name == "" {
 		return
 	}
@@ -41,17 +52,62 @@ func (r *coupleRules) ruleDate(c *clause) {
 	c.emit(fx{pred: "PARTNER_OF", obj: k, neg: neg, tmpl: pick(neg, "{S} is dating {O}", "{S} is no longer dating {O}")})
 }
 
-// ruleBreak: "I broke up with Alex".
+// ruleBreak: "I broke up with Alex", "Alex and I split up", "we split".
+// The couple's end closes the partnership (valid_to), it does not deny it.
 func (r *coupleRules) ruleBreak(c *clause) {
-	if c.at(c.verbAt+1) != "up" || c.neg || c.future || c.modal != "" {
-		return
+	i := c.verbAt + 1
+	if c.at(i) != "up" && !(c.verb == "split" && (c.companion != "" || c.at(0) == "we") && !takesObject(c, i)) ||
+		c.neg || c.future || c.modal != "" {
+		return // "we split the bill" is no break-up
+	}
+	if c.at(i) == "up" {
+		i++
 	}
 	r.status(c, "single", false)
-	if c.at(c.verbAt+2) == "with" {
-		if name, _ := nameOf(c.toks, c.verbAt+3); name != "" {
-			k := c.said.out.named(name, ontology.Person, 2)
-			c.emit(fx{pred: "PARTNER_OF", obj: k, neg: true, tmpl: "{S} broke up with {O}{D}"})
+	partner := c.companion
+	if c.at(i) == "with" {
+		if name, _ := nameOf(c.toks, i+1); name != "" {
+			partner = c.said.out.named(name, ontology.Person, 2)
+		} else if k, _ := c.relativeAt(i+1, c.said.speaker); k != "" {
+			partner = k // "with my girlfriend"
 		}
+	}
+	if partner != "" {
+		c.emit(fx{pred: "PARTNER_OF", obj: partner, qual: c.said.out.qualOf(c.subj, "PARTNER_OF", partner), ended: true,
+			tmpl: "{S} broke up with {O}{D}", rank: 3})
+	}
+}
+
+// startSeeing: "I've started seeing Ana", "I started dating someone new"
+// (the partner named by a later "her name is Ines"). It reports whether
+// it read the clause, so "start" keeps its other readings.
+func (r *coupleRules) startSeeing(c *clause) bool {
+	i := c.verbAt + 1
+	if !alt("seeing|dating", c.at(i)) || c.neg || c.future || c.modal != "" || c.would {
+		return false
+	}
+	r.partnerAt(c, i+1, "started seeing")
+	return true
+}
+
+// partnerAt reads who is dated at i: a name, "a guy called Luis", or
+// "someone (new)" whom a later "his name is ..." names.
+func (r *coupleRules) partnerAt(c *clause, i int, how string) {
+	if alt("a|an", c.at(i)) && alt("guy|girl|man|woman|boy|lad|lass|person", c.at(i+1)) && alt("called|named", c.at(i+2)) {
+		i += 3
+	}
+	if name, _ := nameOf(c.toks, i); name != "" {
+		k := c.said.out.named(name, ontology.Person, 2)
+		c.said.people[k] = true
+		c.notePerson(k)
+		c.emit(fx{pred: "PARTNER_OF", obj: k, tmpl: "{S} is dating {O} (" + how + "{D})", rank: 2})
+		return
+	}
+	if alt("someone|somebody", c.at(i)) {
+		k := c.said.out.owned(c.subj, "partner", ontology.Person, 2)
+		c.said.talk.lastUnnamed = k
+		c.notePerson(k)
+		c.emit(fx{pred: "PARTNER_OF", obj: k, qual: "partner", tmpl: "{S} is dating {O} (" + how + "{D})", rank: 2})
 	}
 }
 
@@ -119,4 +175,22 @@ func (r *coupleRules) inRelationship(c *clause, i int, neg bool) {
 			c.emit(fx{pred: "PARTNER_OF", obj: k, neg: neg, tmpl: "{S} is in a relationship with {O}", noDate: true})
 		}
 	}
+}
+
+// ruleSee: "I'm seeing Ana", "I've been seeing someone since May"; a
+// sighting ("I saw Tom yesterday") is not dating.
+func (r *coupleRules) ruleSee(c *clause) {
+	if !c.progressive || c.neg || c.future || c.modal != "" || c.would {
+		return
+	}
+	r.partnerAt(c, c.verbAt+1, "seeing")
+}
+
+// takesObject reports whether the word at i opens an object of the verb
+// ("split the bill"), not a time or the end of the clause.
+func takesObject(c *clause, i int) bool {
+	if i >= len(c.toks) || c.toks[i].kind != nlp.Word {
+		return false
+	}
+	return !alt("in|last|after|before|for|this|recently|yesterday|earlier|ago|over|because|when|and|but|so", c.at(i))
 }

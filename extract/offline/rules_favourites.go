@@ -26,12 +26,19 @@ func (r *favouriteRules) favouriteFrame(c *clause) bool {
 			return false
 		}
 		i++
-		catStart := i
-		for i < len(t) && i-catStart < 3 && !alt("is|are|was|were|has|have", t[i].w) {
+		var catToks []tok
+		timed := false
+		for i < len(t) && len(catToks) < 3 && !alt("is|are|was|were|has|have", t[i].w) {
+			if n := c.timeAdverbialAt(i); n > 0 {
+				timed, i = true, i+n
+				continue
+			}
+			catToks = append(catToks, t[i])
 			i++
 		}
-		cat := words(t[catStart:i])
+		cat := words(catToks)
 		n, ok, neg, now := c.copulaAt(i)
+		now = now || timed
 		if !ok {
 			return false
 		}
@@ -64,10 +71,17 @@ func (r *favouriteRules) favouriteFrame(c *clause) bool {
 	for favouriteModifiers[c.at(k)] {
 		k++
 	}
-	if owner == "" || !alt("favourite|favourites", c.at(k)) {
+	if owner == "" || !favouriteWords[c.at(k)] {
 		return false
 	}
-	cat := words(t[k+1:])
+	for favouriteWords[c.at(k+1)] {
+		k++ // "my go-to comfort food"
+	}
+	end := k + 1
+	for end < len(t) && t[end].kind == nlp.Word && c.timeAdverbialAt(end) == 0 {
+		end++
+	}
+	cat := words(t[k+1 : end])
 	if strings.Contains(cat, " ") {
 		if f := strings.Fields(cat); len(f) > 3 {
 			cat = strings.Join(f[:3], " ")
@@ -75,7 +89,7 @@ func (r *favouriteRules) favouriteFrame(c *clause) bool {
 	}
 	cat = strings.TrimSpace(strings.Split(cat, " , ")[0])
 	if items == nil {
-		r.favouriteKey(c, owner, nlp.Singular(cat), c.said.talk.lastObject, neg || c.neg, now || c.now)
+		r.favouriteKey(c, owner, canonicalCategory(nlp.Singular(cat)), c.said.talk.lastObject, neg || c.neg, now || c.now)
 		return true
 	}
 	r.favourite(c, owner, cat, items, neg || c.neg, now || c.now)
@@ -118,6 +132,7 @@ func (r *favouriteRules) favourite(c *clause, owner, cat string, items []nounPhr
 		f[len(f)-1] = nlp.Singular(f[len(f)-1])
 		qual = strings.Join(f, " ")
 	}
+	qual = canonicalCategory(qual)
 	typ, typed := favouriteCategoryType(qual)
 	var keys []string
 	for _, np := range items {
@@ -176,4 +191,30 @@ func (r *favouriteRules) favouriteKey(c *clause, owner, qual, key string, neg, n
 	if lastWord(qual) == "team" || lastWord(qual) == "club" {
 		c.emit(fx{subj: owner, pred: "SUPPORTS", obj: key, tmpl: "{S} supports {O}", noDate: true})
 	}
+}
+
+// canonicalCategory names a favourite's category by the one word its slot
+// goes by ("film" and "movie" are one favourite).
+func canonicalCategory(cat string) string {
+	if c, ok := categorySynonyms[cat]; ok {
+		return c
+	}
+	if f := strings.Fields(cat); len(f) > 1 {
+		if c, ok := categorySynonyms[f[len(f)-1]]; ok && c != "takeaway order" {
+			f[len(f)-1] = c
+			return strings.Join(f, " ")
+		}
+	}
+	return cat
+}
+
+// timeAdverbialAt returns the length of a time adverbial at i ("these
+// days", "at the moment"), or 0.
+func (c *clause) timeAdverbialAt(i int) int {
+	for _, p := range timeAdverbials {
+		if c.seq(i, p...) {
+			return len(p)
+		}
+	}
+	return 0
 }

@@ -199,9 +199,9 @@ func slotKey(f extract.Fact) string {
 	p, _ := ontology.Lookup(f.Predicate)
 	subj := f.Subject
 	switch {
-	case p.Preference && !p.Exclusive:
+	case p.Preference && !p.Exclusive():
 		return subj + "|pref|" + f.Object
-	case p.Exclusive:
+	case p.Exclusive():
 		return subj + "|" + f.Predicate + "|" + f.Qualifier
 	}
 	return subj + "|" + f.Predicate + "|" + f.Object

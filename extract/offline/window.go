@@ -25,6 +25,7 @@ type discourse struct {
 	lastObject  string // "it's my favourite food"
 	lastUnnamed string // "her name is Luna" names the cat adopted just before
 	lastGroup   string // "they" after "my kids"
+	lastFact    *fact  // what "sorry, I meant..." corrects
 }
 
 // utterance is one event being read: who said it, what their pronouns
@@ -87,6 +88,10 @@ func (w *window) read(ev extract.Event) {
 	}
 	u := &utterance{event: ev, speaker: speaker, talk: d, out: w.out, people: w.people}
 	for _, s := range sentences(ev.Content, ev.OccurredAt) {
+		if speaker != "" && !s.question && w.correction(u, s) {
+			w.mentionNames(ev.ID, s.toks)
+			continue
+		}
 		if speaker != "" && !s.question {
 			prev := ""
 			for _, toks := range clauses(s.toks) {

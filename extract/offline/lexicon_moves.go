@@ -1,0 +1,27 @@
+package offline
+
+// The words of the indirect residence rules (rules_moves.go): a home named
+// by its kind and its town says where the speaker lives without "live".
+// Each list grows by a word, not by a sentence.
+
+// dwellingNouns head a phrase that names where someone lives ("our flat in
+// Bristol", "a cottage in Galway").
+var dwellingNouns = wordSet(`flat,apartment,house,place,home,studio,condo,cottage,bungalow,townhouse,loft,
+bedsit,duplex,villa,cabin,houseboat,farmhouse,maisonette,terrace,semi,rental,digs,penthouse,dorm,room,
+houseshare,flatshare,barn,chalet,homestead,croft,unit,pad`)
+
+// dwellingVerbs are the verb forms that make "a <dwelling> in X" the
+// speaker's home: renting, buying or finding one, moving into one.
+var dwellingVerbs = wordSet(`renting,rent,bought,buy,buying,purchased,found,got,leasing,leased,share,sharing,
+moved,moving,own,owning,inherited,took,signed,built`)
+
+// formerDwelling marks a home the speaker has left ("our old flat in Leeds").
+var formerDwelling = wordSet(`old,former,previous,last,first`)
+
+// currentDwelling marks a home the speaker has just taken ("the new flat").
+var currentDwelling = wordSet(`new,current,present`)
+
+// permanence are the words after "in X" that make being there living there
+// ("we're back in Hobart for good", "I'm in Oslo permanently").
+var permanence = [][]string{{"for", "good"}, {"permanently"}, {"to", "stay"}, {"full-time"}, {"full", "time"},
+	{"these", "days"}, {"now"}, {"nowadays"}}

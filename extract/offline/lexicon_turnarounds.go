@@ -1,0 +1,25 @@
+package offline
+
+// The words of taste judgements and turnarounds (rules_turnarounds.go).
+// A judgement about a kind of thing ("olives are revolting", "I find
+// audiobooks tedious") is the speaker's liking or aversion; a turnaround
+// verb ("come around on", "grew on me", "gone off") is a change of it.
+// Each list grows by a word.
+
+// evalPositive are adjectives that judge a thing good to the speaker.
+var evalPositive = wordSet(`delicious,amazing,incredible,great,wonderful,fantastic,brilliant,lovely,tasty,addictive,
+heavenly,divine,gorgeous,superb,awesome,excellent,magnificent,yummy,scrumptious,outstanding,glorious,fabulous,
+underrated,unbeatable,fun,relaxing,soothing,fascinating,gripping,compelling,moreish,irresistible`)
+
+// evalNegative are adjectives that judge a thing bad to the speaker.
+var evalNegative = wordSet(`revolting,disgusting,awful,horrible,gross,vile,terrible,boring,overrated,nasty,foul,
+inedible,dull,tedious,unbearable,repulsive,dreadful,bland,tasteless,sickening,yucky,unpalatable,pointless,
+tiresome,insufferable,grim,rank,naff,meh,horrid,atrocious,unwatchable,unlistenable`)
+
+// evalVerbs are the copulas of a judgement besides "be" ("gin tastes
+// horrible to me now").
+var evalVerbs = wordSet(`taste,tastes,smell,smells,sound,sounds,seem,seems,feel,feels,look,looks`)
+
+// evalAdverbs may stand between the copula and the adjective.
+var evalAdverbs = wordSet(`so,really,just,absolutely,honestly,pretty,actually,now,totally,utterly,frankly,genuinely,
+truly,seriously,quite,bloody,properly,too,always,completely,simply,kind,sort,of,super,incredibly,unbelievably`)

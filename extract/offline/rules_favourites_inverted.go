@@ -1,0 +1,200 @@
+package offline
+
+import (
+	"strings"
+
+	"github.com/graphmem/graphmem/nlp"
+)
+
+// Favourites said by habit or object first, without "my favourite ... is":
+// "Pho is the dish I order most", "the film I rewatch most is Alien",
+// "Pad thai is what I get every single time now", "Dune has overtaken
+// everything as my comfort read". The category comes from the sentence
+// ("dish") or, failing that, from the habit's verb ("order" → a takeaway
+// order); the words are in lexicon_favourites.go.
+
+// habitFavouriteFrame reads the three habit shapes and the overtaking one.
+func (r *favouriteRules) habitFavouriteFrame(c *clause) bool {
+	sp := c.said.speaker
+	t := c.toks
+	if sp == "" || c.hedge {
+		return false
+	}
+	// "The CAT I VERB most is X"
+	if c.at(0) == "the" {
+		cat, i := c.categoryAt(1)
+		if cat == "" {
+			return false
+		}
+		verbCat, j, ok := c.habitAt(i)
+		if !ok {
+			return false
+		}
+		_ = verbCat
+		n, isCop, neg, _ := c.copulaAt(j)
+		if !isCop || neg {
+			return false
+		}
+		items, _ := takeList(t, n)
+		if len(items) != 1 {
+			return false
+		}
+		r.favourite(c, sp, cat, items, false, c.now)
+		c.subj = sp
+		return true
+	}
+	// "X is the CAT I VERB most", "X is what I VERB every time"
+	cop := 1
+	for cop < len(t) && cop < 7 && !alt("is|are|'s|has|have", t[cop].w) && !overtakeVerbs[t[cop].w] {
+		cop++
+	}
+	if cop >= len(t) || cop >= 7 {
+		return false
+	}
+	np := takeNP(t[:cop], 0)
+	if np.next != cop && bareWords(t[:cop]) {
+		np = nounPhrase{toks: t[:cop], next: cop}
+	}
+	if np.next != cop || !usableObject(np) || np.det == "my" || np.det == "our" || alt("it|this|that", np.lower()) {
+		return false
+	}
+	i := cop + 1
+	if alt("has|have", t[cop].w) || overtakeVerbs[t[cop].w] {
+		return r.overtake(c, np, cop)
+	}
+	for c.at(i) == "now" || c.at(i) == "still" || c.at(i) == "always" {
+		i++
+	}
+	cat := ""
+	switch {
+	case c.at(i) == "the":
+		var k int
+		if cat, k = c.categoryAt(i + 1); cat == "" {
+			return false
+		}
+		i = k
+	case c.at(i) == "what":
+		i++
+	default:
+		return r.overtake(c, np, cop)
+	}
+	verbCat, _, ok := c.habitAt(i)
+	if !ok {
+		return false
+	}
+	if cat == "" {
+		cat = verbCat
+	}
+	if cat == "" {
+		return false
+	}
+	r.favourite(c, sp, cat, []nounPhrase{np}, false, c.now)
+	c.subj = sp
+	return true
+}
+
+// categoryAt reads a favourite's category at i ("dish", "board game"),
+// known to the lexicon, and returns it with the index after it.
+func (c *clause) categoryAt(i int) (string, int) {
+	for n := 2; n >= 1; n-- {
+		if i+n > len(c.toks) {
+			continue
+		}
+		w := words(c.toks[i : i+n])
+		if strings.Count(w, " ") != n-1 {
+			continue
+		}
+		f := strings.Fields(w)
+		f[len(f)-1] = nlp.Singular(f[len(f)-1])
+		cat := strings.Join(f, " ")
+		if _, ok := favouriteCategoryType(canonicalCategory(cat)); ok || categorySynonyms[cat] != "" {
+			return cat, i + n
+		}
+	}
+	return "", i
+}
+
+// habitAt reads "(that) I VERB (particle) MARKER" at i: the speaker's habit
+// with a word of frequency. It returns the category the verb implies and
+// the index after the habit.
+func (c *clause) habitAt(i int) (string, int, bool) {
+	if c.at(i) == "that" {
+		i++
+	}
+	if !alt("i|we", c.at(i)) {
+		return "", i, false
+	}
+	i++
+	for alt("always|usually|still|end|ended|just|'ve|have|probably", c.at(i)) {
+		i++
+		if c.at(i) == "up" {
+			i++
+		}
+	}
+	w := c.at(i)
+	lemma := w
+	if l, _, ok := verbOf(w); ok {
+		lemma = l
+	}
+	lemma = strings.TrimSuffix(strings.TrimSuffix(lemma, "ing"), "ed")
+	cat, ok := habitVerbs[lemma]
+	if !ok {
+		if cat, ok = habitVerbs[strings.TrimSuffix(w, "s")]; !ok {
+			return "", i, false
+		}
+	}
+	i++
+	if alt("to|for|from|on|in", c.at(i)) {
+		i++ // "listen to", "reach for"
+	}
+	for k := 0; k < 3; k++ {
+		if c.at(i) == "now" || c.at(i) == "these" || c.at(i) == "days" {
+			i++
+		}
+	}
+	for _, m := range habitMarkers {
+		if c.seq(i, m...) {
+			return cat, i + len(m), true
+		}
+	}
+	return "", i, false
+}
+
+// overtake: "X has overtaken everything as my comfort movie", "X replaced
+// Y as my go-to drink", "X became my favourite podcast".
+func (r *favouriteRules) overtake(c *clause, np nounPhrase, i int) bool {
+	if alt("has|have|'s|is", c.at(i)) {
+		i++
+	}
+	for evalAdverbs[c.at(i)] || c.at(i) == "officially" || c.at(i) == "finally" {
+		i++
+	}
+	if !overtakeVerbs[c.at(i)] {
+		return false
+	}
+	for k := i + 1; k < len(c.toks) && k < i+8; k++ {
+		if c.at(k) != "as" && !(alt("become|became|becomes", c.at(i)) && k == i+1) {
+			continue
+		}
+		j := k
+		if c.at(j) == "as" {
+			j++
+		}
+		if !alt("my|our", c.at(j)) {
+			continue
+		}
+		j++
+		fav := false
+		for favouriteWords[c.at(j)] || favouriteModifiers[c.at(j)] || alt("new|top|number|one", c.at(j)) {
+			fav, j = true, j+1
+		}
+		cat, _ := c.categoryAt(j)
+		if !fav || cat == "" {
+			return false
+		}
+		r.favourite(c, c.said.speaker, cat, []nounPhrase{np}, false, true)
+		c.subj = c.said.speaker
+		return true
+	}
+	return false
+}

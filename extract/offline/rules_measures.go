@@ -1,0 +1,241 @@
+package offline
+
+import (
+	"strings"
+
+	"github.com/graphmem/graphmem/nlp"
+)
+
+// measureRules recognise measures and counts, each a HAS_MEASURE slot
+// named by the measure ("salary", "weight", "resting heart rate", "parkrun
+// count") whose object is the value with its unit, so a newer value
+// supersedes the older one whatever verb moved it:
+//
+//	my resting heart rate is 62 now      → HAS_MEASURE(resting heart rate) 62
+//	my rent went up to 1,450 euros        → HAS_MEASURE(rent) 1,450 euros
+//	I weigh 72 kg / I earn 58k a year     → weight / salary
+//	my drive to work takes 25 minutes     → commute
+//	I've done 20 parkruns; my 31st parkrun → parkrun count
+//
+// The words are in lexicon_measures.go; a measure not listed there keeps
+// the name the speaker gave it.
+type measureRules struct{}
+
+// measureFrame reads a clause that states a measure or a count.
+func (r *measureRules) measureFrame(c *clause) bool {
+	if c.neg || measureHedged(c.toks) {
+		return false
+	}
+	t := c.toks
+	// "my X is N", "my X went up to N", "my X takes N minutes"
+	if owner, i := c.possessor(0); owner != "" {
+		j := i
+		for j < len(t) && j-i < 5 && t[j].kind == nlp.Word && !alt("is|are|was|were|'s|takes|took|has|have", t[j].w) && !measureChanges[t[j].w] {
+			j++
+		}
+		name := measureName(t[i:j])
+		if name == "" || j >= len(t) {
+			return false
+		}
+		k := j + 1
+		if alt("has|have", t[j].w) {
+			if !measureChanges[c.at(k)] && c.at(k) != "been" {
+				return false
+			}
+			k++
+		}
+		if alt("takes|took", t[j].w) && c.at(k) == "me" {
+			k++
+		}
+		if text, ok := c.measureValue(k); ok {
+			r.emitMeasure(c, owner, name, text)
+			return true
+		}
+		return false
+	}
+	speaker := c.said.speaker
+	if speaker == "" {
+		return false
+	}
+	i := 0
+	switch c.at(0) {
+	case "i", "we":
+		i = 1
+	case "i've", "we've":
+		i = 1
+	case "that", "this", "it":
+		// "that makes 13 cinema trips", "that was my 31st parkrun"
+		if alt("makes|made", c.at(1)) {
+			if text, noun, ok := c.countAt(2); ok {
+				r.emitMeasure(c, speaker, plural(noun)+" count", text)
+				return true
+			}
+		}
+		if n, ok, _, _ := c.copulaAt(1); ok && (c.at(n) == "my" || c.at(n) == "our") {
+			if ord, noun, ok := ordinalAt(t, n+1); ok {
+				r.emitMeasure(c, speaker, plural(noun)+" count", ord+" "+noun)
+				return true
+			}
+		}
+		return false
+	default:
+		return false
+	}
+	for alt("'ve|have|now|currently|also|still|just|already|finally|'m|am", c.at(i)) {
+		i++
+	}
+	if name, ok := measureVerbs[c.at(i)]; ok {
+		if text, ok := c.measureValue(i + 1); ok {
+			r.emitMeasure(c, speaker, name, text)
+			return true
+		}
+	}
+	if countVerbs[c.at(i)] {
+		if text, noun, ok := c.countAt(i + 1); ok {
+			r.emitMeasure(c, speaker, plural(noun)+" count", text)
+			return true
+		}
+	}
+	return false
+}
+
+func (r *measureRules) emitMeasure(c *clause, owner, name, value string) {
+	obj := c.value(value)
+	if obj == "" {
+		return
+	}
+	c.emit(fx{subj: owner, pred: "HAS_MEASURE", obj: obj, qual: name, tmpl: "{S's} {Q} is {O}{D}"})
+}
+
+// measureName is the slot a measure phrase names: a listed synonym's
+// canonical name, else the phrase itself without its leading adjectives of
+// period or novelty ("new", "monthly").
+func measureName(toks []tok) string {
+	var ws []string
+	for _, t := range toks {
+		if _, kin := relations[t.w]; t.kind != nlp.Word || t.cap || kin {
+			return "" // a person's name or role: "my daughter Mia is 5" is an age
+		}
+		ws = append(ws, t.w)
+	}
+	for len(ws) > 0 && measureAdjectives[ws[0]] {
+		ws = ws[1:]
+	}
+	if len(ws) == 0 || len(ws) > 4 {
+		return ""
+	}
+	phrase := strings.Join(ws, " ")
+	if n, ok := measureNames[phrase]; ok {
+		return n
+	}
+	if n, ok := measureNames[ws[len(ws)-1]]; ok && len(ws) <= 2 {
+		return n
+	}
+	// An unlisted name is a measure only when a value follows; the caller
+	// checks that.
+	return phrase
+}
+
+var measureAdjectives = map[string]bool{"new": true, "current": true, "monthly": true, "weekly": true, "daily": true,
+	"annual": true, "yearly": true, "average": true, "usual": true, "typical": true, "latest": true, "total": true}
+
+// measureValue reads a value at i: fillers, an optional currency sign, a
+// number (digits or a word) and its units. It returns the value as written.
+func (c *clause) measureValue(i int) (string, bool) {
+	t := c.toks
+	for i < len(t) && measureFillers[t[i].w] {
+		i++
+	}
+	start := i
+	if i < len(t) && (t[i].w == "£" || t[i].w == "$" || t[i].w == "€") {
+		i++
+	}
+	if i >= len(t) || !(t[i].kind == nlp.Number || valueWords[t[i].w]) {
+		return "", false
+	}
+	if t[i].kind == nlp.Number && isOrdinal(t[i].w) {
+		return "", false
+	}
+	i++
+	for n := 0; i < len(t) && n < 4 && measureUnits[t[i].w]; n++ {
+		i++
+	}
+	for i > start+1 && alt("a|an|per|each|every|the", t[i-1].w) {
+		i-- // a dangling article is not part of the value
+	}
+	return c.surfaceOf(start, i), true
+}
+
+// countAt reads "N nouns" at i: a running total ("20 parkruns").
+func (c *clause) countAt(i int) (text, noun string, ok bool) {
+	t := c.toks
+	for i < len(t) && measureFillers[t[i].w] {
+		i++
+	}
+	if i+1 >= len(t) || !(t[i].kind == nlp.Number || valueWords[t[i].w]) || isOrdinal(t[i].w) {
+		return "", "", false
+	}
+	j := i + 1
+	for j < len(t) && j-i <= 2 && t[j].kind == nlp.Word && !stopAfterCount[t[j].w] {
+		j++
+	}
+	if j == i+1 {
+		return "", "", false
+	}
+	return c.surfaceOf(i, j), words(t[i+1 : j]), true
+}
+
+// ordinalAt reads "31st parkrun" at i.
+func ordinalAt(t []tok, i int) (ord, noun string, ok bool) {
+	if i+1 >= len(t) || t[i].kind != nlp.Number || !isOrdinal(t[i].w) || t[i+1].kind != nlp.Word {
+		return "", "", false
+	}
+	j := i + 1
+	for j < len(t) && j-i <= 2 && t[j].kind == nlp.Word && !stopAfterCount[t[j].w] {
+		j++
+	}
+	return t[i].orig, words(t[i+1 : j]), true
+}
+
+var stopAfterCount = map[string]bool{"this": true, "so": true, "at": true, "in": true, "on": true, "and": true,
+	"since": true, "now": true, "for": true, "with": true, "of": true, "after": true, "last": true, "today": true,
+	"already": true, "by": true, "to": true, "from": true, "but": true}
+
+func isOrdinal(w string) bool {
+	return len(w) > 2 && w[0] >= '0' && w[0] <= '9' && alt("st|nd|rd|th", w[len(w)-2:])
+}
+
+// plural is a count's slot word: "parkrun" and "parkruns" are one slot.
+func plural(noun string) string {
+	if noun == "" || strings.HasSuffix(noun, "s") {
+		return noun
+	}
+	return noun + "s"
+}
+
+// measureHedged: a measure in a wish, plan or condition is not a value.
+func measureHedged(t []tok) bool {
+	for _, x := range t {
+		if alt("if|would|will|might|could|should|hope|want|wish|goal|target|aim|aiming|plan|planning|'d|'ll", x.w) {
+			return true
+		}
+	}
+	return false
+}
+
+// surfaceOf is the clause's text from token i to j (exclusive) as written.
+func (c *clause) surfaceOf(i, j int) string {
+	t := c.toks
+	if i >= j || j > len(t) {
+		return ""
+	}
+	text := c.said.event.Content
+	if t[i].start >= 0 && t[j-1].end <= len(text) && t[i].start < t[j-1].end {
+		return strings.Join(strings.Fields(text[t[i].start:t[j-1].end]), " ")
+	}
+	var ws []string
+	for _, x := range t[i:j] {
+		ws = append(ws, x.orig)
+	}
+	return strings.Join(ws, " ")
+}

@@ -1,0 +1,107 @@
+package offline
+
+import "github.com/graphmem/graphmem/ontology"
+
+// Indirect moves: where the speaker lives, said through the home rather
+// than the verb "live" ("our place in Utrecht has a garden", "we're renting
+// a bungalow in Nairobi", "the new flat in Lyon is tiny", "I'm back in
+// Hobart for good"). The dwelling scan reads any clause of the speaker's,
+// whatever its verb and its subject, and lets the clause's own rules run
+// after it.
+
+// dwellingScan emits LIVES_IN for every "POSS|new <dwelling> in PLACE" of a
+// clause, and for "a <dwelling> in PLACE" after a renting or buying verb of
+// the speaker's. A former home ("our old flat in Leeds") is where the
+// speaker used to live.
+func (r *placeRules) dwellingScan(c *clause) {
+	sp := c.said.speaker
+	if sp == "" || c.hedge {
+		return
+	}
+	t := c.toks
+	for i := range t {
+		if t[i].w == "will" || t[i].w == "'ll" || t[i].w == "would" || t[i].w == "might" || t[i].w == "could" ||
+			t[i].w == "if" || t[i].w == "want" || t[i].w == "looking" || t[i].w == "hoping" {
+			return // a home still to find is a plan, not a fact
+		}
+	}
+	for i := 0; i < len(t); i++ {
+		if !dwellingNouns[t[i].w] || c.at(i+1) != "in" {
+			continue
+		}
+		former, current, owned := false, false, false
+		j := i - 1
+		for ; j >= 0 && j >= i-3; j-- {
+			w := t[j].w
+			switch {
+			case formerDwelling[w]:
+				former = true
+			case currentDwelling[w]:
+				current = true
+			case w == "my" || w == "our":
+				owned = true
+			}
+			if w == "my" || w == "our" || w == "a" || w == "an" || w == "the" || w == "'s" {
+				break
+			}
+		}
+		if j < 0 || j < i-3 || !alt("my|our|a|an|the", t[j].w) {
+			continue // "my sister's flat in Rome" is hers
+		}
+		det := t[j].w
+		switch {
+		case owned:
+		case det == "the" && current:
+		case (det == "a" || det == "an") && j > 0 && dwellingVerbs[t[j-1].w] && speakerOpens(t, j-1):
+		default:
+			continue
+		}
+		np := takeNP(t, i+2)
+		if !isPlaceLike(np) || !np.hasName {
+			continue
+		}
+		k, _ := c.object(np, ontology.Place, 2)
+		if k == "" {
+			continue
+		}
+		if former {
+			c.emit(fx{subj: sp, pred: "LIVES_IN", obj: k, neg: true, conf: 0.7, tmpl: "{S} used to live in {O}", noDate: true})
+			continue
+		}
+		c.emit(fx{subj: sp, pred: "LIVES_IN", obj: k, conf: 0.8, tmpl: "{S} lives in {O} (" + words(t[j:i+1]) + " there)", rank: 1})
+	}
+}
+
+// speakerOpens reports whether the words before index v are the speaker's
+// subject and auxiliaries ("we've been renting", "I just bought").
+func speakerOpens(t []tok, v int) bool {
+	for k := v - 1; k >= 0 && k >= v-5; k-- {
+		switch t[k].w {
+		case "i", "we":
+			return true
+		case "'ve", "have", "had", "'d", "are", "'re", "am", "'m", "been", "just", "finally", "recently", "also", "did",
+			"actually", "now":
+			continue
+		}
+		return false
+	}
+	return false
+}
+
+// settledIn reports whether "in PLACE" at i is followed by a word of
+// permanence ("back in Hobart for good").
+func (c *clause) settledIn(np nounPhrase) bool {
+	for _, p := range permanence {
+		if c.seq(np.next, p...) {
+			return true
+		}
+	}
+	// "I'm in Turin, in a shared flat near the station"
+	for k := np.next; k < len(c.toks); k++ {
+		if dwellingNouns[c.toks[k].w] && k > 0 && alt("a|an|my|our|the", c.at(k-1)) ||
+			dwellingNouns[c.toks[k].w] && k > 1 && alt("a|an|my|our", c.at(k-2)) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,239 @@
+package offline
+
+import (
+	"github.com/graphmem/graphmem/nlp"
+	"github.com/graphmem/graphmem/ontology"
+)
+
+// Turnarounds and judgements of taste. A judgement of a kind of thing,
+// said by the speaker in the present ("olives are revolting", "energy
+// drinks taste awful to me now", "I find audiobooks tedious"), is a liking
+// or an aversion; a turnaround ("I've come around on jazz", "kombucha grew
+// on me", "I've gone off cheese", "I've fallen out of love with running")
+// is the new one, which the knowledge policy sets against the old. The
+// words are in lexicon_turnarounds.go.
+
+// evaluation reads the adjective of a judgement at i, skipping the
+// speaker's intensifiers, and returns +1, -1 or 0 and the word.
+func (c *clause) evaluation(i int) (int, string, int) {
+	for k := 0; k < 4 && evalAdverbs[c.at(i)]; k++ {
+		i++
+	}
+	w := c.at(i)
+	switch {
+	case evalPositive[w]:
+		return 1, w, i + 1
+	case evalNegative[w]:
+		return -1, w, i + 1
+	case w == "the" && c.at(i+1) == "best":
+		return 1, "the best", i + 2
+	case w == "the" && c.at(i+1) == "worst":
+		return -1, "the worst", i + 2
+	}
+	return 0, "", i
+}
+
+// judgedKind reports whether np names a kind of thing one can have a taste
+// for: a bare phrase (no article, no possessive) that is not a person or
+// an abstraction, known to the lexicon or plural ("olives", "true crime
+// podcasts"), so "the weather is awful" and "my boss is terrible" are not
+// tastes.
+func judgedKind(np nounPhrase) bool {
+	if np.empty() || !usableObject(np) || np.det != "" || np.count != "" {
+		return false
+	}
+	h := np.head()
+	if abstractObjects[h] || notAversions[h] || pronounObjects[h] {
+		return false
+	}
+	typ, known := classify(np)
+	if typ == ontology.Person || typ == ontology.Place {
+		return false
+	}
+	last := np.toks[len(np.toks)-1].w
+	return known || nlp.Singular(last) != last || len(np.toks) > 1 && !np.hasName
+}
+
+// bareWords reports whether toks are plain lower-case words without an
+// article, a possessive or a pronoun: a bare kind ("sports drinks").
+func bareWords(toks []tok) bool {
+	for i, t := range toks {
+		if t.kind != nlp.Word || t.cap && !t.first || auxiliaries[t.w] || pronounObjects[t.w] || subjectPronouns[t.w] ||
+			i == 0 && alt("the|a|an|my|our|your|his|her|their|this|that|these|those|some|all|no", t.w) {
+			return false
+		}
+	}
+	return len(toks) > 0 && len(toks) <= 3
+}
+
+// evaluativeFrame: "olives are revolting", "energy drinks taste awful to
+// me now", "oat milk is delicious". A past judgement describes one
+// occasion ("the soup was bland") and is not read.
+func (r *tasteRules) evaluativeFrame(c *clause) bool {
+	t := c.toks
+	cop := 1
+	for cop < len(t) && cop < 6 && !alt("is|are|'re|'s|do|does", t[cop].w) && !evalVerbs[t[cop].w] {
+		cop++
+	}
+	np := takeNP(t[:min(cop, len(t))], 0)
+	if np.next != cop && cop < len(t) && bareWords(t[:cop]) {
+		np = nounPhrase{toks: t[:cop], next: cop} // "sports drinks" read as a verb by takeNP
+	}
+	if !judgedKind(np) || np.next != cop {
+		return false
+	}
+	i := np.next
+	neg := false
+	switch {
+	case alt("is|are|'re|'s", c.at(i)):
+		i++
+	case evalVerbs[c.at(i)]:
+		i++
+	case alt("do|does", c.at(i)) && alt("not|n't", c.at(i+1)) && evalVerbs[c.at(i+2)]:
+		return false // "olives don't taste bad" judges nothing plainly
+	default:
+		return false
+	}
+	if alt("not|n't|never", c.at(i)) {
+		neg = true
+		i++
+	}
+	pol, adj, next := c.evaluation(i)
+	if pol == 0 || neg {
+		return false
+	}
+	if c.at(next) == "for" || c.at(next) == "to" && c.at(next+1) != "me" {
+		return false // "great for hiking", "terrible to park near" judge a use
+	}
+	return r.judge(c, np, pol, "finds {O} "+adj)
+}
+
+// judge emits the speaker's liking (pol > 0) or aversion for np.
+func (r *tasteRules) judge(c *clause, np nounPhrase, pol int, phrase string) bool {
+	k, _ := c.object(np, "", 0)
+	if k == "" {
+		return false
+	}
+	c.subj = c.said.speaker
+	pred := "LIKES"
+	if pol < 0 {
+		pred = "DISLIKES"
+	}
+	c.emit(fx{subj: c.said.speaker, pred: pred, obj: k, conf: 0.75, strength: 0.7, tmpl: "{S} " + phrase})
+	return true
+}
+
+// ruleFind: "I find audiobooks tedious", "I'm finding sourdough addictive".
+func (r *tasteRules) ruleFind(c *clause) {
+	if c.neg || c.modal != "" || c.would || c.future || c.past && !c.now {
+		return
+	}
+	j := c.verbAt + 2
+	pol, adj := 0, ""
+	for ; j < len(c.toks) && j < c.verbAt+7; j++ {
+		if pol, adj, _ = c.evaluation(j); pol != 0 {
+			break
+		}
+	}
+	if pol == 0 {
+		return
+	}
+	// the judged phrase ends where the judgement's words begin
+	end := j
+	for end > c.verbAt+2 && evalAdverbs[c.at(end-1)] {
+		end--
+	}
+	np := takeNP(c.toks[:end], c.verbAt+1)
+	if np.next != end || !judgedKind(np) {
+		return
+	}
+	r.judge(c, np, pol, "finds {O} "+adj)
+}
+
+// growOnFrame: "kombucha grew on me", "true crime podcasts have really
+// grown on me", "sea swimming won me over".
+func (r *tasteRules) growOnFrame(c *clause) bool {
+	t := c.toks
+	v := 1
+	for v < len(t) && v < 7 && !(alt("grew|grown|growing", t[v].w) && c.seq(v+1, "on", "me") ||
+		alt("won|win|wins", t[v].w) && c.seq(v+1, "me", "over")) {
+		v++
+	}
+	if v >= len(t) || v >= 7 {
+		return false
+	}
+	end := v
+	for end > 1 && (evalAdverbs[t[end-1].w] || alt("has|have|'s|'ve|slowly|finally|gradually|eventually", t[end-1].w)) {
+		end--
+	}
+	np := takeNP(t[:end], 0)
+	if np.next != end && bareWords(t[:end]) {
+		np = nounPhrase{toks: t[:end], next: end}
+	}
+	if np.next != end || !usableObject(np) || np.det == "my" || np.det == "our" {
+		return false
+	}
+	if typ, _ := classify(np); typ == ontology.Person {
+		return false
+	}
+	k, _ := c.object(np, "", 0)
+	if k == "" {
+		return false
+	}
+	c.subj = c.said.speaker
+	c.emit(fx{subj: c.said.speaker, pred: "LIKES", obj: k, conf: 0.8, strength: 0.7, tmpl: "{S} has come to like {O}"})
+	return true
+}
+
+// turnaround reads the verbs of a change of taste after the verb: "come
+// around on|to X", "warm (up) to X", "go off X", "fall out of love with
+// X", "fall in love with X". It reports whether it read the clause.
+func (r *tasteRules) turnaround(c *clause) bool {
+	if c.neg || c.modal != "" || c.would || c.future {
+		return false
+	}
+	i := c.verbAt + 1
+	pred, phrase := "", ""
+	switch c.verb {
+	case "come":
+		if alt("around|round", c.at(i)) && alt("on|to", c.at(i+1)) {
+			pred, phrase, i = "LIKES", "has come around on", i+2
+		}
+	case "warm":
+		if c.at(i) == "up" {
+			i++
+		}
+		if c.at(i) == "to" {
+			pred, phrase, i = "LIKES", "has warmed to", i+1
+		}
+	case "go":
+		if c.at(i) == "off" && (c.past || c.perfect) {
+			pred, phrase, i = "DISLIKES", "has gone off", i+1
+		}
+	case "fall":
+		if c.seq(i, "out", "of", "love", "with") {
+			pred, phrase, i = "DISLIKES", "has fallen out of love with", i+4
+		} else if c.seq(i, "in", "love", "with") {
+			pred, phrase, i = "LIKES", "has fallen in love with", i+3
+		}
+	}
+	if pred == "" {
+		return false
+	}
+	items, _ := takeList(c.toks, i)
+	for _, np := range items {
+		if typ, _ := classify(np); typ == ontology.Person {
+			continue // falling for someone is not a taste
+		}
+		k, _ := c.object(np, "", 0)
+		if k == "" {
+			continue
+		}
+		c.emit(fx{pred: pred, obj: k, conf: 0.8, strength: 0.7, tmpl: "{S} " + phrase + " {O}"})
+	}
+	return true
+}
+
+// ruleTurn is the verb rule of "warm" and "fall", which mean nothing else
+// to the engine.
+func (r *tasteRules) ruleTurn(c *clause) { r.turnaround(c) }
