@@ -42,7 +42,7 @@ var importRule = map[string][]string{ // package → graphmem packages it may im
 	"extract/llm":     {"extract", "ontology"},
 	"knowledge":       {"ontology", "nlp"},
 	"graph":           {"ontology", "nlp", "knowledge", "errs"},
-	"retrieval":       {"graph", "ontology", "nlp", "errs"},
+	"retrieval":       {"graph", "ontology", "nlp", "knowledge", "errs"}, // knowledge: the currency rules read at search time
 	"memory":          {"ontology", "nlp", "condenser", "extract", "graph", "knowledge", "errs", "jobs"},
 	"api":             {"memory", "retrieval", "ontology", "errs"},
 	"cmd":             {"*"}, // wires everything

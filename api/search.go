@@ -50,6 +50,7 @@ type searchResultOut struct {
 	SessionID      string        `json:"session_id,omitempty"`
 	Path           []string      `json:"path,omitempty"`
 	Explanation    string        `json:"explanation,omitempty"`
+	SupersededBy   string        `json:"superseded_by,omitempty"`
 }
 
 type searchResponse struct {
@@ -59,6 +60,7 @@ type searchResponse struct {
 		Terms    []string `json:"terms"`
 		Entities []string `json:"entities"`
 		Hints    []string `json:"predicates"`
+		Topic    string   `json:"topic,omitempty"`
 	} `json:"query"`
 }
 
@@ -106,6 +108,7 @@ func (s *server) search(c *gin.Context) {
 	}
 	resp := searchResponse{Results: toResultsOut(out.Results), TookMS: time.Since(started).Milliseconds()}
 	resp.Query.Terms, resp.Query.Entities, resp.Query.Hints = nonNil(out.Terms), nonNil(out.Entities), nonNil(out.Hints)
+	resp.Query.Topic = out.Topic
 	c.JSON(http.StatusOK, resp)
 }
 
@@ -145,7 +148,8 @@ func toResultsOut(list []retrieval.SearchResult) []searchResultOut {
 			ScoreParts: scorePartsOut{FullText: r.Parts.FullText, Vector: r.Parts.Vector, Graph: r.Parts.Graph,
 				Recency: r.Parts.Recency, Tier: r.Parts.Tier},
 			Status: r.Status, ValidFrom: timePtr(r.ValidFrom), ValidTo: timePtr(r.ValidTo), OccurredAt: timePtr(r.OccurredAt),
-			SourceEventIDs: nonNil(r.SourceEventIDs), SessionID: r.SessionID, Path: r.Path, Explanation: r.Explanation}
+			SourceEventIDs: nonNil(r.SourceEventIDs), SessionID: r.SessionID, Path: r.Path, Explanation: r.Explanation,
+			SupersededBy: r.SupersededBy}
 	}
 	return out
 }

@@ -75,3 +75,69 @@ func decodeVectorHits(recs []*neo4j.Record) ([]VectorHit, error) {
 	}
 	return out, nil
 }
+
+// TurnRef names a raw turn: its session and its client id.
+type TurnRef struct {
+	SessionID string
+	ID        string
+}
+
+// RawVectors returns the stored vectors of the given turns of a tenant;
+// turns not embedded yet are absent from the map. Search reads them for
+// the few turns whose topic it compares, never for a whole pool.
+func (s *Store) RawVectors(ctx context.Context, tenant string, turns []TurnRef) (map[TurnRef][]float32, error) {
+	if len(turns) == 0 {
+		return nil, nil
+	}
+	keys := make([]map[string]any, len(turns))
+	for i, t := range turns {
+		keys[i] = map[string]any{"session": t.SessionID, "id": t.ID}
+	}
+	res, err := s.read(ctx, "search.raw_vectors", `
+		UNWIND $keys AS k
+		MATCH (r:Raw {tenant: $tenant, session_id: k.session, id: k.id}) WHERE r.embedding IS NOT NULL
+		RETURN r.session_id AS session, r.id AS id, r.embedding AS vec`,
+		map[string]any{"tenant": tenant, "keys": keys})
+	if err != nil {
+		return nil, fmt.Errorf("raw vectors: %w", err)
+	}
+	out := make(map[TurnRef][]float32, len(res.Records))
+	for _, rec := range res.Records {
+		session, _ := get[string](rec, "session")
+		id, _ := get[string](rec, "id")
+		raw, _ := rec.Get("vec")
+		if vec := toFloat32s(raw); vec != nil {
+			out[TurnRef{session, id}] = vec
+		}
+	}
+	return out, nil
+}
+
+// toFloat32s converts a stored vector (a float32 or float64 array, as the
+// driver returns it) to []float32.
+func toFloat32s(v any) []float32 {
+	switch x := v.(type) {
+	case []float32:
+		return x
+	case []float64:
+		out := make([]float32, len(x))
+		for i, f := range x {
+			out[i] = float32(f)
+		}
+		return out
+	case []any:
+		out := make([]float32, 0, len(x))
+		for _, e := range x {
+			switch f := e.(type) {
+			case float64:
+				out = append(out, float32(f))
+			case float32:
+				out = append(out, f)
+			default:
+				return nil
+			}
+		}
+		return out
+	}
+	return nil
+}

@@ -7,15 +7,22 @@ import (
 
 	"github.com/graphmem/graphmem/errs"
 	"github.com/graphmem/graphmem/graph"
+	"github.com/graphmem/graphmem/knowledge"
 )
 
 // candidate is a result being scored.
 type candidate struct {
 	SearchResult
-	speaker string    // raw turns: who said it
-	role    string    // raw turns: user, assistant, ...
-	ends    [2]string // facts: subject and object entity ids
-	stale   bool      // raw turns: every fact read from it was superseded
+	speaker string         // raw turns: who said it
+	role    string         // raw turns: user, assistant, ...
+	ends    [2]string      // facts: subject and object entity ids
+	stale   bool           // raw turns: every fact read from it was superseded
+	form    knowledge.Form // raw turns: statement, question or chatter
+	vec     []float32      // raw turns: the stored vector, when the currency stage read it
+	// factor scales the final score (demotions), lift the relevance (the
+	// current value of a slot inheriting its best match); 0 means 1.
+	factor, lift float64
+	reasons      []string // why the score was changed, for explain
 }
 
 // candidateSet holds one search's candidates by candidateKey. A memory
@@ -150,6 +157,7 @@ func (r *search) vectorCandidates(ctx context.Context) error {
 	if len(vecs) != 1 {
 		return fmt.Errorf("embed query: %w: the embedder returned %d vectors for one text", errs.ErrUnavailable, len(vecs))
 	}
+	r.qvec = vecs[0]
 	hits, err := r.s.vectors.VectorSearch(ctx, r.scope, vecs[0], r.vectorPool())
 	if err != nil {
 		return err
@@ -190,7 +198,8 @@ func rawCandidate(r graph.RawEvent) *candidate {
 		text += " [image: " + c + "]"
 	}
 	return &candidate{SearchResult: SearchResult{ID: r.ID, Kind: KindRaw, Text: text, Status: StatusCurrent,
-		OccurredAt: r.OccurredAt, SourceEventIDs: []string{r.ID}, SessionID: r.SessionID}, speaker: r.Name, role: r.Role, stale: r.Stale}
+		OccurredAt: r.OccurredAt, SourceEventIDs: []string{r.ID}, SessionID: r.SessionID}, speaker: r.Name, role: r.Role, stale: r.Stale,
+		form: knowledge.ReadStatement(r.Content).Form}
 }
 
 func factCandidate(f graph.Fact) *candidate {

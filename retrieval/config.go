@@ -178,6 +178,25 @@ type Config struct {
 
 	// --- de-duplication --------------------------------------------------
 
+	// --- currency: the current truth first, for questions about the user
+
+	// AssistantWeight, OwnQuestionWeight and ChatterWeight scale, for a
+	// question about the user, an assistant's turn, a question the user
+	// asked and a turn with no content: none is evidence of what holds
+	// for the user.
+	AssistantWeight   float64
+	OwnQuestionWeight float64
+	ChatterWeight     float64
+	// SupersededWeight scales a statement a newer one on the same slot
+	// replaced (and, for a question about the past, the newest one).
+	SupersededWeight float64
+	// SlotCandidates bounds how many of the best user statements the
+	// currency stage reads the topic of (one vector read each).
+	SlotCandidates int
+	// SlotQuerySimilarity is the cosine to the query a statement needs to
+	// belong to a qualified slot when it shares no word with the query.
+	SlotQuerySimilarity float64
+
 	// MaxMergedFacts bounds how many facts read from the same turns share
 	// one result: one turn is one piece of evidence.
 	MaxMergedFacts int
@@ -203,6 +222,9 @@ func DefaultConfig() Config {
 		HalfLife:     180 * 24 * time.Hour,
 		TierWeights:  map[string]float64{KindFact: 1.05, KindRaw: 1, KindInsight: 0.8, KindEvent: 0.55, KindEntity: 0.5},
 		StalePenalty: 0.5, NegativeFactWeight: 0.75, HistoryWeight: 0.9,
+
+		AssistantWeight: 0.5, OwnQuestionWeight: 0.5, ChatterWeight: 0.15, SupersededWeight: 0.5,
+		SlotCandidates: 20, SlotQuerySimilarity: 0.35,
 
 		MaxMergedFacts: 3,
 	}

@@ -45,7 +45,14 @@ func (r *search) fuse() []SearchResult {
 		if rrf {
 			rel = ranks[c]
 		}
+		if c.lift > 0 {
+			rel *= c.lift
+		}
 		c.Score = c.Parts.Tier*rel + cfg.WeightRecency*c.Parts.Recency
+		if c.factor > 0 {
+			c.Score *= c.factor
+		}
+		c.SearchResult.reasons = c.reasons
 		if c.Kind == KindFact && c.Polarity == string(ontology.Negative) {
 			// A denial answers "does the user still...", not "what does the
 			// user...": it ranks below the statements it sits beside.

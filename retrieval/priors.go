@@ -39,10 +39,7 @@ func (r *search) speakerPrior() {
 		// About the user: the assistant's remarks ("Sushi is great.") are
 		// not evidence of what the user thinks.
 		if r.q.AboutUser && c.speaker == "" {
-			if c.role == "assistant" {
-				c.Parts.FullText *= r.cfg.QuestionWeight
-			}
-			continue
+			continue // the currency stage's evidence priors
 		}
 		if c.speaker == "" || len(r.people) == 0 {
 			continue

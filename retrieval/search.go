@@ -73,8 +73,13 @@ type SearchResult struct {
 	// Path is how graph traversal reached the result, one step per hop.
 	Path        []string
 	Explanation string
+	// SupersededBy is the id of the newer statement that replaced this
+	// one, for a turn the currency stage marked superseded.
+	SupersededBy string
 	// sessions are where a fact's or an insight's sources were said.
 	sessions []string
+	// reasons say why ranking changed the score (demotions, lifts).
+	reasons []string
 }
 
 // SearchOutput is the ranked list with what the query was read as.
@@ -83,6 +88,9 @@ type SearchOutput struct {
 	Terms    []string
 	Entities []string
 	Hints    []string
+	// Topic is the slot the currency stage read the question as asking
+	// about ("home", "work"...), when it did.
+	Topic string
 }
 
 // Search ranks a user's memories for a query by combining full text over
@@ -107,12 +115,15 @@ func (s *Service) Search(ctx context.Context, tenant string, in SearchInput) (Se
 		return SearchOutput{}, err
 	}
 	r.priors()
+	if err := r.currency(ctx); err != nil {
+		return SearchOutput{}, err
+	}
 	r.citeMatchingTurns()
-	out := SearchOutput{Terms: r.q.Words, Hints: r.hints(), Entities: r.seedNames()}
+	out := SearchOutput{Terms: r.q.Words, Hints: r.hints(), Entities: r.seedNames(), Topic: r.slotTopic}
 	out.Results = dedupeByEvents(r.fuse(), r.limit, r.cfg.MaxMergedFacts)
 	if in.Explain {
 		for i := range out.Results {
-			out.Results[i].Explanation = explain(out.Results[i], r.q)
+			out.Results[i].Explanation = explain(out.Results[i], out.Results[i].reasons, r.q)
 		}
 	}
 	return out, nil
@@ -136,10 +147,15 @@ type search struct {
 	rawText map[string]float64        // turn key → normalized text score, for summaries' provenance
 	replies map[string]graph.RawEvent // question turn key → the turn after it
 
+	qvec []float32 // the query's embedding, with an embedder
+
 	// Filled by signals.
 	seeds  []graph.EntityHit
 	people []string        // the persons among the seeds: the query's anchors
 	topic  map[string]bool // the query's stems without the people's names
+
+	// Filled by currency.
+	slotTopic string
 }
 
 func (s *Service) newSearch(tenant string, in SearchInput) *search {
@@ -184,7 +200,7 @@ func (r *search) seedNames() []string {
 }
 
 // explain says in words why a result ranks where it does.
-func explain(r SearchResult, q queryAnalysis) string {
+func explain(r SearchResult, reasons []string, q queryAnalysis) string {
 	var parts []string
 	if r.Parts.FullText > 0 {
 		parts = append(parts, fmt.Sprintf("full-text %.2f (query words: %s)", r.Parts.FullText, strings.Join(q.Words, " ")))
@@ -200,7 +216,8 @@ func explain(r SearchResult, q queryAnalysis) string {
 		parts = append(parts, g)
 	}
 	parts = append(parts, fmt.Sprintf("recency %.2f", r.Parts.Recency), fmt.Sprintf("%s weight %.2f", r.Kind, r.Parts.Tier))
-	if r.Status == StatusSuperseded {
+	parts = append(parts, reasons...)
+	if r.Status == StatusSuperseded && len(reasons) == 0 {
 		parts = append(parts, "superseded: shown as history")
 	}
 	return strings.Join(parts, "; ")

@@ -20,9 +20,11 @@ type GraphExpander interface {
 	Neighbors(ctx context.Context, sc graph.SearchScope, entityIDs []string, types []string, perEntity int) ([]graph.Hop, error)
 }
 
-// VectorSearcher finds the nodes nearest to a query vector.
+// VectorSearcher finds the nodes nearest to a query vector, and reads the
+// stored vectors of a few turns (the currency stage compares their topics).
 type VectorSearcher interface {
 	VectorSearch(ctx context.Context, sc graph.SearchScope, vec []float32, limit int) ([]graph.VectorHit, error)
+	RawVectors(ctx context.Context, tenant string, turns []graph.TurnRef) (map[graph.TurnRef][]float32, error)
 }
 
 // ContextStore reads what a context shows besides search results: the
@@ -53,7 +55,8 @@ type Service struct {
 	vectors  VectorSearcher // nil without an embedder
 	store    ContextStore
 	views    SessionViewer
-	embedder Embedder // nil: no vector signal
+	embedder Embedder    // nil: no vector signal
+	topics   TopicReader // nil: no slot reading by meaning
 	counter  TokenCounter
 	cfg      Config
 	hints    hintIndex
@@ -72,6 +75,10 @@ type Deps struct {
 	// queries are embedded and the vector index is searched.
 	Embedder Embedder
 	Vectors  VectorSearcher
+	// Topics is optional (it needs the embedder): with it, the currency
+	// stage reads which slot a question and the user's statements speak
+	// of.
+	Topics TopicReader
 	// Now is the clock recency is measured against; nil means time.Now.
 	Now func() time.Time
 }
@@ -91,5 +98,5 @@ func New(deps Deps, cfg Config) (*Service, error) {
 		cfg = DefaultConfig()
 	}
 	return &Service{text: deps.Text, graph: deps.Graph, vectors: deps.Vectors, store: deps.Context, views: deps.Views,
-		embedder: deps.Embedder, counter: deps.Counter, cfg: cfg, hints: newHintIndex(), now: deps.Now}, nil
+		embedder: deps.Embedder, topics: deps.Topics, counter: deps.Counter, cfg: cfg, hints: newHintIndex(), now: deps.Now}, nil
 }

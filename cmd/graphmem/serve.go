@@ -23,6 +23,7 @@ import (
 	"github.com/graphmem/graphmem/api/mcp"
 	"github.com/graphmem/graphmem/graph"
 	"github.com/graphmem/graphmem/jobs"
+	"github.com/graphmem/graphmem/knowledge"
 	"github.com/graphmem/graphmem/localneo4j"
 	"github.com/graphmem/graphmem/memory"
 	"github.com/graphmem/graphmem/nlp"
@@ -271,6 +272,7 @@ func buildApp(ctx context.Context, cfg Config, keys *api.KeyRing, log *slog.Logg
 	rdeps := retrieval.Deps{Text: store, Graph: store, Context: store, Views: sessionViews{svc}, Counter: counter}
 	if embedder != nil {
 		rdeps.Embedder, rdeps.Vectors = memory.ClassifiedEmbedder(embedder), store
+		rdeps.Topics = knowledge.NewTopicReader(memory.ClassifiedEmbedder(embedder))
 	}
 	search, err := retrieval.New(rdeps, cfg.searchConfig())
 	if err != nil {

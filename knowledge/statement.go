@@ -1,0 +1,122 @@
+package knowledge
+
+import (
+	"strings"
+	"unicode"
+)
+
+// Form is what a turn does: state something, ask something, or only keep
+// the conversation going.
+type Form string
+
+const (
+	FormStatement Form = "statement"
+	FormQuestion  Form = "question"
+	// FormChatter carries no content: "Thanks!", "Sounds good.", "Hi!".
+	FormChatter Form = "chatter"
+)
+
+// Statement is how a turn reads, for ranking: a question the user asked
+// or an acknowledgement is not evidence of what holds for the user.
+type Statement struct {
+	Form Form
+	// Self is true when the turn speaks in the first person ("I", "my",
+	// "we"), which a statement about the user does.
+	Self bool
+}
+
+// ackWords are the words of turns that say nothing about anyone: thanks,
+// greetings, agreement, interjections. Together with function words they
+// make up chatter.
+var ackWords = set("thanks", "thank", "thx", "ty", "great", "good", "ok", "okay", "nice", "cool", "sure", "sounds", "hi", "hello",
+	"hey", "bye", "goodbye", "yes", "yeah", "yep", "no", "nope", "wow", "awesome", "perfect", "lol", "haha", "amazing", "right",
+	"fine", "alright", "got", "it", "that", "this", "so", "much", "very", "really", "lot", "lots", "appreciate", "welcome", "glad",
+	"love", "you", "me", "will", "do", "again", "too", "well", "done", "true", "exactly", "indeed", "interesting", "fun",
+	"see", "later", "night", "morning", "there", "appreciated", "everyone", "all", "cheers", "congrats", "congratulations", "choice", "idea", "help", "helpful", "just", "what")
+
+// functionWords are words that carry no content by themselves.
+var functionWords = set("a", "an", "the", "is", "are", "was", "be", "and", "or", "but", "to", "of", "for", "on", "in", "at",
+	"with", "i", "i'm", "im", "we", "a", "my", "your", "its", "it's", "that's", "thats", "s", "m", "re", "ll", "ve", "d")
+
+// firstPerson are the words of a speaker talking about themself.
+var firstPerson = set("i", "i'm", "im", "i've", "ive", "i'd", "i'll", "me", "my", "mine", "myself", "we", "we're", "we've",
+	"our", "ours", "us")
+
+// questionStarts open a question even without its mark.
+var questionStarts = set("what", "which", "who", "whom", "whose", "where", "when", "why", "how", "can", "could", "would",
+	"should", "do", "does", "did", "is", "are", "was", "were", "will", "shall", "may", "any")
+
+// ReadStatement reads a turn's form and person. A turn with one
+// declarative sentence of three words or more is a statement even when it
+// ends with a question ("I moved to Oslo last week. Any tips?"): the
+// statement is what a memory keeps.
+func ReadStatement(text string) Statement {
+	words := tokens(text)
+	st := Statement{Form: FormChatter}
+	content := 0
+	for _, w := range words {
+		if firstPerson[w] {
+			st.Self = true
+		}
+		if !ackWords[w] && !functionWords[w] {
+			content++
+		}
+	}
+	if content == 0 {
+		return st
+	}
+	declarative, question := false, false
+	for _, s := range sentences(text) {
+		ws := tokens(s)
+		if len(ws) == 0 {
+			continue
+		}
+		if strings.HasSuffix(s, "?") || (questionStarts[ws[0]] && !strings.HasSuffix(s, ".") && !strings.HasSuffix(s, "!")) {
+			question = true
+		} else if len(ws) >= 3 {
+			declarative = true
+		}
+	}
+	switch {
+	case declarative:
+		st.Form = FormStatement
+	case question:
+		st.Form = FormQuestion
+	default:
+		st.Form = FormStatement
+	}
+	return st
+}
+
+// sentences splits text after '.', '!' and '?', keeping the mark.
+func sentences(text string) []string {
+	var out []string
+	start := 0
+	for i, r := range text {
+		if r == '.' || r == '!' || r == '?' {
+			if s := strings.TrimSpace(text[start : i+1]); s != "" {
+				out = append(out, s)
+			}
+			start = i + 1
+		}
+	}
+	if s := strings.TrimSpace(text[start:]); s != "" {
+		out = append(out, s)
+	}
+	return out
+}
+
+// tokens are the lower-cased words of text, apostrophes kept.
+func tokens(text string) []string {
+	return strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\'' && r != '’'
+	})
+}
+
+func set(words ...string) map[string]bool {
+	m := make(map[string]bool, len(words))
+	for _, w := range words {
+		m[w] = true
+	}
+	return m
+}

@@ -1,0 +1,136 @@
+package knowledge
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sort"
+	"sync"
+
+	"github.com/graphmem/graphmem/ontology"
+)
+
+// Embedder turns texts into unit vectors; the topic reader needs it once,
+// to embed the ontology's labelled examples.
+type Embedder interface {
+	Embed(ctx context.Context, texts []string) ([][]float32, error)
+}
+
+// TopicReading is which topic a sentence speaks of, by meaning.
+type TopicReading struct {
+	Topic  string  // "" when unsure
+	Score  float64 // similarity to the best topic's examples
+	Margin float64 // lead over the second-best topic
+}
+
+// TopicReader says which ontology topic a sentence or a question speaks of
+// by comparing its embedding with the topics' labelled examples: the mean
+// of its two best similarities to each topic's examples, the best topic if
+// it is similar enough and ahead of the next by a margin, else "unknown".
+// Patterns still read the values (names, places, numbers); the embedder
+// decides the topic, where word lists run out ("the boxes are finally
+// unpacked in our new flat" is about home without any home word).
+type TopicReader struct {
+	emb    Embedder
+	topics []ontology.Topic
+	// MinScore and MinMargin are the bars of a sure reading.
+	MinScore, MinMargin float64
+
+	once sync.Mutex
+	vecs [][][]float32 // per topic, per example
+}
+
+// NewTopicReader builds a reader over the ontology's topics; its examples
+// are embedded on first use (Prepare), so a failing embedder at start does
+// not stop the service.
+func NewTopicReader(emb Embedder) *TopicReader {
+	return &TopicReader{emb: emb, topics: ontology.Topics(), MinScore: 0.3, MinMargin: 0.02}
+}
+
+// Prepare embeds the examples once; a failure is returned and retried on
+// the next call.
+func (t *TopicReader) Prepare(ctx context.Context) error {
+	t.once.Lock()
+	defer t.once.Unlock()
+	if t.vecs != nil {
+		return nil
+	}
+	var texts []string
+	for _, tp := range t.topics {
+		texts = append(texts, tp.Statements...)
+		texts = append(texts, tp.Questions...)
+	}
+	vecs, err := t.emb.Embed(ctx, texts)
+	if err != nil {
+		return fmt.Errorf("embed topic examples: %w", err)
+	}
+	if len(vecs) != len(texts) {
+		return fmt.Errorf("embed topic examples: %d vectors for %d texts", len(vecs), len(texts))
+	}
+	out := make([][][]float32, len(t.topics))
+	i := 0
+	for k, tp := range t.topics {
+		n := len(tp.Statements) + len(tp.Questions)
+		out[k] = vecs[i : i+n]
+		i += n
+	}
+	t.vecs = out
+	return nil
+}
+
+// Read returns the topic of the sentence whose embedding is vec. It must
+// follow a successful Prepare; before that it is unsure.
+func (t *TopicReader) Read(vec []float32) TopicReading {
+	t.once.Lock()
+	vecs := t.vecs
+	t.once.Unlock()
+	if vecs == nil || len(vec) == 0 {
+		return TopicReading{}
+	}
+	type scored struct {
+		topic string
+		score float64
+	}
+	all := make([]scored, len(t.topics))
+	for k, tp := range t.topics {
+		sims := make([]float64, 0, len(vecs[k]))
+		for _, ex := range vecs[k] {
+			sims = append(sims, dot(vec, ex))
+		}
+		sort.Sort(sort.Reverse(sort.Float64Slice(sims)))
+		top := sims[0]
+		if len(sims) > 1 {
+			top = (sims[0] + sims[1]) / 2
+		}
+		all[k] = scored{tp.Name, top}
+	}
+	sort.SliceStable(all, func(i, j int) bool { return all[i].score > all[j].score })
+	r := TopicReading{Score: all[0].score, Margin: math.Inf(1)}
+	if len(all) > 1 {
+		r.Margin = all[0].score - all[1].score
+	}
+	if r.Score >= t.MinScore && r.Margin >= t.MinMargin {
+		r.Topic = all[0].topic
+	}
+	return r
+}
+
+// Topic returns the ontology topic of that name.
+func (t *TopicReader) Topic(name string) (ontology.Topic, bool) {
+	for _, tp := range t.topics {
+		if tp.Name == name {
+			return tp, true
+		}
+	}
+	return ontology.Topic{}, false
+}
+
+// dot is the cosine of two unit vectors.
+func dot(a, b []float32) float64 {
+	n := min(len(a), len(b))
+	s := 0.0
+	for i := range n {
+		s += float64(a[i]) * float64(b[i])
+	}
+	return s
+}

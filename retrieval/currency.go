@@ -1,0 +1,209 @@
+package retrieval
+
+import (
+	"context"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/graphmem/graphmem/graph"
+	"github.com/graphmem/graphmem/knowledge"
+	"github.com/graphmem/graphmem/ontology"
+)
+
+// TopicReader says which ontology topic a sentence's embedding speaks of
+// (knowledge.TopicReader).
+type TopicReader interface {
+	Prepare(ctx context.Context) error
+	Read(vec []float32) knowledge.TopicReading
+	Topic(name string) (ontology.Topic, bool)
+}
+
+// historyWords mark a question about the past ("where did the user live
+// before?"): the older value of a slot answers it, not the current one.
+var historyWords = map[string]bool{"before": true, "previously": true, "used": true, "formerly": true, "originally": true,
+	"earlier": true, "old": true, "former": true, "prior": true, "past": true, "first": true, "initially": true}
+
+// currency is the stage that puts the current truth first for a question
+// about the user, whatever the wording and whether or not a fact was
+// extracted:
+//
+//  1. evidence priors: an assistant's turn, the user's own question and
+//     chatter are not evidence of what holds for the user; they are
+//     demoted, with the reason in explain;
+//  2. slots by meaning: the query's topic (or, when the reader is unsure,
+//     that of its best-matching statement) is read from its embedding;
+//     the user's statements on that topic are one slot when the topic
+//     holds one value. The newest statement is current; the older ones are
+//     marked superseded (superseded_by the newest) and demoted, and the
+//     newest inherits the best relevance of the slot, since it answers the
+//     question the older one matched. A history question inverts the
+//     preference;
+//  3. summaries citing only superseded turns are demoted with them.
+func (r *search) currency(ctx context.Context) error {
+	if !r.q.AboutUser {
+		return nil
+	}
+	r.evidencePriors()
+	if r.s.topics == nil || r.qvec == nil || r.s.vectors == nil {
+		return nil
+	}
+	if err := r.s.topics.Prepare(ctx); err != nil {
+		return nil // no topics this time: ranking without the slot stage
+	}
+	var stmts []*candidate
+	for _, c := range r.set {
+		if c.Kind == KindRaw && c.role == "user" && c.form == knowledge.FormStatement && relevance(c, r.cfg) > 0 {
+			stmts = append(stmts, c)
+		}
+	}
+	if len(stmts) < 2 {
+		return nil
+	}
+	sort.Slice(stmts, func(i, j int) bool { return relevance(stmts[i], r.cfg) > relevance(stmts[j], r.cfg) })
+	stmts = stmts[:min(len(stmts), r.cfg.SlotCandidates)]
+	refs := make([]graph.TurnRef, len(stmts))
+	for i, c := range stmts {
+		refs[i] = graph.TurnRef{SessionID: c.SessionID, ID: c.ID}
+	}
+	vecs, err := r.s.vectors.RawVectors(ctx, r.scope.Tenant, refs)
+	if err != nil {
+		return err
+	}
+	topicOf := map[*candidate]string{}
+	for i, c := range stmts {
+		if v := vecs[refs[i]]; v != nil {
+			c.vec = v
+			topicOf[c] = r.s.topics.Read(v).Topic
+		}
+	}
+	slot := r.s.topics.Read(r.qvec).Topic
+	if slot == "" || !slices.ContainsFunc(stmts, func(c *candidate) bool { return topicOf[c] == slot }) {
+		slot = topicOf[stmts[0]] // the best-matching statement's topic
+	}
+	topic, ok := r.s.topics.Topic(slot)
+	if !ok || topic.Cardinality != ontology.One || slot == ontology.TopicChatter {
+		return nil
+	}
+	r.slotTopic = slot
+	var group []*candidate
+	for _, c := range stmts {
+		if topicOf[c] != slot {
+			continue
+		}
+		// A qualified slot (a favourite per category, a measure per
+		// quantity) holds statements that speak of the query's qualifier:
+		// they share its words or are close to it in meaning.
+		if topic.Qualified && c.Parts.FullText == 0 && cosine(c.vec, r.qvec) < r.cfg.SlotQuerySimilarity {
+			continue
+		}
+		group = append(group, c)
+	}
+	if len(group) < 2 {
+		return nil
+	}
+	sort.SliceStable(group, func(i, j int) bool { return group[i].OccurredAt.After(group[j].OccurredAt) })
+	newest := group[0]
+	best := 0.0
+	for _, c := range group {
+		best = max(best, relevance(c, r.cfg))
+	}
+	history := r.historyQuestion()
+	for _, c := range group[1:] {
+		if !c.OccurredAt.Before(newest.OccurredAt) {
+			continue // said at the same instant: no order to prefer
+		}
+		c.Status = StatusSuperseded
+		c.SupersededBy = newest.ID
+		if history {
+			c.lift = best / relevance(c, r.cfg)
+			c.demote(1, "an earlier value of the "+slot+" slot, which a question about the past asks for")
+		} else {
+			c.demote(r.cfg.SupersededWeight, "superseded: the user said something newer about their "+slot)
+		}
+	}
+	if history {
+		newest.demote(r.cfg.SupersededWeight, "the current value of the "+slot+" slot; the question asks about the past")
+	} else if rel := relevance(newest, r.cfg); rel > 0 && best > rel {
+		newest.lift = best / rel
+		newest.reasons = append(newest.reasons, "the newest statement about the user's "+slot)
+	}
+	r.demoteStaleSummaries()
+	return nil
+}
+
+// evidencePriors demotes, for a question about the user, what is not the
+// user's own statement: the assistant's turns, the user's questions and
+// chatter.
+func (r *search) evidencePriors() {
+	for _, c := range r.set {
+		if c.Kind != KindRaw || c.speaker != "" {
+			continue
+		}
+		switch {
+		case c.form == knowledge.FormChatter:
+			c.demote(r.cfg.ChatterWeight, "chatter: says nothing about the user")
+		case c.role == "assistant":
+			c.demote(r.cfg.AssistantWeight, "the assistant's turn, not the user's statement")
+		case c.role == "user" && c.form == knowledge.FormQuestion:
+			c.demote(r.cfg.OwnQuestionWeight, "the user's question, not a statement about them")
+		}
+	}
+}
+
+// demoteStaleSummaries demotes summaries whose cited turns are all
+// superseded statements.
+func (r *search) demoteStaleSummaries() {
+	superseded := map[string]bool{}
+	for _, c := range r.set {
+		if c.Kind == KindRaw && c.Status == StatusSuperseded {
+			superseded[turnKey(c.SessionID, c.ID)] = true
+		}
+	}
+	if len(superseded) == 0 {
+		return
+	}
+	for _, c := range r.set {
+		if c.Kind != KindEvent || len(c.SourceEventIDs) == 0 {
+			continue
+		}
+		all := true
+		for _, id := range c.SourceEventIDs {
+			if !superseded[turnKey(c.SessionID, id)] {
+				all = false
+				break
+			}
+		}
+		if all {
+			c.demote(r.cfg.SupersededWeight, "cites only superseded statements")
+		}
+	}
+}
+
+// historyQuestion reports whether the query asks about the past.
+func (r *search) historyQuestion() bool {
+	for _, w := range strings.FieldsFunc(strings.ToLower(r.in.Query), func(r rune) bool { return r < 'a' || r > 'z' }) {
+		if historyWords[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// demote scales the candidate's score by factor and records why.
+func (c *candidate) demote(factor float64, reason string) {
+	if c.factor == 0 {
+		c.factor = 1
+	}
+	c.factor *= factor
+	c.reasons = append(c.reasons, reason)
+}
+
+func cosine(a, b []float32) float64 {
+	n := min(len(a), len(b))
+	s := 0.0
+	for i := range n {
+		s += float64(a[i]) * float64(b[i])
+	}
+	return s
+}

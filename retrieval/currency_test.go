@@ -1,0 +1,132 @@
+package retrieval
+
+import (
+	"context"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/graphmem/graphmem/graph"
+	"github.com/graphmem/graphmem/knowledge"
+)
+
+// conceptEmbedder embeds a text as the normalized count of its concepts:
+// words of one concept share a dimension, so "flat" and "live" are close
+// the way a sentence encoder makes them. It stands in for the local model
+// so the currency stage's rules are tested without model files.
+type conceptEmbedder struct{}
+
+var testConcepts = map[string]int{
+	"live": 0, "lives": 0, "flat": 0, "home": 0, "settled": 0, "moved": 0, "based": 0, "city": 0, "house": 0, "relocated": 0,
+	"work": 1, "job": 1, "employer": 1, "engineer": 1, "nurse": 1, "living": 1, "freelance": 1, "bank": 1,
+	"thanks": 2, "great": 2, "nice": 2, "okay": 2, "hi": 2, "good": 2, "sounds": 2, "lovely": 2,
+	"favourite": 3, "food": 3, "colour": 3, "love": 3, "dish": 3, "drink": 3,
+}
+
+func (conceptEmbedder) Embed(_ context.Context, texts []string) ([][]float32, error) {
+	out := make([][]float32, len(texts))
+	for i, t := range texts {
+		v := make([]float32, 8)
+		for _, w := range strings.FieldsFunc(strings.ToLower(t), func(r rune) bool { return r < 'a' || r > 'z' }) {
+			if d, ok := testConcepts[w]; ok {
+				v[d]++
+			} else {
+				v[4+len(w)%4] += 0.2
+			}
+		}
+		n := 0.0
+		for _, x := range v {
+			n += float64(x * x)
+		}
+		for j := range v {
+			v[j] /= float32(math.Sqrt(n))
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+// fakeVectors serves the fake graph's turns as vector hits and their
+// vectors, embedded by the concept embedder.
+type fakeVectors struct{ raws []graph.RawEvent }
+
+func (f fakeVectors) VectorSearch(ctx context.Context, _ graph.SearchScope, q []float32, _ int) ([]graph.VectorHit, error) {
+	var out []graph.VectorHit
+	for _, r := range f.raws {
+		v, _ := conceptEmbedder{}.Embed(ctx, []string{r.Content})
+		out = append(out, graph.VectorHit{Kind: KindRaw, Raw: r, Score: (1 + cosine(q, v[0])) / 2})
+	}
+	return out, nil
+}
+
+func (f fakeVectors) RawVectors(ctx context.Context, _ string, turns []graph.TurnRef) (map[graph.TurnRef][]float32, error) {
+	out := map[graph.TurnRef][]float32{}
+	for _, r := range f.raws {
+		v, _ := conceptEmbedder{}.Embed(ctx, []string{r.Content})
+		out[graph.TurnRef{SessionID: r.SessionID, ID: r.ID}] = v[0]
+	}
+	return out, nil
+}
+
+// TestCurrencyPutsTheNewestStatementFirst: a move said in words no fact
+// was read from supersedes the earlier home; the assistant's reply, the
+// user's question and chatter are demoted with their reasons; a question
+// about the past prefers the earlier home; a relative... is not the user's
+// statement and is left alone.
+func TestCurrencyPutsTheNewestStatementFirst(t *testing.T) {
+	t.Parallel()
+	jan := time.Date(2024, 1, 10, 9, 0, 0, 0, time.UTC)
+	jun := time.Date(2024, 6, 2, 9, 0, 0, 0, time.UTC)
+	turn := func(id, role, content string, at time.Time) graph.RawEvent {
+		return graph.RawEvent{NewRawEvent: graph.NewRawEvent{ID: id, Kind: graph.RawMessage, Role: role, Content: content, OccurredAt: at},
+			SessionID: "s-" + id}
+	}
+	raws := []graph.RawEvent{
+		turn("old", "user", "I live in a small house in Lisbon.", jan),
+		turn("reply", "assistant", "Lisbon is a lovely city to live in!", jan.Add(time.Minute)),
+		turn("ask", "user", "Can you suggest a good moving company for my flat?", jun.Add(-time.Hour)),
+		turn("ack", "user", "Okay, thanks!", jun.Add(-time.Minute)),
+		turn("new", "user", "We finally settled into our new flat in Oslo.", jun),
+	}
+	g := &fakeGraph{raws: raws}
+	s, err := New(Deps{Text: g, Graph: g, Context: unusedContextStore{}, Views: unusedViews{}, Counter: zeroCounter{},
+		Embedder: conceptEmbedder{}, Vectors: fakeVectors{raws}, Topics: knowledge.NewTopicReader(conceptEmbedder{}),
+		Now: func() time.Time { return jun.Add(24 * time.Hour) }}, Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	search := func(q string) (SearchOutput, map[string]SearchResult) {
+		out, err := s.Search(t.Context(), "t1", SearchInput{UserID: "alice", Query: q, Explain: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		byID := map[string]SearchResult{}
+		for _, r := range out.Results {
+			byID[r.ID] = r
+		}
+		return out, byID
+	}
+	out, byID := search("Where does the user live now?")
+	if out.Topic != "home" {
+		t.Fatalf("query topic = %q, want home", out.Topic)
+	}
+	if len(out.Results) == 0 || out.Results[0].ID != "new" {
+		t.Fatalf("first result = %+v, want the newest statement", out.Results)
+	}
+	if old := byID["old"]; old.Status != StatusSuperseded || old.SupersededBy != "new" || !strings.Contains(old.Explanation, "superseded") {
+		t.Fatalf("older home = %+v, want superseded by new with the reason", old)
+	}
+	for id, reason := range map[string]string{"reply": "assistant", "ask": "question", "ack": "chatter"} {
+		if r, ok := byID[id]; ok && !strings.Contains(r.Explanation, reason) {
+			t.Errorf("%s: explanation %q lacks %q", id, r.Explanation, reason)
+		}
+		if byID[id].Score >= byID["new"].Score {
+			t.Errorf("%s (%.3f) ranks with the user's statement (%.3f)", id, byID[id].Score, byID["new"].Score)
+		}
+	}
+	out, byID = search("Where did the user live before?")
+	if byID["old"].Score <= byID["new"].Score {
+		t.Fatalf("a question about the past ranks the current home first: %+v", out.Results)
+	}
+}
