@@ -37,6 +37,10 @@ type demoSession struct {
 	monthsAgo int
 	day, hour int
 	turns     []demoTurn
+	// condense ends the session with a condensation request, which the
+	// demo's view call answers with the summarizing profile: the event
+	// tier then holds a condensation besides the session summaries.
+	condense bool
 }
 
 // demoSessions is the story: a move (Lisbon → Berlin), a job change (Acme
@@ -69,9 +73,13 @@ var demoSessions = []demoSession{
 		{"user", "I love sushi, we had it again on Friday."},
 		{"assistant", "Sounds like a good Friday."},
 	}},
-	{id: "demo-maya-04-move", monthsAgo: 6, day: 14, hour: 10, turns: []demoTurn{
+	{id: "demo-maya-04-move", monthsAgo: 6, day: 14, hour: 10, condense: true, turns: []demoTurn{
 		{"user", "Big news: I moved to Berlin last month."},
-		{"assistant", "Congratulations on the move!"},
+		{"assistant", "Congratulations on the move! How is the new flat?"},
+		{"user", "The flat is small but bright, and the rent is fine."},
+		{"assistant", "Do you need help setting up internet or registering your address?"},
+		{"user", "Yes, please list what I need for the Anmeldung."},
+		{"assistant", "You need your passport, the landlord's confirmation and an appointment at the Bürgeramt."},
 		{"user", "I go climbing every Saturday, there is a great gym in Kreuzberg."},
 		{"assistant", "Berlin has many climbing gyms."},
 	}},
@@ -114,6 +122,10 @@ func demoEvents(s demoSession, anchor time.Time) []client.Event {
 			e.Name = demoUserName
 		}
 		out[i] = e
+	}
+	if s.condense {
+		out = append(out, client.Event{ID: fmt.Sprintf("%s-%02d", s.id, len(s.turns)+1), Kind: "condensation_request",
+			OccurredAt: start.Add(time.Duration(len(s.turns)) * 40 * time.Second).Format(time.RFC3339)})
 	}
 	return out
 }
@@ -190,14 +202,15 @@ func loadDemo(ctx context.Context, o demoOptions, now time.Time, progress io.Wri
 			EventCount int    `json:"event_count"`
 		}
 		err := demoHTTP(ctx, o, http.MethodGet, "/v1/sessions/"+url.PathEscape(s.id), &sess)
+		events := demoEvents(s, anchor)
 		switch {
-		case err == nil && sess.Status == "closed" && sess.EventCount == len(s.turns):
-			rep.duplicates += len(s.turns)
+		case err == nil && sess.Status == "closed" && sess.EventCount == len(events):
+			rep.duplicates += len(events)
 			continue
 		case err != nil && !errors.Is(err, errDemoNotFound):
 			return rep, fmt.Errorf("read session %s: %w", s.id, err)
 		}
-		res, err := c.Append(ctx, s.id, client.AppendRequest{UserID: demoUser, AgentID: demoAgent, Events: demoEvents(s, anchor)})
+		res, err := c.Append(ctx, s.id, client.AppendRequest{UserID: demoUser, AgentID: demoAgent, Events: events})
 		if err != nil {
 			return rep, fmt.Errorf("append %s: %w", s.id, err)
 		}
@@ -206,6 +219,13 @@ func loadDemo(ctx context.Context, o demoOptions, now time.Time, progress io.Wri
 				rep.duplicates++
 			} else {
 				rep.appended++
+			}
+		}
+		if s.condense {
+			// What an agent does before its next LLM call: ask for the
+			// view, which answers the pending request by condensing.
+			if _, err := c.SessionView(ctx, s.id, client.ViewRequest{Profile: "sdk"}); err != nil {
+				return rep, fmt.Errorf("condense %s: %w", s.id, err)
 			}
 		}
 		// Close with wait: the session is condensed and extracted before
