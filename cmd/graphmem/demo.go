@@ -64,6 +64,8 @@ var demoSessions = []demoSession{
 		{"assistant", "Noted."},
 		{"user", "I go climbing every Saturday."},
 		{"assistant", "Climbing is a great way to spend a weekend."},
+		{"user", "I prefer window seats when I fly to Porto."},
+		{"assistant", "I'll remember the window seat."},
 	}},
 	{id: "demo-maya-03-phone", monthsAgo: 8, day: 20, hour: 18, turns: []demoTurn{
 		{"user", "I use an iPhone."},
@@ -241,7 +243,7 @@ func loadDemo(ctx context.Context, o demoOptions, now time.Time, progress io.Wri
 		}
 		fmt.Fprintf(progress, "demo: session %s loaded and extracted\n", s.id)
 	}
-	if err := waitJobs(ctx, o, progress); err != nil {
+	if err := waitDemoJobs(ctx, o, progress); err != nil {
 		return rep, err
 	}
 	if rep.appended > 0 {
@@ -307,9 +309,9 @@ func demoHTTP(ctx context.Context, o demoOptions, method, path string, out any) 
 // errDemoNotFound is a 404 answer: the thing asked for does not exist yet.
 var errDemoNotFound = errors.New("not found")
 
-// waitJobs waits until the tenant has no pending or running job: the
+// waitDemoJobs waits until the tenant has no pending or running job: the
 // sessions' extraction and the insight job that follows it.
-func waitJobs(ctx context.Context, o demoOptions, progress io.Writer) error {
+func waitDemoJobs(ctx context.Context, o demoOptions, progress io.Writer) error {
 	said := false
 	for {
 		active := 0
