@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"regexp"
 	"strings"
@@ -137,5 +138,18 @@ func TestGuideParsing(t *testing.T) {
 	}
 	if got := absentOK("MATCH (j)\n// may be absent: last_error, error_at\nRETURN j"); !got["last_error"] || !got["error_at"] || len(got) != 2 {
 		t.Errorf("absentOK: %v", got)
+	}
+}
+
+// TestGuideHosts: the local Neo4j is told graphmem's host only when
+// Browser could not fetch from it otherwise.
+func TestGuideHosts(t *testing.T) {
+	for addr, want := range map[string]string{
+		"127.0.0.1:8080": "[]", "localhost:8080": "[]", "0.0.0.0:8080": "[]", "[::1]:8080": "[]",
+		"10.1.2.3:8080": "[10.1.2.3]", "memory.lan:80": "[memory.lan]", "bad": "[]",
+	} {
+		if got := fmt.Sprint(guideHosts(addr)); got != want {
+			t.Errorf("guideHosts(%q) = %s, want %s", addr, got, want)
+		}
 	}
 }
