@@ -156,6 +156,9 @@ func TestDemoAndBrowserGuide(t *testing.T) {
 			t.Errorf("the guide never sets $%s", want)
 		}
 	}
+	if params["session"] != demoGuideSession() || params["user"] != demoUser {
+		t.Errorf("the guide explores user %v, session %v; the demo's are %s, %s", params["user"], params["session"], demoUser, demoGuideSession())
+	}
 	t.Logf("ran %d queries of docs/browser.md with %v", ran, params)
 }
 

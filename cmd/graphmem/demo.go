@@ -106,6 +106,17 @@ var demoSessions = []demoSession{
 	}},
 }
 
+// demoGuideSession is the session docs/browser.md explores: the one with
+// a condensation as well as a summary.
+func demoGuideSession() string {
+	for _, s := range demoSessions {
+		if s.condense {
+			return s.id
+		}
+	}
+	return demoSessions[0].id
+}
+
 // demoAnchor is the first day of the current month (UTC): sessions are
 // dated back from it.
 func demoAnchor(now time.Time) time.Time {
@@ -434,5 +445,5 @@ or set the parameters by hand and follow docs/browser.md:
   :param tenant => '%s'
   :param user => '%s'
   :param session => '%s'
-`, guide, o.tenant, demoUser, demoSessions[len(demoSessions)-1].id)
+`, guide, o.tenant, demoUser, demoGuideSession())
 }
