@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/graphmem/graphmem/ontology"
 )
 
 // guideBlock is one fenced code block of docs/browser.md: a Cypher query a
@@ -150,6 +152,76 @@ func TestGuideHosts(t *testing.T) {
 	} {
 		if got := fmt.Sprint(guideHosts(addr)); got != want {
 			t.Errorf("guideHosts(%q) = %s, want %s", addr, got, want)
+		}
+	}
+}
+
+// parseGrass reads a grass file the way Neo4j Browser 5 does: selector {
+// declarations }, quotes dropped, each declaration split on ":" and kept
+// only when that gives exactly two parts (so a ":" inside a caption makes
+// Browser drop the whole declaration silently).
+func parseGrass(t *testing.T, src string) map[string]map[string]string {
+	t.Helper()
+	out := map[string]map[string]string{}
+	for _, m := range regexp.MustCompile(`(?s)([A-Za-z0-9_.]+)\s*\{(.*?)\}\s*`).FindAllStringSubmatch(
+		regexp.MustCompile(`\{[a-z_]+\}`).ReplaceAllStringFunc(src, func(p string) string { return "<<" + p[1:len(p)-1] + ">>" }), -1) {
+		props := map[string]string{}
+		for _, decl := range strings.Split(m[2], ";") {
+			if strings.TrimSpace(decl) == "" {
+				continue
+			}
+			parts := strings.Split(strings.NewReplacer("'", "", `"`, "").Replace(decl), ":")
+			if len(parts) != 2 {
+				t.Errorf("grass %s: Browser drops %q (a declaration needs exactly one ':')", m[1], strings.TrimSpace(decl))
+				continue
+			}
+			props[strings.TrimSpace(parts[0])] = strings.TrimSpace(parts[1])
+		}
+		out[m[1]] = props
+	}
+	return out
+}
+
+// TestGrassStylesEveryTierAndType: docs/graphmem.grass gives every tier
+// label and entity type a colour and a caption, distinct colours to the
+// entity types, fact arrows a caption that names their status (Browser
+// styles by type only, so the caption is what marks a superseded fact),
+// and structural relationships their type.
+func TestGrassStylesEveryTierAndType(t *testing.T) {
+	raw, err := os.ReadFile("../../docs/graphmem.grass")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := parseGrass(t, string(raw))
+	labels := []string{"Session", "Raw", "Event", "Insight", "Conflict", "Job", "Entity", "User"}
+	for _, et := range ontology.EntityTypes() {
+		labels = append(labels, string(et))
+	}
+	colours := map[string]string{}
+	for _, l := range labels {
+		r := g["node."+l]
+		if r["color"] == "" || !strings.HasPrefix(r["caption"], "<<") {
+			t.Errorf("node.%s needs a colour and a property caption: %v", l, r)
+		}
+		if other, dup := colours[r["color"]]; dup && l != "Entity" && other != "Entity" {
+			t.Errorf("node.%s and node.%s share colour %s", l, other, r["color"])
+		}
+		colours[r["color"]] = l
+	}
+	if g["node.Entity"]["caption"] != "<<name>>" || g["node.Insight"]["caption"] != "<<text>>" || g["node.Event"]["caption"] != "<<text>>" {
+		t.Error("entities are captioned by name, insights and summaries by their text")
+	}
+	if c := g["relationship"]["caption"]; !strings.Contains(c, "<<status>>") || !strings.Contains(c, "<<fact>>") {
+		t.Errorf("fact arrows must show their status and sentence, caption %q", c)
+	}
+	for _, rel := range []string{"CONTAINS", "HAS_SUMMARY", "SUMMARIZES", "MENTIONS", "ABOUT", "DERIVED_FROM"} {
+		if g["relationship."+rel]["caption"] != "<type>" {
+			t.Errorf("relationship.%s has no fact; caption it by type", rel)
+		}
+	}
+	for sel, r := range g {
+		if strings.HasPrefix(sel, "relationship.") && strings.Contains(r["caption"], "<<fact>>") && !strings.Contains(r["caption"], "<<status>>") {
+			t.Errorf("%s hides the fact's status", sel)
 		}
 	}
 }
