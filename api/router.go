@@ -51,6 +51,10 @@ type Options struct {
 	// (package api/mcp; main wires it). It sits behind the same API keys as
 	// /v1. Nil answers /mcp with 404.
 	MCP func(api http.Handler) http.Handler
+	// BrowserGuide is docs/browser.md, served as a Neo4j Browser guide at
+	// /browser/guide.html; BrowserStyle is docs/graphmem.grass, at
+	// /browser/graphmem.grass. Nil answers 404.
+	BrowserGuide, BrowserStyle []byte
 }
 
 // ReadinessChecker reports whether the service can serve traffic (Neo4j
@@ -134,6 +138,8 @@ func New(deps Deps, opts Options) (*gin.Engine, error) {
 	}
 	r.GET("/docs", func(c *gin.Context) { c.Data(http.StatusOK, "text/html; charset=utf-8", docs) })
 	r.GET("/docs/assets/:file", s.docsAsset)
+	r.GET("/browser/:file", s.browserFile)
+	r.OPTIONS("/browser/:file", s.browserPreflight)
 
 	v1 := r.Group("/v1", authenticate(opts.Keys, fail))
 	s.register(v1)

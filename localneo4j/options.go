@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"strings"
 	"time"
 )
 
@@ -39,6 +41,11 @@ type Options struct {
 	MavenBin       string // mvn executable; default "mvn"
 	StartTimeout   time.Duration
 	StopTimeout    time.Duration
+	// GuideHosts are hosts Neo4j Browser may fetch `:play` guides and
+	// `:style` files from, besides guides.neo4j.com, localhost and
+	// 127.0.0.1 (where graphmem serves its guide by default): graphmem's
+	// own host when it listens on another address.
+	GuideHosts []string
 	// ProcDir is the proc filesystem that identifies the server's process
 	// (pid files alone cannot tell a recycled pid apart); default /proc.
 	ProcDir string
@@ -48,7 +55,25 @@ type Options struct {
 	Log      *slog.Logger
 }
 
-var sizePattern = regexp.MustCompile(`^[0-9]+[kmgKMG]?$`)
+var (
+	sizePattern = regexp.MustCompile(`^[0-9]+[kmgKMG]?$`)
+	hostPattern = regexp.MustCompile(`^[A-Za-z0-9]([A-Za-z0-9.-]{0,252})$`)
+)
+
+// defaultGuideHosts are always allowed: Neo4j's own default
+// (guides.neo4j.com, localhost) and graphmem's default address.
+var defaultGuideHosts = []string{"guides.neo4j.com", "localhost", "127.0.0.1"}
+
+// guideHostList is the value of browser.remote_content_hostname_whitelist.
+func (o Options) guideHostList() string {
+	hosts := slices.Clone(defaultGuideHosts)
+	for _, h := range o.GuideHosts {
+		if !slices.Contains(hosts, h) {
+			hosts = append(hosts, h)
+		}
+	}
+	return strings.Join(hosts, ",")
+}
 
 // ValidSize reports whether s is a memory size the server accepts (512m,
 // 1g), so callers can check their settings before anything starts.
@@ -111,6 +136,11 @@ func (o Options) withDefaults() (Options, error) {
 	for name, v := range map[string]string{"heap": o.Heap, "page cache": o.PageCache} {
 		if !ValidSize(v) {
 			errs = append(errs, fmt.Errorf("%s %q must look like 512m or 1g", name, v))
+		}
+	}
+	for _, h := range o.GuideHosts {
+		if !hostPattern.MatchString(h) {
+			errs = append(errs, fmt.Errorf("guide host %q must be a host name or IPv4 address (no scheme, port or path)", h))
 		}
 	}
 	if err := errors.Join(errs...); err != nil {

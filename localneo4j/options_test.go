@@ -105,3 +105,29 @@ func TestWithoutProcTheManagerRefusesToRun(t *testing.T) {
 		t.Fatalf("/proc exists here but Supported = %v", s.Supported())
 	}
 }
+
+// TestConfigAllowsGraphmemsGuide: Neo4j Browser fetches `:play` guides
+// only from allowed hosts, so the local server lists graphmem's default
+// address and any host it is given, and refuses what is not a host.
+func TestConfigAllowsGraphmemsGuide(t *testing.T) {
+	home := t.TempDir()
+	s, err := New(Options{Home: home, LibDir: filepath.Join(home, "lib"), GuideHosts: []string{"memory.internal", "127.0.0.1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.writeConfig(); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(filepath.Join(home, "conf", "neo4j.conf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "\nbrowser.remote_content_hostname_whitelist=guides.neo4j.com,localhost,127.0.0.1,memory.internal\n"
+	if !strings.Contains(string(raw), want) {
+		t.Errorf("neo4j.conf lacks %q", strings.TrimSpace(want))
+	}
+	_, err = New(Options{Home: home, LibDir: home, GuideHosts: []string{"http://evil/x", "a,b"}})
+	if err == nil || !strings.Contains(err.Error(), `guide host "http://evil/x"`) || !strings.Contains(err.Error(), `guide host "a,b"`) {
+		t.Errorf("bad guide hosts: %v", err)
+	}
+}

@@ -224,8 +224,8 @@ func (s *Server) writeConfig() error {
 	var conf bytes.Buffer
 	data := struct {
 		Options
-		TxMemory string
-	}{o, "512m"}
+		TxMemory, GuideHostList string
+	}{o, "512m", o.guideHostList()}
 	if err := template.Must(template.New("conf").Parse(confTemplate)).Execute(&conf, data); err != nil {
 		return fmt.Errorf("render neo4j.conf: %w", err)
 	}

@@ -39,6 +39,8 @@ trap cleanup EXIT INT TERM
 echo "== neo4j: throwaway server for the tests"
 ./bin/graphmem neo4j start
 export GRAPHMEM_TEST_NEO4J_URI="$NEO4J_THROWAWAY_URI"
+# Its Neo4j Browser, which the Browser guide's headless check drives.
+export GRAPHMEM_TEST_NEO4J_BROWSER="http://127.0.0.1:$GRAPHMEM_NEO4J_HTTP_PORT/browser/"
 
 echo "== tests (unit + integration against $GRAPHMEM_TEST_NEO4J_URI)"
 go test -race -tags integration -count=1 -timeout 15m ${TEST_FLAGS:-} ./...

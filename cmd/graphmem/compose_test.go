@@ -27,7 +27,8 @@ func TestComposeUsesKnownVariables(t *testing.T) {
 			t.Errorf("docker-compose.yml sets %s, which graphmem does not read", m[1])
 		}
 	}
-	for _, want := range []string{"image: neo4j:5.26-community", "GRAPHMEM_API_KEYS: ${GRAPHMEM_API_KEYS:?", "GRAPHMEM_NEO4J_URI: bolt://neo4j:7687", "condition: service_healthy"} {
+	for _, want := range []string{"image: neo4j:5.26-community", "GRAPHMEM_API_KEYS: ${GRAPHMEM_API_KEYS:?", "GRAPHMEM_NEO4J_URI: bolt://neo4j:7687", "condition: service_healthy",
+		"NEO4J_browser_remote__content__hostname__whitelist: guides.neo4j.com,localhost,127.0.0.1"} {
 		if !strings.Contains(compose, want) {
 			t.Errorf("docker-compose.yml lacks %q", want)
 		}

@@ -54,6 +54,7 @@ const usage = `usage:
   graphmem config [--markdown]      show the configuration (secrets masked), or document it
   graphmem healthcheck              exit 0 when the local service answers /readyz (for containers)
   graphmem mcp --stdio              MCP on stdin/stdout, calling a running graphmem (GRAPHMEM_URL, GRAPHMEM_API_KEY)
+  graphmem demo                     load a demo user into a running graphmem and print what to open in Neo4j Browser
   graphmem version                  print the version`
 
 // run is main without the process: arguments, environment and output are
@@ -77,6 +78,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, environ
 	case "mcp":
 		// A client of a running service: it needs none of the server's settings.
 		return mcpCommand(ctx, args, getenv, os.Stdin, stdout)
+	case "demo":
+		// A client of a running service, like mcp.
+		return demoCommand(ctx, args, getenv, stdout)
 	}
 	cfg, err := loadConfig(getenv, environ)
 	if err != nil {

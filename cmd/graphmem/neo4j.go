@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 
 	"github.com/graphmem/graphmem/localneo4j"
 )
@@ -16,8 +17,23 @@ func localServer(cfg Config, progress io.Writer, log *slog.Logger) (*localneo4j.
 		Home: cfg.Neo4jHome, LibDir: cfg.Neo4jLib, Version: cfg.Neo4jVersion,
 		BoltPort: cfg.Neo4jBoltPort, HTTPPort: cfg.Neo4jHTTPPort,
 		Heap: cfg.Neo4jHeap, PageCache: cfg.Neo4jPageCache,
-		Progress: progress, Log: log,
+		GuideHosts: guideHosts(cfg.ListenAddr),
+		Progress:   progress, Log: log,
 	})
+}
+
+// guideHosts is graphmem's own host, which Neo4j Browser must be allowed
+// to fetch the guide from, when it is not one the local server always
+// allows (loopback) and is a name Browser can reach (not 0.0.0.0).
+func guideHosts(listenAddr string) []string {
+	host, _, err := net.SplitHostPort(listenAddr)
+	if err != nil || host == "" || host == "localhost" {
+		return nil
+	}
+	if ip := net.ParseIP(host); ip != nil && (ip.IsLoopback() || ip.IsUnspecified() || ip.To4() == nil) {
+		return nil
+	}
+	return []string{host}
 }
 
 // neo4jCommand implements `graphmem neo4j start|stop|status|fetch`. start

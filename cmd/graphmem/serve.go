@@ -325,7 +325,7 @@ func buildApp(ctx context.Context, cfg Config, keys *api.KeyRing, log *slog.Logg
 	handler, err := api.New(api.Deps{Ready: store, Sessions: svc, Knowledge: svc, Jobs: svc, Retrieval: search, Edits: svc}, api.Options{
 		Keys: keys, MaxBodyBytes: cfg.MaxBodyBytes, RequestTimeout: cfg.RequestTimeout,
 		LongRequestTimeout: longRequest, TrustedProxies: cfg.TrustedProxies,
-		Spec: graphmem.OpenAPI, Version: version, Log: log, Metrics: metrics, MetricsElsewhere: cfg.MetricsAddr != "",
+		Spec: graphmem.OpenAPI, BrowserGuide: graphmem.BrowserGuide, BrowserStyle: graphmem.BrowserStyle, Version: version, Log: log, Metrics: metrics, MetricsElsewhere: cfg.MetricsAddr != "",
 		MCP: func(h http.Handler) http.Handler { return mcp.Handler(h, version, log) },
 	})
 	if err != nil {
