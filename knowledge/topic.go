@@ -115,6 +115,18 @@ func (t *TopicReader) Read(vec []float32) TopicReading {
 	return r
 }
 
+// TopicOfPredicate names the topic whose values a fact type records, or "".
+func (t *TopicReader) TopicOfPredicate(predicate string) string {
+	for _, tp := range t.topics {
+		for _, p := range tp.Predicates {
+			if p == predicate {
+				return tp.Name
+			}
+		}
+	}
+	return ""
+}
+
 // Topic returns the ontology topic of that name.
 func (t *TopicReader) Topic(name string) (ontology.Topic, bool) {
 	for _, tp := range t.topics {

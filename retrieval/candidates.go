@@ -13,12 +13,13 @@ import (
 // candidate is a result being scored.
 type candidate struct {
 	SearchResult
-	speaker string         // raw turns: who said it
-	role    string         // raw turns: user, assistant, ...
-	ends    [2]string      // facts: subject and object entity ids
-	stale   bool           // raw turns: every fact read from it was superseded
-	form    knowledge.Form // raw turns: statement, question or chatter
-	vec     []float32      // raw turns: the stored vector, when the currency stage read it
+	speaker   string         // raw turns: who said it
+	role      string         // raw turns: user, assistant, ...
+	ends      [2]string      // facts: subject and object entity ids
+	predicate string         // facts: the fact type
+	stale     bool           // raw turns: every fact read from it was superseded
+	form      knowledge.Form // raw turns: statement, question or chatter
+	vec       []float32      // raw turns: the stored vector, when the currency stage read it
 	// factor scales the final score (demotions), lift the relevance (the
 	// current value of a slot inheriting its best match); 0 means 1.
 	factor, lift float64
@@ -205,7 +206,7 @@ func rawCandidate(r graph.RawEvent) *candidate {
 func factCandidate(f graph.Fact) *candidate {
 	return &candidate{SearchResult: SearchResult{ID: f.ID, Kind: KindFact, Text: f.Fact, Status: f.Status, Polarity: f.Polarity,
 		ValidFrom: f.ValidFrom, ValidTo: f.ValidTo, OccurredAt: f.ObservedAt, SourceEventIDs: f.SourceEventIDs, sessions: f.SessionIDs},
-		ends: [2]string{f.SubjectID, f.ObjectID}}
+		ends: [2]string{f.SubjectID, f.ObjectID}, predicate: f.Predicate}
 }
 
 // eventCandidate is a summary; its sources are the covered events that

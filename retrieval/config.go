@@ -193,6 +193,11 @@ type Config struct {
 	// SlotCandidates bounds how many of the best user statements the
 	// currency stage reads the topic of (one vector read each).
 	SlotCandidates int
+	// TopicMatchShare raises a user statement on the topic the question
+	// asks about to at least this share of the best candidate's relevance;
+	// OffTopicWeight scales statements and facts of another topic.
+	TopicMatchShare float64
+	OffTopicWeight  float64
 	// SlotQuerySimilarity is the cosine to the query a statement needs to
 	// belong to a qualified slot when it shares no word with the query.
 	SlotQuerySimilarity float64
@@ -206,7 +211,7 @@ type Config struct {
 func DefaultConfig() Config {
 	return Config{
 		Pool: 30, VectorPool: 100, PoolPerResult: 3, FactPool: 25, FactPoolPerResult: 2, EventPool: 5, InsightPool: 5,
-		PredicateHintGraph: 0.3, WindowBoost: 0.5, VectorFloor: 0.15, VectorSpan: 0.5,
+		PredicateHintGraph: 0.3, WindowBoost: 0.5, VectorFloor: 0.05, VectorSpan: 0.55,
 
 		WhHintWeight: 0.4,
 
@@ -224,7 +229,7 @@ func DefaultConfig() Config {
 		StalePenalty: 0.5, NegativeFactWeight: 0.75, HistoryWeight: 0.9,
 
 		AssistantWeight: 0.5, OwnQuestionWeight: 0.5, ChatterWeight: 0.15, SupersededWeight: 0.5,
-		SlotCandidates: 20, SlotQuerySimilarity: 0.35,
+		SlotCandidates: 20, SlotQuerySimilarity: 0.35, TopicMatchShare: 0.9, OffTopicWeight: 0.6,
 
 		MaxMergedFacts: 3,
 	}

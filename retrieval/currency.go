@@ -17,6 +17,7 @@ type TopicReader interface {
 	Prepare(ctx context.Context) error
 	Read(vec []float32) knowledge.TopicReading
 	Topic(name string) (ontology.Topic, bool)
+	TopicOfPredicate(predicate string) string
 }
 
 // historyWords mark a question about the past ("where did the user live
@@ -57,7 +58,12 @@ func (r *search) currency(ctx context.Context) error {
 			stmts = append(stmts, c)
 		}
 	}
-	if len(stmts) < 2 {
+	asked := r.s.topics.Read(r.qvec).Topic
+	if asked == ontology.TopicChatter {
+		asked = ""
+	}
+	r.slotTopic = asked
+	if len(stmts) == 0 {
 		return nil
 	}
 	sort.Slice(stmts, func(i, j int) bool { return relevance(stmts[i], r.cfg) > relevance(stmts[j], r.cfg) })
@@ -77,7 +83,13 @@ func (r *search) currency(ctx context.Context) error {
 			topicOf[c] = r.s.topics.Read(v).Topic
 		}
 	}
-	slot := r.s.topics.Read(r.qvec).Topic
+	if asked != "" {
+		r.topicAgreement(asked, stmts, topicOf)
+	}
+	if len(stmts) < 2 {
+		return nil
+	}
+	slot := asked
 	if slot == "" || !slices.ContainsFunc(stmts, func(c *candidate) bool { return topicOf[c] == slot }) {
 		slot = topicOf[stmts[0]] // the best-matching statement's topic
 	}
@@ -130,6 +142,38 @@ func (r *search) currency(ctx context.Context) error {
 	}
 	r.demoteStaleSummaries()
 	return nil
+}
+
+// topicAgreement weighs the user's statements and facts by whether they
+// speak of the topic the question asks about: a statement on that topic is
+// evidence whatever words it uses ("What does the user do for a living?" —
+// "I teach maths at a secondary school"), so its relevance is raised to a
+// share of the best candidate's; one read as another topic (a move, for a
+// question about work) is demoted, however many words it shares.
+func (r *search) topicAgreement(asked string, stmts []*candidate, topicOf map[*candidate]string) {
+	best := 0.0
+	for _, c := range r.set {
+		best = max(best, relevance(c, r.cfg))
+	}
+	for _, c := range stmts {
+		switch t := topicOf[c]; {
+		case t == asked:
+			if rel := relevance(c, r.cfg); rel > 0 && rel < r.cfg.TopicMatchShare*best {
+				c.lift = r.cfg.TopicMatchShare * best / rel
+				c.reasons = append(c.reasons, "a statement about the user's "+asked+", which the question asks about")
+			}
+		case t != "" && t != ontology.TopicChatter:
+			c.demote(r.cfg.OffTopicWeight, "speaks of "+t+"; the question asks about "+asked)
+		}
+	}
+	for _, c := range r.set {
+		if c.Kind != KindFact {
+			continue
+		}
+		if t := r.s.topics.TopicOfPredicate(c.predicate); t != "" && t != asked {
+			c.demote(r.cfg.OffTopicWeight, "a fact about "+t+"; the question asks about "+asked)
+		}
+	}
 }
 
 // evidencePriors demotes, for a question about the user, what is not the

@@ -22,6 +22,7 @@ func (r *search) fuse() []SearchResult {
 	for _, c := range r.set {
 		list = append(list, c)
 	}
+	history := r.q.AboutUser && r.historyQuestion()
 	rrf := cfg.Fusion == FusionRRF
 	var ranks map[*candidate]float64
 	if rrf {
@@ -60,7 +61,8 @@ func (r *search) fuse() []SearchResult {
 		}
 		if c.Kind == KindRaw && c.stale {
 			c.Status = StatusSuperseded
-			if !r.in.IncludeHistory {
+			// A question about the past asks for exactly this turn.
+			if !r.in.IncludeHistory && !history {
 				c.Score *= cfg.StalePenalty
 			}
 		}

@@ -86,8 +86,8 @@ type Config struct {
 	SearchHops       int           `env:"SEARCH_HOPS" envDefault:"2" desc:"graph traversal depth of search (1-3)"`
 	SearchPool       int           `env:"SEARCH_POOL" envDefault:"30" desc:"least full-text candidates of raw turns in one search; more finds more, at more CPU"`
 	VectorPool       int           `env:"SEARCH_VECTOR_POOL" envDefault:"100" desc:"least nearest neighbours the vector index contributes to one search"`
-	VectorFloor      float64       `env:"SEARCH_VECTOR_FLOOR" envDefault:"0.15" desc:"cosine similarity below which a vector hit counts for nothing (the embedding model's level for unrelated texts)"`
-	VectorSpan       float64       `env:"SEARCH_VECTOR_SPAN" envDefault:"0.5" desc:"cosine above the floor at which a vector hit counts fully"`
+	VectorFloor      float64       `env:"SEARCH_VECTOR_FLOOR" envDefault:"0.05" desc:"cosine similarity below which a vector hit counts for nothing (the embedding model's level for unrelated texts)"`
+	VectorSpan       float64       `env:"SEARCH_VECTOR_SPAN" envDefault:"0.55" desc:"cosine above the floor at which a vector hit counts fully"`
 	JobMaxAttempts   int           `env:"JOB_MAX_ATTEMPTS" envDefault:"5" desc:"attempts before a job is marked failed"`
 	JobLease         time.Duration `env:"JOB_LEASE" envDefault:"30s" desc:"how long a claimed job waits before another replica retries it if its worker died"`
 	JobBackoff       time.Duration `env:"JOB_BACKOFF" envDefault:"2s" desc:"delay before a failed job's first retry (doubles each attempt, at most 5m)"`
