@@ -80,6 +80,12 @@ func (s *Store) ApplySchema(ctx context.Context) (SchemaReport, error) {
 	}
 	for _, stmt := range stmts {
 		res, err := s.write(ctx, "schema", stmt, nil)
+		if err != nil && strings.Contains(err.Error(), "EquivalentSchemaRuleAlreadyExists") {
+			// Another replica (or test process) created the same index
+			// between our IF NOT EXISTS check and the creation: the
+			// schema is as wanted.
+			continue
+		}
 		if err != nil {
 			return rep, fmt.Errorf("apply schema statement %q: %w", firstLine(stmt), err)
 		}
