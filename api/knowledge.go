@@ -25,6 +25,7 @@ type KnowledgeService interface {
 
 type historyQuery struct {
 	AsOf           string `form:"as_of"`
+	KnownAt        string `form:"known_at"`
 	IncludeHistory bool   `form:"include_history"`
 	Limit          int    `form:"limit" binding:"omitempty,gte=1,lte=1000"`
 }
@@ -32,6 +33,11 @@ type historyQuery struct {
 // asOf parses as_of: an RFC 3339 instant, or a date (midnight UTC).
 func (q historyQuery) asOf() (*time.Time, error) {
 	return parseInstant("as_of", q.AsOf)
+}
+
+// knownAt parses known_at like as_of.
+func (q historyQuery) knownAt() (*time.Time, error) {
+	return parseInstant("known_at", q.KnownAt)
 }
 
 func parseInstant(field, v string) (*time.Time, error) {
@@ -187,8 +193,13 @@ func (s *server) listFacts(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
+	knownAt, err := q.knownAt()
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
 	facts, err := s.deps.Knowledge.Facts(c.Request.Context(), tenantOf(c), userID, memory.FactQuery{
-		AsOf: asOf, IncludeHistory: q.IncludeHistory, Subject: q.Subject, Predicate: q.Predicate, Limit: q.Limit})
+		AsOf: asOf, KnownAt: knownAt, IncludeHistory: q.IncludeHistory, Subject: q.Subject, Predicate: q.Predicate, Limit: q.Limit})
 	if err != nil {
 		s.fail(c, err)
 		return
@@ -210,8 +221,13 @@ func (s *server) listPreferences(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
+	knownAt, err := q.knownAt()
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
 	prefs, err := s.deps.Knowledge.Preferences(c.Request.Context(), tenantOf(c), userID, memory.PreferenceQuery{
-		AsOf: asOf, IncludeHistory: q.IncludeHistory, Limit: q.Limit})
+		AsOf: asOf, KnownAt: knownAt, IncludeHistory: q.IncludeHistory, Limit: q.Limit})
 	if err != nil {
 		s.fail(c, err)
 		return

@@ -24,6 +24,7 @@ type searchRequest struct {
 	Limit          int      `json:"limit" binding:"omitempty,gte=1,lte=100"`
 	Tiers          []string `json:"tiers" binding:"omitempty,dive,oneof=raw event insight fact entity"`
 	AsOf           string   `json:"as_of"`
+	KnownAt        string   `json:"known_at"`
 	IncludeHistory bool     `json:"include_history"`
 	Explain        bool     `json:"explain"`
 }
@@ -98,10 +99,15 @@ func (s *server) search(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
+	knownAt, err := parseInstant("known_at", req.KnownAt)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
 	started := time.Now()
 	out, err := s.deps.Retrieval.Search(c.Request.Context(), tenantOf(c), retrieval.SearchInput{
 		UserID: req.UserID, AgentID: req.AgentID, SessionID: req.SessionID, Query: req.Query, Limit: req.Limit,
-		Tiers: req.Tiers, AsOf: asOf, IncludeHistory: req.IncludeHistory, Explain: req.Explain})
+		Tiers: req.Tiers, AsOf: asOf, KnownAt: knownAt, IncludeHistory: req.IncludeHistory, Explain: req.Explain})
 	if err != nil {
 		s.fail(c, err)
 		return

@@ -657,9 +657,9 @@ func (s *Store) RetractFact(ctx context.Context, tenant, factID string, purge bo
 // (search's fact index, graph expansion): with history they show what the
 // graph once believed, never what someone withdrew. (Current reads exclude
 // retracted facts by status, and as_of reads by their empty validity.)
-func searchFactFilter(asOf *time.Time, history bool, params map[string]any) string {
-	f := timeFilter(asOf, history, params)
-	if asOf == nil && history {
+func searchFactFilter(asOf, knownAt *time.Time, history bool, params map[string]any) string {
+	f := timeFilter(asOf, knownAt, history, params)
+	if asOf == nil && knownAt == nil && history {
 		f += `
 		AND r.status <> 'retracted'`
 	}

@@ -56,8 +56,14 @@ type Fact struct {
 // now, so a fact superseded later is part of the answer for a time before
 // it was superseded. IncludeHistory returns superseded facts too (combined
 // with AsOf it changes nothing, since AsOf already ignores status).
+//
+// KnownAt switches to record time: what graphmem believed at that instant,
+// the facts recorded by then and not yet expired (superseded, retracted)
+// by then, whatever their status now. With AsOf as well, of those the
+// ones valid at AsOf.
 type FactQuery struct {
 	AsOf           *time.Time
+	KnownAt        *time.Time
 	IncludeHistory bool
 	Subject        string // entity id; empty means every subject of the user
 	Predicate      string // relationship type; must be in the vocabulary
@@ -68,6 +74,7 @@ type FactQuery struct {
 // semantics for AsOf and IncludeHistory.
 type PreferenceQuery struct {
 	AsOf           *time.Time
+	KnownAt        *time.Time
 	IncludeHistory bool
 	Limit          int // default 100, at most 1000
 }
@@ -115,17 +122,34 @@ func (s *Store) Facts(ctx context.Context, tenant, userID string, q FactQuery) (
 		WHERE s.user_id = $user`
 	}
 	return s.readFacts(ctx, "facts.list", match+`
-		AND r.tenant = $tenant AND r.user_id = $user`+timeFilter(q.AsOf, q.IncludeHistory, params)+`
+		AND r.tenant = $tenant AND r.user_id = $user`+timeFilter(q.AsOf, q.KnownAt, q.IncludeHistory, params)+`
 		`+factReturn+`
 		ORDER BY r.status = 'current' DESC, r.valid_from DESC, r.recorded_at DESC, r.id LIMIT $limit`, params)
 }
 
 // timeFilter renders the status / valid-time condition of a fact query.
-func timeFilter(asOf *time.Time, history bool, params map[string]any) string {
+func timeFilter(asOf, knownAt *time.Time, history bool, params map[string]any) string {
+	f := ""
+	if knownAt != nil {
+		params["knownat"] = knownAt.UTC()
+		f = `
+		AND r.recorded_at <= $knownat AND (r.expired_at IS NULL OR r.expired_at > $knownat)`
+	}
+	if asOf != nil && knownAt != nil {
+		// A fact closed after known_at got its valid_to then: as
+		// believed at known_at it had none.
+		params["asof"] = asOf.UTC()
+		return f + `
+		AND (r.valid_from IS NULL OR r.valid_from <= $asof)
+		AND (r.valid_to IS NULL OR r.valid_to > $asof OR r.expired_at > $knownat)`
+	}
 	if asOf != nil {
 		params["asof"] = asOf.UTC()
-		return `
+		return f + `
 		AND (r.valid_from IS NULL OR r.valid_from <= $asof) AND (r.valid_to IS NULL OR r.valid_to > $asof)`
+	}
+	if knownAt != nil {
+		return f
 	}
 	if history {
 		return ""
@@ -152,7 +176,7 @@ func (s *Store) Preferences(ctx context.Context, tenant, userID string, q Prefer
 	facts, err := s.readFacts(ctx, "facts.preferences", `
 		MATCH (s:User {tenant: $tenant, user_id: $user}) WHERE s.is_user = true
 		MATCH (s)-[r:`+types+`]->(o:Entity)
-		WHERE r.tenant = $tenant AND r.user_id = $user`+timeFilter(q.AsOf, q.IncludeHistory, params)+`
+		WHERE r.tenant = $tenant AND r.user_id = $user`+timeFilter(q.AsOf, q.KnownAt, q.IncludeHistory, params)+`
 		`+factReturn+`
 		ORDER BY r.status = 'current' DESC, r.valid_from DESC, r.recorded_at DESC, r.id LIMIT $limit`, params)
 	if err != nil {

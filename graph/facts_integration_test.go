@@ -4,6 +4,7 @@ package graph_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/graphmem/graphmem/graph"
 	"github.com/graphmem/graphmem/ontology"
@@ -316,4 +317,35 @@ func TestFactsEndedWhenSaid(t *testing.T) {
 	knEqual(t, "current", knObjects(k.facts(graph.FactQuery{}), false), []string{"LIVES_IN Lisbon"})
 	at := knDay("2018-01-01")
 	knEqual(t, "as of 2018", knObjects(k.facts(graph.FactQuery{AsOf: &at}), false), []string{"LIVES_IN Oslo"})
+}
+
+// TestFactsKnownAtIsRecordTime: known_at answers what graphmem believed at
+// an instant of record time: before the move was recorded, Paris (although
+// the move happened, in valid time, before that instant); after, Berlin;
+// before anything was recorded, nothing. With as_of too, validity is read
+// among what was believed then.
+func TestFactsKnownAtIsRecordTime(t *testing.T) {
+	t.Parallel()
+	k := newKn(t)
+	before := time.Now().UTC()
+	time.Sleep(5 * time.Millisecond)
+	k.write("s1", knDay("2024-02-03"), []graph.EntityInput{knUserEnt(), knEnt("paris", "Paris", ontology.Place)},
+		knFact("user", "LIVES_IN", "paris", knSay("The user lives in Paris")))
+	time.Sleep(5 * time.Millisecond)
+	between := time.Now().UTC()
+	time.Sleep(5 * time.Millisecond)
+	k.write("s2", knDay("2024-09-14"), []graph.EntityInput{knUserEnt(), knEnt("berlin", "Berlin", ontology.Place)},
+		knFact("user", "LIVES_IN", "berlin", knFrom(knDay("2024-08-14")), knSay("The user moved to Berlin last month")))
+	after := time.Now().UTC().Add(time.Millisecond)
+
+	if got := k.facts(graph.FactQuery{KnownAt: &before}); len(got) != 0 {
+		t.Fatalf("known before anything was recorded: %v", knObjects(got, true))
+	}
+	knEqual(t, "known between the two writes", knObjects(k.facts(graph.FactQuery{KnownAt: &between}), false), []string{"LIVES_IN Paris"})
+	knEqual(t, "known after the move was recorded", knObjects(k.facts(graph.FactQuery{KnownAt: &after}), false), []string{"LIVES_IN Berlin"})
+	sept := knDay("2024-09-01")
+	knEqual(t, "valid in September as believed between the writes",
+		knObjects(k.facts(graph.FactQuery{KnownAt: &between, AsOf: &sept}), false), []string{"LIVES_IN Paris"})
+	knEqual(t, "valid in September as believed now",
+		knObjects(k.facts(graph.FactQuery{AsOf: &sept}), false), []string{"LIVES_IN Berlin"})
 }

@@ -15,11 +15,14 @@ import (
 // facts, entities and insights are the user's whoever heard them); AsOf
 // and IncludeHistory select facts as the Facts method does.
 type SearchScope struct {
-	Tenant         string
-	UserID         string
-	SessionID      string
-	AgentID        string
-	AsOf           *time.Time
+	Tenant    string
+	UserID    string
+	SessionID string
+	AgentID   string
+	AsOf      *time.Time
+	// KnownAt limits every tier to what was recorded by then, and facts to
+	// those not yet expired then (record time; see FactQuery).
+	KnownAt        *time.Time
 	IncludeHistory bool
 }
 
@@ -128,7 +131,8 @@ const memoryFilter = `node.tenant = $tenant AND node.user_id = $user
 		      WHEN node:Insight THEN NOT EXISTS { MATCH (node)-[:DERIVED_FROM]->(src:Raw) WHERE src.occurred_at > $asof }
 		      WHEN node:Event THEN NOT $at OR coalesce(node.occurred_to, node.created_at) <= $asof
 		      ELSE NOT $at OR node.occurred_at <= $asof
-		    END`
+		    END
+		    AND (NOT $known OR coalesce(node.recorded_at, node.created_at) <= $knownat)`
 
 // scopeParams are the parameters every search statement takes. Their
 // types never vary (no session or agent is the empty string, no as_of is
@@ -136,12 +140,16 @@ const memoryFilter = `node.tenant = $tenant AND node.user_id = $user
 // parameter types: a null where the warm-up passed a string would plan the
 // large search statements again, for seconds, in some user's request.
 func scopeParams(sc SearchScope) map[string]any {
-	asOf := time.Now().UTC()
+	asOf, knownAt := time.Now().UTC(), time.Now().UTC()
 	if sc.AsOf != nil {
 		asOf = sc.AsOf.UTC()
 	}
+	if sc.KnownAt != nil {
+		knownAt = sc.KnownAt.UTC()
+	}
 	return map[string]any{"tenant": sc.Tenant, "user": sc.UserID, "session": sc.SessionID,
-		"agent": sc.AgentID, "at": sc.AsOf != nil, "asof": asOf, "history": sc.IncludeHistory}
+		"agent": sc.AgentID, "at": sc.AsOf != nil, "asof": asOf, "history": sc.IncludeHistory,
+		"known": sc.KnownAt != nil, "knownat": knownAt}
 }
 
 // SearchText runs the full-text indexes for terms in one round trip, and in
@@ -167,7 +175,7 @@ func (s *Store) SearchText(ctx context.Context, sc SearchScope, terms, grams []s
 	if params["textq"] == "" {
 		return Candidates{}, nil
 	}
-	factFilter := searchFactFilter(sc.AsOf, sc.IncludeHistory, params)
+	factFilter := searchFactFilter(sc.AsOf, sc.KnownAt, sc.IncludeHistory, params)
 	res, err := s.read(ctx, "search.text", `
 		CALL () {
 		  CALL db.index.fulltext.queryNodes('raw_text', $textq, {limit: $rawn}) YIELD node, score
@@ -275,7 +283,7 @@ func (s *Store) Neighbors(ctx context.Context, sc SearchScope, entityIDs []strin
 		return nil, fmt.Errorf("search neighbors: %w", err)
 	}
 	params := map[string]any{"tenant": sc.Tenant, "user": sc.UserID, "ids": entityIDs, "per": int64(perEntity), "types": typeParam}
-	filter := searchFactFilter(sc.AsOf, sc.IncludeHistory, params)
+	filter := searchFactFilter(sc.AsOf, sc.KnownAt, sc.IncludeHistory, params)
 	res, err := s.read(ctx, "search.neighbors", `
 		UNWIND $ids AS eid
 		MATCH (e:Entity {tenant: $tenant, id: eid}) WHERE e.user_id = $user
@@ -332,7 +340,7 @@ func (s *Store) Expand(ctx context.Context, sc SearchScope, seeds, types []strin
 		"rare": rare, "mlimit": int64(mentionLimit)} {
 		params[k] = v
 	}
-	filter := searchFactFilter(sc.AsOf, sc.IncludeHistory, params)
+	filter := searchFactFilter(sc.AsOf, sc.KnownAt, sc.IncludeHistory, params)
 	res, err := s.read(ctx, "search.expand", `
 		CALL () {
 		  MATCH (e:Entity {tenant: $tenant}) WHERE e.id IN $ids AND e.user_id = $user

@@ -49,6 +49,7 @@ type Fact struct {
 // AsOf, or the full history.
 type FactQuery struct {
 	AsOf           *time.Time
+	KnownAt        *time.Time // record time: what graphmem believed then
 	IncludeHistory bool
 	Subject        string // entity id; empty means every subject of the user
 	Predicate      string // relationship type
@@ -78,6 +79,7 @@ type Preference struct {
 // PreferenceQuery selects a user's preferences.
 type PreferenceQuery struct {
 	AsOf           *time.Time
+	KnownAt        *time.Time
 	IncludeHistory bool
 	Limit          int
 }
@@ -163,7 +165,7 @@ type InsightQuery struct {
 // Facts returns a user's facts: current ones by default, what held at AsOf,
 // or the full history.
 func (s *Service) Facts(ctx context.Context, tenant, userID string, q FactQuery) ([]Fact, error) {
-	facts, err := s.knowledge.Facts(ctx, tenant, userID, graph.FactQuery{AsOf: q.AsOf, IncludeHistory: q.IncludeHistory,
+	facts, err := s.knowledge.Facts(ctx, tenant, userID, graph.FactQuery{AsOf: q.AsOf, KnownAt: q.KnownAt, IncludeHistory: q.IncludeHistory,
 		Subject: q.Subject, Predicate: q.Predicate, Limit: q.Limit})
 	if q.Predicate != "" && errors.Is(err, errs.ErrInvalid) {
 		// The only input the store can find invalid here is the type.
@@ -177,7 +179,7 @@ func (s *Service) Facts(ctx context.Context, tenant, userID string, q FactQuery)
 
 // Preferences returns the user's preferences with their validity and status.
 func (s *Service) Preferences(ctx context.Context, tenant, userID string, q PreferenceQuery) ([]Preference, error) {
-	prefs, err := s.knowledge.Preferences(ctx, tenant, userID, graph.PreferenceQuery{AsOf: q.AsOf,
+	prefs, err := s.knowledge.Preferences(ctx, tenant, userID, graph.PreferenceQuery{AsOf: q.AsOf, KnownAt: q.KnownAt,
 		IncludeHistory: q.IncludeHistory, Limit: q.Limit})
 	if err != nil {
 		return nil, err

@@ -43,6 +43,7 @@ type SearchInput struct {
 	Limit          int
 	Tiers          []string // kinds to return; empty means all
 	AsOf           *time.Time
+	KnownAt        *time.Time // record time: only what graphmem had recorded, and believed, then
 	IncludeHistory bool
 	Explain        bool
 }
@@ -170,7 +171,7 @@ func (s *Service) newSearch(tenant string, in SearchInput) *search {
 	return &search{
 		s: s, cfg: s.cfg, in: in, limit: limit, kinds: kinds,
 		scope: graph.SearchScope{Tenant: tenant, UserID: in.UserID, SessionID: in.SessionID, AgentID: in.AgentID,
-			AsOf: in.AsOf, IncludeHistory: in.IncludeHistory},
+			AsOf: in.AsOf, KnownAt: in.KnownAt, IncludeHistory: in.IncludeHistory},
 		q:   analyzeQuery(in.Query, s.hints, s.cfg.WhHintWeight),
 		tc:  termCache{},
 		set: candidateSet{},
