@@ -42,7 +42,7 @@ func (r *placeRules) ruleMove(c *clause) {
 		i++
 	}
 	// A schedule: "moved the team meeting to Thursdays".
-	if np := takeNP(t, i); !np.empty() && occasionNouns[np.head()] && c.at(np.next) == "to" {
+	if np := takeNP(t, i); !np.empty() && isOccasion(np) && c.at(np.next) == "to" {
 		r.schedules.schedule(c, np, np.next+1, true)
 		return
 	}
