@@ -111,6 +111,10 @@ func (r *recognizers) be(c *clause) {
 	case w == "to" && c.perfect:
 		r.places.beenTo(c, takeNP(t, i+1), neg)
 		return
+	case w == "in" && alt("my|our", c.at(i+1)) && studyYears[c.at(i+2)] && !neg && !past:
+		// "I'm in my second year of medicine at Bristol"
+		r.study.yearOf(c, i)
+		return
 	case w == "in" && c.now && !past:
 		r.places.nowIn(c, takeNP(t, i+1), neg)
 		return

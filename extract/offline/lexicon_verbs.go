@@ -142,6 +142,13 @@ cut cut cut cutting
 become became become becoming
 find found found -
 warm - - -
+drop dropped dropped dropping
+train - - -
+apprentice - - apprenticing
+prepare - - preparing
+revise - - revising
+cram crammed crammed cramming
+enrol enrolled enrolled enrolling
 commute - - commuting
 walk - - -
 catch caught caught -
