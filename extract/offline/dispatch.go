@@ -108,7 +108,7 @@ func newRecognizers() *recognizers {
 		"split": r.couples.ruleBreak, "see": r.couples.ruleSee,
 		"divorce": r.couples.ruleDivorce,
 		// outings
-		"go": r.either(r.outings.ruleGo, r.tastes.turnaround, r.goFreelance), "take": r.outings.ruleTake, "attend": r.outings.ruleAttend,
+		"go": r.either(r.outings.ruleGo, r.tastes.turnaround, r.goFreelance), "take": r.either(r.outings.ruleTake, r.tookUp), "attend": r.outings.ruleAttend,
 		"watch": r.outings.ruleWatch, "sign": r.outings.ruleSign,
 		// hobbies
 		"start": r.either(r.hobbies.ruleStart, r.couples.startSeeing, r.study.doingDegree),
@@ -123,6 +123,7 @@ func newRecognizers() *recognizers {
 		"bike": r.hobbies.ruleActivity, "camp": r.hobbies.ruleActivity, "fish": r.hobbies.ruleActivity,
 		"read": r.hobbies.ruleActivity, "make": r.hobbies.ruleActivity, "create": r.hobbies.ruleActivity,
 		"build": r.hobbies.ruleActivity, "compose": r.hobbies.ruleActivity,
+		"pick": r.hobbies.rulePickUp,
 		"play": r.hobbies.rulePlay, "practice": r.hobbies.rulePractice, "practise": r.hobbies.rulePractice,
 		"do": r.either(r.hobbies.rulePractice, r.study.doingDegree),
 		// plans
@@ -174,6 +175,15 @@ func (r *recognizers) either(rule func(*clause), readers ...func(*clause) bool) 
 			rule(c)
 		}
 	}
+}
+
+// tookUp: "I took up rowing" is a hobby taken up, not an outing.
+func (r *recognizers) tookUp(c *clause) bool {
+	if c.at(c.verbAt+1) != "up" {
+		return false
+	}
+	r.hobbies.rulePickUp(c)
+	return true
 }
 
 // goFreelance: "I went freelance (as an illustrator)".

@@ -217,6 +217,7 @@ var relations = map[string]relation{
 	"hubby":     {"MARRIED_TO", "husband"},
 	"boyfriend": {"PARTNER_OF", "boyfriend"}, "girlfriend": {"PARTNER_OF", "girlfriend"},
 	"partner": {"PARTNER_OF", "partner"}, "fiance": {"PARTNER_OF", "fiance"}, "fiancee": {"PARTNER_OF", "fiancee"},
+	"fiancée": {"PARTNER_OF", "fiancee"}, "fiancé": {"PARTNER_OF", "fiance"},
 	"friend": {"FRIEND_OF", "friend"}, "friends": {"FRIEND_OF", "friends"}, "bestie": {"FRIEND_OF", "best friend"},
 	"bff": {"FRIEND_OF", "best friend"}, "roommate": {"FRIEND_OF", "roommate"}, "flatmate": {"FRIEND_OF", "roommate"},
 	"colleague": {"COLLEAGUE_OF", "colleague"}, "colleagues": {"COLLEAGUE_OF", "colleagues"},

@@ -57,6 +57,25 @@ func (r *measureRules) measureFrame(c *clause) bool {
 	if speaker == "" {
 		return false
 	}
+	// "Getting to work is 20 minutes door to door now": a listed measure
+	// named by a gerund phrase is the speaker's.
+	if len(t) > 0 && isGerund(t[0]) {
+		j := 1
+		for j < len(t) && j < 5 && !alt("is|takes|took|was", t[j].w) {
+			j++
+		}
+		if name, ok := measureNames[words(t[:j])]; ok && j < len(t) {
+			k := j + 1
+			if alt("takes|took", t[j].w) && c.at(k) == "me" {
+				k++
+			}
+			if text, ok := c.measureValue(k); ok {
+				r.emitMeasure(c, speaker, name, text)
+				return true
+			}
+		}
+		return false
+	}
 	i := 0
 	switch c.at(0) {
 	case "i", "we":
@@ -83,6 +102,27 @@ func (r *measureRules) measureFrame(c *clause) bool {
 	}
 	for alt("'ve|have|now|currently|also|still|just|already|finally|'m|am", c.at(i)) {
 		i++
+	}
+	if c.at(0) == "i" && (c.at(1) == "'m" || c.at(1) == "am") && i < len(t) && t[i].kind == nlp.Number {
+		// "I'm 72 kg now", "I'm 1.65 m and 60 kg": the unit names the measure
+		found := false
+		for k := i; k < len(t); k++ {
+			if t[k].kind != nlp.Number {
+				continue
+			}
+			name := unitMeasures[c.at(k+1)]
+			if name == "" {
+				if u := strings.TrimLeft(t[k].w, "0123456789.,"); unitMeasures[u] != "" && u != t[k].w {
+					name = unitMeasures[u] // "72kg"
+					r.emitMeasure(c, speaker, name, t[k].orig)
+					found = true
+				}
+				continue
+			}
+			r.emitMeasure(c, speaker, name, t[k].orig+" "+t[k+1].orig)
+			found = true
+		}
+		return found
 	}
 	if name, ok := measureVerbs[c.at(i)]; ok {
 		if text, ok := c.measureValue(i + 1); ok {
