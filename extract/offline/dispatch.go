@@ -113,7 +113,7 @@ func newRecognizers() *recognizers {
 		// hobbies
 		"start": r.either(r.hobbies.ruleStart, r.couples.startSeeing, r.study.doingDegree),
 		"begin": r.either(r.hobbies.ruleStart, r.study.doingDegree),
-		"stop":  r.hobbies.ruleStop, "give": r.hobbies.ruleGive,
+		"stop":  r.hobbies.ruleStop, "give": r.either(r.hobbies.ruleGive, r.possessions.ruleGiveAway),
 		"run": r.hobbies.ruleActivity, "swim": r.hobbies.ruleActivity, "paint": r.hobbies.ruleActivity,
 		"draw": r.hobbies.ruleActivity, "cook": r.hobbies.ruleActivity, "bake": r.hobbies.ruleActivity,
 		"hike": r.hobbies.ruleActivity, "dance": r.hobbies.ruleActivity, "sing": r.hobbies.ruleActivity,
