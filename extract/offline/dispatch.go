@@ -154,6 +154,7 @@ func newRecognizers() *recognizers {
 		r.tastes.notForMeFrame,           // "Coffee isn't for me anymore"
 		r.schedules.scheduleFrame,        // "our team meeting is on Mondays"
 		r.tastes.tooFrame,                // "window seats are too cramped"
+		r.hobbies.routineDayFrame,        // "Tuesday is my gym day"
 		r.possessions.commuteFrame,       // "I take the 38 bus to work", "I walk to the office now"
 		r.tastes.growOnFrame,             // "kombucha grew on me"
 		r.tastes.evaluativeFrame,         // "olives are revolting", "gin tastes awful to me now"
@@ -234,6 +235,7 @@ func (r *recognizers) read(u *utterance, toks []tok, inherited string) (subject 
 	c.scanMarkers()
 	c.relationMentions()
 	r.places.dwellingScan(c)
+	r.hobbies.routineScan(c)
 	if r.frame(c) {
 		return c.subj, false
 	}

@@ -92,6 +92,9 @@ func (w *window) read(ev extract.Event) {
 			w.mentionNames(ev.ID, s.toks)
 			continue
 		}
+		if speaker != "" && !s.question {
+			w.contacts(u, s)
+		}
 		if speaker != "" && s.question {
 			// A request presupposes the relatives it names ("any ideas
 			// for my fiancée Mia?"); it states nothing else.
