@@ -51,7 +51,7 @@ func newRecognizers() *recognizers {
 		health: &healthRules{},
 	}
 	r.kin.plans = r.plans
-	r.places.plans, r.places.schedules = r.plans, r.schedules
+	r.places.plans, r.places.schedules, r.places.switches = r.plans, r.schedules, r.switches
 	r.work.hobbies = r.hobbies
 	r.study.plans = r.plans
 	r.tastes.plans = r.plans
@@ -62,7 +62,7 @@ func newRecognizers() *recognizers {
 
 	r.verbs = map[string]func(*clause){
 		// places
-		"live": r.places.ruleLive, "reside": r.places.ruleLive, "stay": r.places.ruleLive,
+		"live": r.places.ruleLive, "reside": r.places.ruleLive, "stay": r.either(r.places.ruleLive, r.possessions.stayOn), "stick": r.either(nil, r.possessions.stayOn),
 		"move": r.places.ruleMove, "relocate": r.places.ruleMove,
 		"settle": r.places.ruleSettle,
 		"come":   r.either(r.places.ruleCome, r.tastes.turnaround), "hail": r.places.ruleCome,
@@ -108,7 +108,7 @@ func newRecognizers() *recognizers {
 		"split": r.couples.ruleBreak, "see": r.couples.ruleSee,
 		"divorce": r.couples.ruleDivorce,
 		// outings
-		"go": r.either(r.outings.ruleGo, r.tastes.turnaround, r.goFreelance), "take": r.either(r.outings.ruleTake, r.tookUp), "attend": r.outings.ruleAttend,
+		"go": r.either(r.outings.ruleGo, r.tastes.turnaround, r.goFreelance), "take": r.either(r.outings.ruleTake, r.tookUp, r.possessions.takeNewVehicle), "attend": r.outings.ruleAttend,
 		"watch": r.outings.ruleWatch, "sign": r.outings.ruleSign,
 		// hobbies
 		"start": r.either(r.hobbies.ruleStart, r.couples.startSeeing, r.study.doingDegree),
@@ -155,6 +155,7 @@ func newRecognizers() *recognizers {
 		r.schedules.scheduleFrame,        // "our team meeting is on Mondays"
 		r.tastes.tooFrame,                // "window seats are too cramped"
 		r.hobbies.routineDayFrame,        // "Tuesday is my gym day"
+		r.possessions.deviceFrame,        // "my laptop runs Fedora", "our car is a Renault Clio"
 		r.possessions.commuteFrame,       // "I take the 38 bus to work", "I walk to the office now"
 		r.tastes.growOnFrame,             // "kombucha grew on me"
 		r.tastes.evaluativeFrame,         // "olives are revolting", "gin tastes awful to me now"

@@ -142,6 +142,7 @@ cut cut cut cutting
 become became become becoming
 find found found -
 warm - - -
+stick stuck stuck -
 drop dropped dropped dropping
 train - - -
 apprentice - - apprenticing

@@ -3,6 +3,7 @@ package offline
 import (
 	"strings"
 
+	"github.com/graphmem/graphmem/nlp"
 	"github.com/graphmem/graphmem/ontology"
 )
 
@@ -114,7 +115,16 @@ func (r *studyRules) doingDegree(c *clause) bool {
 		level = c.toks[i+1].orig
 		i += 2
 	default:
-		return false
+		// "an Open University degree in history", "a part-time MBA"
+		j := i + 2
+		for j < i+5 && j < len(c.toks) && !degreeNouns[c.at(j)] && c.toks[j].kind == nlp.Word && !alt("in|on|at", c.at(j)) {
+			j++
+		}
+		if !degreeNouns[c.at(j)] {
+			return false
+		}
+		level = c.toks[j].orig
+		i = j + 1
 	}
 	if alt("in|on", c.at(i)) {
 		np := takeNP(c.toks, i+1)
