@@ -189,7 +189,7 @@ func (r *recognizers) have(c *clause) {
 	if c.at(i) == "to" && c.past && !c.neg && !c.future && !c.would && c.modal == "" {
 		// "we had to put our cat down", "I had to sell my car": an
 		// obligation met is the event itself.
-		if lemma, _, ok := verbOf(c.at(i + 1)); ok && lemma != "have" {
+		if lemma, _, ok := verbOf(c.at(i + 1)); ok && obligedEvents[lemma] {
 			c.verbAt, c.verb = i+1, lemma
 			r.dispatch(c)
 		}

@@ -181,11 +181,7 @@ func (r *recognizers) either(rule func(*clause), readers ...func(*clause) bool) 
 
 // tookUp: "I took up rowing" is a hobby taken up, not an outing.
 func (r *recognizers) tookUp(c *clause) bool {
-	if c.at(c.verbAt+1) != "up" {
-		return false
-	}
-	r.hobbies.rulePickUp(c)
-	return true
+	return c.at(c.verbAt+1) == "up" && r.hobbies.pickUp(c) // else "took up community work" is ruleTake's
 }
 
 // goFreelance: "I went freelance (as an illustrator)".

@@ -25,3 +25,8 @@ var prepVerbs = wordSet(`prepare,study,revise,cram,train,swot,practise,practice,
 
 // selfEmployed are the words of working for oneself ("went freelance").
 var selfEmployed = wordSet(`freelance,self-employed,independent,solo,contract,contracting,consulting`)
+
+// notLearnt are things learnt that are not a skill or subject ("learned
+// a lot", "learned some tips").
+var notLearnt = wordSet(`tip,tips,thing,things,stuff,lot,lesson,lessons,trick,tricks,way,ways,much,fact,facts,news,truth,
+recipe,recipes,hack,hacks,detail,details,handle`)

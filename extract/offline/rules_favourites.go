@@ -109,6 +109,9 @@ func (r *favouriteRules) favouriteFrame(c *clause) bool {
 		end++
 	}
 	cat := words(t[k+1 : end])
+	if cat == "" && !alt("favourite|favourites|favorite|favorites|fave|faves|fav", c.at(k)) {
+		return false // "Games are my go-to when I'm overwhelmed" names no category
+	}
 	if strings.Contains(cat, " ") {
 		if f := strings.Fields(cat); len(f) > 3 {
 			cat = strings.Join(f[:3], " ")
