@@ -14,6 +14,8 @@ func TestInPassingAndImplied(t *testing.T) {
 			want: []want{{pred: "HAS_MEASURE", qual: "height", obj: "1.65 m"}, {pred: "HAS_MEASURE", qual: "weight", obj: "60 kg"}}},
 		{name: "commute by a gerund", text: "Getting to work is 20 minutes now.",
 			want: []want{{pred: "HAS_MEASURE", qual: "commute", obj: "20 minutes"}}},
+		{name: "commute after a clause of time", text: "Since the bridge reopened, getting to the office is 15 minutes.",
+			want: []want{{pred: "HAS_MEASURE", qual: "commute", obj: "15 minutes"}}},
 		{name: "commute by its mode", text: "My cycle to the office takes 40 minutes.",
 			want: []want{{pred: "HAS_MEASURE", qual: "commute", obj: "40 minutes"}}},
 		{name: "a dish with its trimmings", text: "Risotto with peas and mint is my comfort food.",

@@ -74,12 +74,18 @@ func (r *measureRules) measureFrame(c *clause) bool {
 	}
 	// "Getting to work is 20 minutes door to door now": a listed measure
 	// named by a gerund phrase is the speaker's.
-	if len(t) > 0 && isGerund(t[0]) {
-		j := 1
-		for j < len(t) && j < 5 && !alt("is|takes|took|was", t[j].w) {
+	g := 0
+	for k := 1; k+1 < len(t) && g == 0; k++ {
+		if t[k].w == "," && isGerund(t[k+1]) {
+			g = k + 1 // "Since the tram opened, getting to work is 25 minutes"
+		}
+	}
+	if len(t) > 0 && (isGerund(t[0]) || g > 0) {
+		j := g + 1
+		for j < len(t) && j < g+5 && !alt("is|takes|took|was", t[j].w) {
 			j++
 		}
-		if name, ok := measureNames[words(t[:j])]; ok && j < len(t) {
+		if name, ok := measureNames[words(t[g:j])]; ok && j < len(t) {
 			k := j + 1
 			if alt("takes|took", t[j].w) && c.at(k) == "me" {
 				k++
