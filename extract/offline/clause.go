@@ -286,6 +286,12 @@ func (c *clause) subject(inherited string) (string, int) {
 	case "you", "it", "this", "that", "there", "people", "everyone", "everybody", "nobody", "someone":
 		return "", 0
 	}
+	// "Picked up bouldering too": a sentence that opens with a past-tense
+	// verb is the speaker's, though its first word is capitalised.
+	if _, f, ok := verbOf(t[0].w); ok && f == formPast && t[0].first && inherited == "" && !firstNames[t[0].w] &&
+		u.out.ents[t[0].w] == nil {
+		return u.speaker, 0
+	}
 	// A name, possibly followed by "and I" (→ the speaker).
 	if t[0].cap && t[0].kind == nlp.Word && !nameStop[t[0].w] {
 		j := 0

@@ -111,6 +111,10 @@ func (r *recognizers) be(c *clause) {
 	case w == "to" && c.perfect:
 		r.places.beenTo(c, takeNP(t, i+1), neg)
 		return
+	case w == "in" && alt("my|our", c.at(i+1)) && studyYears[c.at(i+2)] && !neg && !past:
+		// "I'm in my second year of medicine at Bristol"
+		r.study.yearOf(c, i)
+		return
 	case w == "in" && c.now && !past:
 		r.places.nowIn(c, takeNP(t, i+1), neg)
 		return
@@ -185,7 +189,7 @@ func (r *recognizers) have(c *clause) {
 	if c.at(i) == "to" && c.past && !c.neg && !c.future && !c.would && c.modal == "" {
 		// "we had to put our cat down", "I had to sell my car": an
 		// obligation met is the event itself.
-		if lemma, _, ok := verbOf(c.at(i + 1)); ok && lemma != "have" {
+		if lemma, _, ok := verbOf(c.at(i + 1)); ok && obligedEvents[lemma] {
 			c.verbAt, c.verb = i+1, lemma
 			r.dispatch(c)
 		}

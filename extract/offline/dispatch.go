@@ -51,7 +51,7 @@ func newRecognizers() *recognizers {
 		health: &healthRules{},
 	}
 	r.kin.plans = r.plans
-	r.places.plans, r.places.schedules = r.plans, r.schedules
+	r.places.plans, r.places.schedules, r.places.switches = r.plans, r.schedules, r.switches
 	r.work.hobbies = r.hobbies
 	r.study.plans = r.plans
 	r.tastes.plans = r.plans
@@ -62,20 +62,23 @@ func newRecognizers() *recognizers {
 
 	r.verbs = map[string]func(*clause){
 		// places
-		"live": r.places.ruleLive, "reside": r.places.ruleLive, "stay": r.places.ruleLive,
+		"live": r.places.ruleLive, "reside": r.places.ruleLive, "stay": r.either(r.places.ruleLive, r.possessions.stayOn), "stick": r.either(nil, r.possessions.stayOn),
 		"move": r.places.ruleMove, "relocate": r.places.ruleMove,
 		"settle": r.places.ruleSettle,
-		"come":   r.either(r.tastes.turnaround, r.places.ruleCome), "hail": r.places.ruleCome,
+		"come":   r.either(r.places.ruleCome, r.tastes.turnaround), "hail": r.places.ruleCome,
 		"grow":  r.places.ruleGrow,
 		"visit": r.places.ruleVisit, "travel": r.places.ruleVisit, "fly": r.places.ruleVisit, "tour": r.places.ruleVisit,
 		"explore": r.places.ruleVisit,
 		// work
-		"work":  r.work.ruleWork,
+		"work":  r.either(r.work.ruleWork, r.workFreelance),
 		"join":  r.work.ruleJoin,
-		"leave": r.work.ruleLeave, "quit": r.work.ruleLeave, "resign": r.work.ruleLeave, "retire": r.work.ruleLeave,
+		"leave": r.either(r.work.ruleLeave, r.leftStudy), "quit": r.either(r.work.ruleLeave, r.leftStudy), "resign": r.work.ruleLeave, "retire": r.work.ruleLeave,
 		"volunteer": r.work.ruleVolunteer,
 		// study
-		"learn": r.study.ruleLearn, "study": r.study.ruleStudy, "graduate": r.study.ruleGraduate,
+		"learn": r.study.ruleLearn, "study": r.either(r.study.ruleStudy, r.study.examPrep),
+		"prepare": r.either(nil, r.study.examPrep), "revise": r.either(nil, r.study.examPrep),
+		"cram": r.either(nil, r.study.examPrep), "train": r.either(r.work.apprentice, r.study.examPrep),
+		"apprentice": r.work.apprentice, "drop": r.study.ruleDrop, "enrol": r.study.enrol, "enroll": r.study.enrol, "graduate": r.study.ruleGraduate,
 		"speak": r.study.ruleSpeak,
 		// tastes
 		"like": r.tastes.ruleLike, "love": r.tastes.ruleLike, "adore": r.tastes.ruleLike, "enjoy": r.tastes.ruleLike,
@@ -97,7 +100,7 @@ func newRecognizers() *recognizers {
 		"keep": r.possessions.ruleKeep,
 		// kin
 		"adopt": r.kin.ruleAdopt, "rescue": r.kin.ruleAdopt,
-		"pass": r.kin.ruleEnding, "die": r.kin.ruleEnding, "lose": r.kin.ruleEnding, "bury": r.kin.ruleEnding,
+		"pass": r.either(r.kin.ruleEnding, r.study.examPassed), "die": r.kin.ruleEnding, "lose": r.kin.ruleEnding, "bury": r.kin.ruleEnding,
 		"put": r.kin.ruleEnding, "say": r.kin.ruleEnding,
 		"celebrate": r.kin.ruleCelebrate,
 		// couples
@@ -105,11 +108,12 @@ func newRecognizers() *recognizers {
 		"split": r.couples.ruleBreak, "see": r.couples.ruleSee,
 		"divorce": r.couples.ruleDivorce,
 		// outings
-		"go": r.either(r.tastes.turnaround, r.outings.ruleGo), "take": r.outings.ruleTake, "attend": r.outings.ruleAttend,
+		"go": r.either(r.outings.ruleGo, r.tastes.turnaround, r.goFreelance), "take": r.either(r.outings.ruleTake, r.tookUp, r.possessions.takeNewVehicle), "attend": r.outings.ruleAttend,
 		"watch": r.outings.ruleWatch, "sign": r.outings.ruleSign,
 		// hobbies
-		"start": r.either(r.couples.startSeeing, r.hobbies.ruleStart), "begin": r.hobbies.ruleStart,
-		"stop": r.hobbies.ruleStop, "give": r.hobbies.ruleGive,
+		"start": r.either(r.hobbies.ruleStart, r.couples.startSeeing, r.study.doingDegree),
+		"begin": r.either(r.hobbies.ruleStart, r.study.doingDegree),
+		"stop":  r.hobbies.ruleStop, "give": r.either(r.hobbies.ruleGive, r.possessions.ruleGiveAway),
 		"run": r.hobbies.ruleActivity, "swim": r.hobbies.ruleActivity, "paint": r.hobbies.ruleActivity,
 		"draw": r.hobbies.ruleActivity, "cook": r.hobbies.ruleActivity, "bake": r.hobbies.ruleActivity,
 		"hike": r.hobbies.ruleActivity, "dance": r.hobbies.ruleActivity, "sing": r.hobbies.ruleActivity,
@@ -119,8 +123,9 @@ func newRecognizers() *recognizers {
 		"bike": r.hobbies.ruleActivity, "camp": r.hobbies.ruleActivity, "fish": r.hobbies.ruleActivity,
 		"read": r.hobbies.ruleActivity, "make": r.hobbies.ruleActivity, "create": r.hobbies.ruleActivity,
 		"build": r.hobbies.ruleActivity, "compose": r.hobbies.ruleActivity,
+		"pick": r.hobbies.rulePickUp,
 		"play": r.hobbies.rulePlay, "practice": r.hobbies.rulePractice, "practise": r.hobbies.rulePractice,
-		"do": r.hobbies.rulePractice,
+		"do": r.either(r.hobbies.rulePractice, r.study.doingDegree),
 		// plans
 		"plan": r.plans.rulePlan, "intend": r.plans.rulePlan, "want": r.plans.rulePlan, "hope": r.plans.rulePlan,
 		"aim": r.plans.rulePlan, "dream": r.plans.rulePlan, "consider": r.plans.rulePlan, "think": r.plans.rulePlan,
@@ -149,6 +154,8 @@ func newRecognizers() *recognizers {
 		r.tastes.notForMeFrame,           // "Coffee isn't for me anymore"
 		r.schedules.scheduleFrame,        // "our team meeting is on Mondays"
 		r.tastes.tooFrame,                // "window seats are too cramped"
+		r.hobbies.routineDayFrame,        // "Tuesday is my gym day"
+		r.possessions.deviceFrame,        // "my laptop runs Fedora", "our car is a Renault Clio"
 		r.possessions.commuteFrame,       // "I take the 38 bus to work", "I walk to the office now"
 		r.tastes.growOnFrame,             // "kombucha grew on me"
 		r.tastes.evaluativeFrame,         // "olives are revolting", "gin tastes awful to me now"
@@ -156,14 +163,38 @@ func newRecognizers() *recognizers {
 	return r
 }
 
-// either offers a clause to first, a reading of a few idioms of a verb
-// ("come around on", "go off"), and failing it to the verb's own rule.
-func (r *recognizers) either(first func(*clause) bool, rule func(*clause)) func(*clause) {
+// either offers a clause to readers of a few idioms of a verb ("come
+// around on", "go off", "doing a PhD"), in order, and failing them all to
+// the verb's own rule.
+func (r *recognizers) either(rule func(*clause), readers ...func(*clause) bool) func(*clause) {
 	return func(c *clause) {
-		if !first(c) {
+		for _, read := range readers {
+			if read(c) {
+				return
+			}
+		}
+		if rule != nil {
 			rule(c)
 		}
 	}
+}
+
+// tookUp: "I took up rowing" is a hobby taken up, not an outing.
+func (r *recognizers) tookUp(c *clause) bool {
+	return c.at(c.verbAt+1) == "up" && r.hobbies.pickUp(c) // else "took up community work" is ruleTake's
+}
+
+// goFreelance: "I went freelance (as an illustrator)".
+func (r *recognizers) goFreelance(c *clause) bool {
+	return (c.past || c.perfect) && r.work.freelance(c, c.verbAt+1)
+}
+
+// workFreelance: "I work for myself as a translator", "I work freelance".
+func (r *recognizers) workFreelance(c *clause) bool { return r.work.freelance(c, c.verbAt+1) }
+
+// leftStudy: "I left law school", "I quit uni in March".
+func (r *recognizers) leftStudy(c *clause) bool {
+	return r.study.leaveStudy(c, c.verbAt+1, map[string]string{"leave": "left", "quit": "quit"}[c.verb])
 }
 
 // read analyses one clause of an utterance and emits its facts. inherited
@@ -201,6 +232,7 @@ func (r *recognizers) read(u *utterance, toks []tok, inherited string) (subject 
 	c.scanMarkers()
 	c.relationMentions()
 	r.places.dwellingScan(c)
+	r.hobbies.routineScan(c)
 	if r.frame(c) {
 		return c.subj, false
 	}

@@ -141,7 +141,9 @@ moped,convertible,sedan,hatchback,jeep,camper,camper van,rv,electric car,ev`)
 var productBrands = wordSet(`iphone,ipad,macbook,mac,imac,apple watch,airpods,android,pixel,samsung,galaxy,
 oneplus,xiaomi,huawei,nokia,motorola,blackberry,kindle,surface,thinkpad,dell,lenovo,hp,asus,acer,chromebook,
 playstation,ps5,ps4,xbox,nintendo,switch,nintendo switch,steam deck,gopro,canon,nikon,sony,fitbit,garmin,
-peloton,roomba,alexa,echo,google home,windows,linux,ubuntu,macos,ios,vim,emacs,vscode,spotify,netflix`)
+peloton,roomba,alexa,echo,google home,windows,linux,ubuntu,macos,ios,vim,emacs,vscode,spotify,netflix,
+firefox,chrome,safari,fedora,debian,tidal,deezer,qobuz,apple music,youtube music,soundcloud,audible,kobo,
+evernote,whatsapp,telegram,gmail,duolingo,strava,disney plus,hulu,prime video`)
 
 var productNouns = wordSet(`phone,smartphone,laptop,computer,pc,tablet,watch,smartwatch,camera,bike,bicycle,
 e-bike,guitar,piano,violin,keyboard,tv,television,console,headphones,earbuds,printer,drone,house,apartment,
@@ -179,7 +181,8 @@ var statuses = wordSet(`single,married,divorced,engaged,widowed,separated,dating
 var identityWords = wordSet(`transgender,trans,nonbinary,non-binary,gay,lesbian,bisexual,bi,queer,straight,
 asexual,pansexual,christian,catholic,protestant,muslim,jewish,hindu,buddhist,atheist,agnostic,sikh,
 introverted,extroverted,introvert,extrovert,left-handed,right-handed,deaf,blind,autistic,neurodivergent,
-retired,unemployed,self-employed,pregnant,diabetic,disabled,colorblind,colourblind,adopted,bilingual`)
+retired,unemployed,self-employed,pregnant,diabetic,disabled,colorblind,colourblind,adopted,bilingual,
+teetotal,sober,tee-total,non-drinker,nondrinker`)
 
 // conditions maps condition adjectives to the condition they name.
 var conditions = map[string]string{
@@ -217,6 +220,7 @@ var relations = map[string]relation{
 	"hubby":     {"MARRIED_TO", "husband"},
 	"boyfriend": {"PARTNER_OF", "boyfriend"}, "girlfriend": {"PARTNER_OF", "girlfriend"},
 	"partner": {"PARTNER_OF", "partner"}, "fiance": {"PARTNER_OF", "fiance"}, "fiancee": {"PARTNER_OF", "fiancee"},
+	"fiancée": {"PARTNER_OF", "fiancee"}, "fiancé": {"PARTNER_OF", "fiance"},
 	"friend": {"FRIEND_OF", "friend"}, "friends": {"FRIEND_OF", "friends"}, "bestie": {"FRIEND_OF", "best friend"},
 	"bff": {"FRIEND_OF", "best friend"}, "roommate": {"FRIEND_OF", "roommate"}, "flatmate": {"FRIEND_OF", "roommate"},
 	"colleague": {"COLLEAGUE_OF", "colleague"}, "colleagues": {"COLLEAGUE_OF", "colleagues"},

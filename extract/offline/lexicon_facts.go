@@ -92,10 +92,12 @@ var budgetChangeVerbs = wordSet(`went,goes,rose,increased,decreased,dropped,chan
 // Schedules.
 
 // scheduleMoveVerbs say an occasion moved ("the team meeting moved to Thursdays").
-var scheduleMoveVerbs = wordSet(`moved,rescheduled,changed,shifted,switched,pushed,bumped`)
+var scheduleMoveVerbs = wordSet(`moved,rescheduled,changed,shifted,switched,pushed,bumped,brought,postponed,
+delayed,put,back,forward,rearranged,swapped`)
 
 // scheduleHappenVerbs say when an occasion is ("the meeting takes place on Mondays").
-var scheduleHappenVerbs = wordSet(`happens,happen,falls,fall,takes,take,place,occurs,occur`)
+var scheduleHappenVerbs = wordSet(`happens,happen,falls,fall,takes,take,place,occurs,occur,meets,meet,runs,run,
+starts,start,held,kicks,off`)
 
 // Hobbies and outings.
 

@@ -41,3 +41,8 @@ displaced,usurped,supplanted,beaten,beat,beats,taken,took`)
 // board game these days is ...").
 var timeAdverbials = [][]string{{"these", "days"}, {"now"}, {"right", "now"}, {"at", "the", "moment"}, {"lately"},
 	{"nowadays"}, {"currently"}, {"by", "far"}, {"of", "all", "time"}, {"at", "present"}, {"this", "year"}}
+
+// impliedFavourites are categories that "X is my <category>" can only
+// mean as a favourite ("Teal is my colour"), unlike "Sam is my brother".
+var impliedFavourites = wordSet(`colour,color,flavour,flavor,drink,tipple,poison,song,tune,sport,team,genre,era,
+season,scent,perfume,cocktail,snack,treat,jam,anthem`)

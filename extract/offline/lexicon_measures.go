@@ -15,6 +15,10 @@ var measureNames = map[string]string{
 	"weight": "weight", "height": "height",
 	"commute": "commute", "drive to work": "commute", "drive to the office": "commute",
 	"journey to work": "commute", "trip to work": "commute", "commute time": "commute",
+	"getting to work": "commute", "getting to the office": "commute", "cycle to work": "commute",
+	"cycle to the office": "commute", "walk to work": "commute", "walk to the office": "commute",
+	"ride to work": "commute", "journey to the office": "commute", "trip to the office": "commute",
+	"train to work": "commute", "bus to work": "commute", "drive to school": "school run", "school run": "school run",
 	"pulse": "resting heart rate", "resting pulse": "resting heart rate", "heart rate": "resting heart rate",
 	"resting heart rate": "resting heart rate",
 	"sleep":              "sleep", "screen time": "screen time", "budget": "budget", "savings": "savings",
@@ -68,3 +72,11 @@ var countVerbs = map[string]bool{
 // valueWords are the spelled-out numbers a measure may be given in.
 var valueWords = wordSet(`one,two,three,four,five,six,seven,eight,nine,ten,eleven,twelve,thirteen,fourteen,fifteen,
 sixteen,seventeen,eighteen,nineteen,twenty,thirty,forty,fifty,sixty,seventy,eighty,ninety,hundred,half`)
+
+// unitMeasures name the measure a bare quantity of the speaker's states by
+// its unit: "I'm 72 kg now", "I'm 1.65 m".
+var unitMeasures = map[string]string{
+	"kg": "weight", "kgs": "weight", "kilos": "weight", "kilo": "weight", "kilograms": "weight", "lbs": "weight",
+	"lb": "weight", "stone": "weight", "st": "weight",
+	"m": "height", "cm": "height", "metres": "height", "meters": "height", "ft": "height", "feet": "height",
+}

@@ -25,3 +25,9 @@ var currentDwelling = wordSet(`new,current,present`)
 // ("we're back in Hobart for good", "I'm in Oslo permanently").
 var permanence = [][]string{{"for", "good"}, {"permanently"}, {"to", "stay"}, {"full-time"}, {"full", "time"},
 	{"these", "days"}, {"now"}, {"nowadays"}}
+
+// obligedEvents are the verbs whose "had to VERB" is the event itself
+// ("we had to put our cat down", "I had to sell the car", "we had to move
+// to Leeds"); other obligations ("I had to learn a new language and handle
+// many details") are left to their own clause.
+var obligedEvents = wordSet(`put,say,sell,move,relocate,give,leave,quit,drop,rehome,rehouse,cancel,reschedule`)

@@ -142,6 +142,14 @@ cut cut cut cutting
 become became become becoming
 find found found -
 warm - - -
+stick stuck stuck -
+drop dropped dropped dropping
+train - - -
+apprentice - - apprenticing
+prepare - - preparing
+revise - - revising
+cram crammed crammed cramming
+enrol enrolled enrolled enrolling
 commute - - commuting
 walk - - -
 catch caught caught -

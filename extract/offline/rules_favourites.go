@@ -64,12 +64,39 @@ func (r *favouriteRules) favouriteFrame(c *clause) bool {
 		}
 	}
 	i, ok, neg, now := c.copulaAt(n)
+	if !ok && items != nil && c.at(n) == "with" {
+		// "Risotto with peas and mint is my comfort food": one dish
+		cop := n
+		for cop < len(t) && cop < n+8 && !alt("is|are", t[cop].w) {
+			cop++
+		}
+		if i, ok, neg, now = c.copulaAt(cop); ok {
+			items = []nounPhrase{{toks: t[:cop], next: cop, hasName: items[0].hasName, det: items[0].det}}
+			if items[0].det != "" {
+				items[0].toks = t[1:cop]
+			}
+		}
+	}
 	if !ok {
 		return false
+	}
+	for alt("just|simply|really|definitely|totally", c.at(i)) {
+		i++
 	}
 	owner, k := c.possessor(i)
 	for favouriteModifiers[c.at(k)] {
 		k++
+	}
+	if owner != "" && !favouriteWords[c.at(k)] && items != nil && len(items) == 1 {
+		// "Teal is just my colour", "Stracciatella is my ice cream flavour":
+		// a category that can only be a favourite.
+		for j := k; j < k+3 && j < len(t) && t[j].kind == nlp.Word; j++ {
+			if next := j + 1; impliedFavourites[t[j].w] &&
+				(next >= len(t) || t[next].kind != nlp.Word || alt("always|now|these|and", c.at(next))) {
+				r.favourite(c, owner, words(t[k:j+1]), items, neg || c.neg, now || c.now)
+				return true
+			}
+		}
 	}
 	if owner == "" || !favouriteWords[c.at(k)] {
 		return false
@@ -82,6 +109,9 @@ func (r *favouriteRules) favouriteFrame(c *clause) bool {
 		end++
 	}
 	cat := words(t[k+1 : end])
+	if cat == "" && !alt("favourite|favourites|favorite|favorites|fave|faves|fav", c.at(k)) {
+		return false // "Games are my go-to when I'm overwhelmed" names no category
+	}
 	if strings.Contains(cat, " ") {
 		if f := strings.Fields(cat); len(f) > 3 {
 			cat = strings.Join(f[:3], " ")

@@ -44,7 +44,7 @@ func (r *healthRules) diet(c *clause, d string, neg, past bool) {
 
 // onDiet: "I'm on a keto diet".
 func (r *healthRules) onDiet(c *clause, np nounPhrase, neg, past bool) {
-	if np.head() == "diet" {
+	if np.head() == "diet" && len(np.toks) > 1 { // "on a diet" names no diet
 		r.diet(c, strings.TrimSuffix(np.lower(), " diet")+" diet", neg, past)
 	}
 }

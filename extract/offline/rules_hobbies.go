@@ -303,3 +303,27 @@ func pastOf(lemma string) string {
 	}
 	return regularPast(lemma)
 }
+
+// rulePickUp: "I've picked up bouldering", "took up wild swimming this
+// summer": a hobby taken up is practised and, said by the speaker, liked.
+func (r *hobbyRules) rulePickUp(c *clause) { r.pickUp(c) }
+
+// pickUp reads the hobby taken up and reports whether it found one.
+func (r *hobbyRules) pickUp(c *clause) bool {
+	i := c.verbAt + 1
+	if c.at(i) != "up" || c.neg || c.future || c.would || c.modal != "" {
+		return false
+	}
+	np := takeNP(c.toks, i+1)
+	if !usableObject(np) || np.hasName {
+		return false
+	}
+	last := np.toks[len(np.toks)-1]
+	if !activities[np.key()] && !activities[last.w] && !(isGerund(last) && !isVagueGerund(last.w)) {
+		return false
+	}
+	r.practice(c, np, false)
+	k, _ := c.object(np, ontology.Activity, 1)
+	c.emit(fx{pred: "LIKES", obj: k, strength: 0.6, conf: 0.7, tmpl: "{S} took up {O}{D}"})
+	return true
+}

@@ -27,8 +27,23 @@ func (r *measureRules) measureFrame(c *clause) bool {
 		return false
 	}
 	t := c.toks
-	// "my X is N", "my X went up to N", "my X takes N minutes"
-	if owner, i := c.possessor(0); owner != "" {
+	// "my X is N", "my X went up to N", "my X takes N minutes"; "this
+	// week's long run was 21 km" is the speaker's too.
+	owner, i := c.possessor(0)
+	if owner == "" && c.said.speaker != "" && alt("this|last|today|yesterday|tonight", c.at(0)) {
+		j := 0
+		if c.at(0) == "this" || c.at(0) == "last" {
+			j = 1
+		}
+		if alt("week|weekend|month|year|today|yesterday|tonight|morning", c.at(j)) && c.at(j+1) == "'s" {
+			owner, i = c.said.speaker, j+2
+		}
+	}
+	if owner == "" && c.said.speaker != "" && c.date != nil && len(t) > 0 && !t[0].first &&
+		(strings.HasSuffix(c.date.Text, "'s") || strings.HasSuffix(c.date.Text, "’s")) {
+		owner, i = c.said.speaker, 0 // "This weekend's long run": the date took the possessive
+	}
+	if owner != "" {
 		j := i
 		for j < len(t) && j-i < 5 && t[j].kind == nlp.Word && !alt("is|are|was|were|'s|takes|took|has|have", t[j].w) && !measureChanges[t[j].w] {
 			j++
@@ -57,7 +72,32 @@ func (r *measureRules) measureFrame(c *clause) bool {
 	if speaker == "" {
 		return false
 	}
-	i := 0
+	// "Getting to work is 20 minutes door to door now": a listed measure
+	// named by a gerund phrase is the speaker's.
+	g := 0
+	for k := 1; k+1 < len(t) && g == 0; k++ {
+		if t[k].w == "," && isGerund(t[k+1]) {
+			g = k + 1 // "Since the tram opened, getting to work is 25 minutes"
+		}
+	}
+	if len(t) > 0 && (isGerund(t[0]) || g > 0) {
+		j := g + 1
+		for j < len(t) && j < g+5 && !alt("is|takes|took|was", t[j].w) {
+			j++
+		}
+		if name, ok := measureNames[words(t[g:j])]; ok && j < len(t) {
+			k := j + 1
+			if alt("takes|took", t[j].w) && c.at(k) == "me" {
+				k++
+			}
+			if text, ok := c.measureValue(k); ok {
+				r.emitMeasure(c, speaker, name, text)
+				return true
+			}
+		}
+		return false
+	}
+	i = 0
 	switch c.at(0) {
 	case "i", "we":
 		i = 1
@@ -83,6 +123,27 @@ func (r *measureRules) measureFrame(c *clause) bool {
 	}
 	for alt("'ve|have|now|currently|also|still|just|already|finally|'m|am", c.at(i)) {
 		i++
+	}
+	if c.at(0) == "i" && (c.at(1) == "'m" || c.at(1) == "am") && i < len(t) && t[i].kind == nlp.Number {
+		// "I'm 72 kg now", "I'm 1.65 m and 60 kg": the unit names the measure
+		found := false
+		for k := i; k < len(t); k++ {
+			if t[k].kind != nlp.Number {
+				continue
+			}
+			name := unitMeasures[c.at(k+1)]
+			if name == "" {
+				if u := strings.TrimLeft(t[k].w, "0123456789.,"); unitMeasures[u] != "" && u != t[k].w {
+					name = unitMeasures[u] // "72kg"
+					r.emitMeasure(c, speaker, name, t[k].orig)
+					found = true
+				}
+				continue
+			}
+			r.emitMeasure(c, speaker, name, t[k].orig+" "+t[k+1].orig)
+			found = true
+		}
+		return found
 	}
 	if name, ok := measureVerbs[c.at(i)]; ok {
 		if text, ok := c.measureValue(i + 1); ok {
@@ -112,7 +173,14 @@ func (r *measureRules) emitMeasure(c *clause, owner, name, value string) {
 // period or novelty ("new", "monthly").
 func measureName(toks []tok) string {
 	var ws []string
-	for _, t := range toks {
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		if t.w == "on" && i+1 < len(toks) {
+			if _, ok := nlp.ParseWeekday(toks[i+1].w); ok {
+				i++ // "my long run on Sundays" is the long run
+				continue
+			}
+		}
 		if _, kin := relations[t.w]; t.kind != nlp.Word || t.cap || kin {
 			return "" // a person's name or role: "my daughter Mia is 5" is an age
 		}
@@ -149,6 +217,18 @@ func (c *clause) measureValue(i int) (string, bool) {
 	start := i
 	if i < len(t) && (t[i].w == "£" || t[i].w == "$" || t[i].w == "€") {
 		i++
+	}
+	// "about an hour each way", "half an hour", "a couple of hours"
+	if i+1 < len(t) && (alt("an|a", t[i].w) && alt("hour|minute|day|week|mile|kilometre|kilometer", t[i+1].w) ||
+		t[i].w == "half" && alt("an|a", t[i+1].w)) {
+		j := i + 2
+		if t[i].w == "half" {
+			j++
+		}
+		for n := 0; j < len(t) && n < 3 && measureUnits[t[j].w] && !alt("a|an|per", t[j].w); n++ {
+			j++
+		}
+		return c.surfaceOf(start, j), true
 	}
 	if i >= len(t) || !(t[i].kind == nlp.Number || valueWords[t[i].w]) {
 		return "", false
@@ -215,7 +295,10 @@ func plural(noun string) string {
 
 // measureHedged: a measure in a wish, plan or condition is not a value.
 func measureHedged(t []tok) bool {
-	for _, x := range t {
+	for k, x := range t {
+		if x.w == "," && k > 3 {
+			return false // "an hour each way, longer if it rains": the statement came first
+		}
 		if alt("if|would|will|might|could|should|hope|want|wish|goal|target|aim|aiming|plan|planning|'d|'ll", x.w) {
 			return true
 		}

@@ -8,6 +8,7 @@ import "github.com/graphmem/graphmem/ontology"
 type placeRules struct {
 	plans     *planRules     // a move or trip still to come is a plan
 	schedules *scheduleRules // "we moved the team meeting to Thursdays" is a schedule
+	switches  *switchRules   // "I moved from Spotify to Apple Music" is a switch
 }
 
 // ruleLive: "I live in Paris", "we're living in Oslo", "I used to live in
@@ -42,7 +43,7 @@ func (r *placeRules) ruleMove(c *clause) {
 		i++
 	}
 	// A schedule: "moved the team meeting to Thursdays".
-	if np := takeNP(t, i); !np.empty() && occasionNouns[np.head()] && c.at(np.next) == "to" {
+	if np := takeNP(t, i); !np.empty() && isOccasion(np) && c.at(np.next) == "to" {
 		r.schedules.schedule(c, np, np.next+1, true)
 		return
 	}
@@ -58,6 +59,10 @@ func (r *placeRules) ruleMove(c *clause) {
 				return
 			}
 		} else {
+			// "I've moved from Spotify to Apple Music" is a switch
+			if c.at(src.next) == "to" && usableObject(src) && r.switches != nil {
+				r.switches.ruleSwitch(c)
+			}
 			return
 		}
 	}

@@ -56,7 +56,42 @@ func (r *possessionRules) ruleSell(c *clause) {
 	}
 	np := takeNP(c.toks, c.verbAt+1)
 	if usableObject(np) && (isProduct(np) || np.hasName) {
-		r.possess(c, np, true, "sold")
+		r.parted(c, np, "sold")
+	}
+}
+
+// ruleGiveAway: "I gave away my old piano", "we gave the Fiesta away".
+func (r *possessionRules) ruleGiveAway(c *clause) bool {
+	i := c.verbAt + 1
+	if c.future || c.modal != "" || c.would || c.neg || !c.past && !c.perfect {
+		return false
+	}
+	if c.at(i) == "away" {
+		i++
+	}
+	np := takeNP(c.toks, i)
+	if c.at(i-1) != "away" && c.at(np.next) != "away" || !usableObject(np) || !isProduct(np) && !np.hasName {
+		return false
+	}
+	r.parted(c, np, "gave away")
+	return true
+}
+
+// parted ends what the speaker owned and, for a vehicle, drove: the facts
+// close on the day said (valid_to) and stay in history ("sold the Corolla
+// in May").
+func (r *possessionRules) parted(c *clause, np nounPhrase, how string) {
+	k, _ := c.object(np, ontology.Product, 2)
+	if k == "" {
+		return
+	}
+	art := ""
+	if np.det == "the" || np.det == "my" || np.det == "our" {
+		art = "{their}"
+	}
+	c.emit(fx{pred: "OWNS", obj: k, art: art, ended: true, tmpl: "{S} " + how + " {aO}{D} (no longer owns it)", rank: 2})
+	if isVehicle(np) {
+		c.emit(fx{pred: "DRIVES", obj: k, art: art, ended: true, tmpl: "{S} no longer drives {aO} (" + how + "{D})", rank: 2})
 	}
 }
 

@@ -15,7 +15,7 @@ type scheduleRules struct{}
 // ruleReschedule: "we rescheduled the standup to Tuesdays".
 func (r *scheduleRules) ruleReschedule(c *clause) {
 	np := takeNP(c.toks, c.verbAt+1)
-	if !np.empty() && occasionNouns[np.head()] && c.at(np.next) == "to" {
+	if !np.empty() && isOccasion(np) && c.at(np.next) == "to" {
 		r.schedule(c, np, np.next+1, true)
 	}
 }
@@ -29,7 +29,7 @@ func (r *scheduleRules) scheduleFrame(c *clause) bool {
 		start = 3
 	}
 	np := takeNP(t, start)
-	if np.empty() || !occasionNouns[np.head()] || np.hasName && np.det == "" {
+	if np.empty() || !isOccasion(np) || np.hasName && np.det == "" && !(len(np.toks) == 1 && np.toks[0].first) {
 		return false
 	}
 	if np.det != "" && !alt("my|our|the", np.det) {
@@ -90,6 +90,18 @@ func (r *scheduleRules) readWhen(c *clause, i int) (string, string, int) {
 		break
 	}
 	if len(days) == 0 {
+		if when, n := c.monthlyWeekday(i); when != "" {
+			days, i = []string{when}, n
+		}
+	}
+	if len(days) > 0 && dayParts[c.at(i)] {
+		days[len(days)-1] += " " + c.toks[i].w // "Friday mornings"
+		i++
+	}
+	if len(days) == 0 {
+		if tm, n := c.clockTime(i); tm != "" {
+			return tm, "", n // "pushed to 10 o'clock", "is at 9:15"
+		}
 		return "", "", i
 	}
 	when := strings.Join(days, " and ")
@@ -133,12 +145,19 @@ func (r *scheduleRules) schedule(c *clause, np nounPhrase, i int, moved bool) bo
 	}
 	key := c.said.out.owned(owner, name, ontology.Occasion, 2)
 	c.said.out.mention(c.said.event.ID, key)
-	tmpl := "{S} is on {O}"
+	prep := "on "
+	switch {
+	case strings.HasPrefix(when, "every "):
+		prep = ""
+	case when[0] >= '0' && when[0] <= '9' || alt("noon|midday|midnight", when):
+		prep = "at "
+	}
+	tmpl := "{S} is " + prep + "{O}"
 	switch {
 	case from != "":
-		tmpl = "{S} is now on {O} (moved from " + from + ")"
+		tmpl = "{S} is now " + prep + "{O} (moved from " + from + ")"
 	case moved || c.now:
-		tmpl = "{S} is now on {O}"
+		tmpl = "{S} is now " + prep + "{O}"
 	}
 	c.emit(fx{subj: key, pred: "SCHEDULED_ON", obj: c.value(when), tmpl: tmpl, noDate: true})
 	return true

@@ -97,8 +97,8 @@ func (r *studyRules) ruleSpeak(c *clause) {
 // learning emits LEARNING for a subject of study (a plan when the speaker
 // only intends to: "Maybe I'll learn Japanese").
 func (r *studyRules) learning(c *clause, np nounPhrase) {
-	if !usableObject(np) {
-		return
+	if !usableObject(np) || notLearnt[np.head()] || np.det == "some" {
+		return // "learned some great tips" is no skill
 	}
 	if c.future || c.would || c.hedge && c.modal != "" {
 		if !c.neg {

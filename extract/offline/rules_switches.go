@@ -34,8 +34,12 @@ func (r *switchRules) ruleSwitch(c *clause) {
 		}
 	case c.verb == "replace" || c.verb == "trade" || c.verb == "swap" || c.verb == "exchange":
 		from = takeNP(t, i)
-		if alt("with|for", c.at(from.next)) {
-			to = takeNP(t, from.next+1)
+		j := from.next
+		if c.at(j) == "in" && c.at(j+1) == "for" {
+			j++ // "traded the Kindle in for a Kobo"
+		}
+		if alt("with|for", c.at(j)) {
+			to = takeNP(t, j+1)
 		}
 	default:
 		return
@@ -47,7 +51,10 @@ func (r *switchRules) ruleSwitch(c *clause) {
 	if !usableObject(ref) {
 		ref = from
 	}
-	typ, _ := classify(ref)
+	typ, known := classify(ref)
+	if !known && usableObject(from) && ref.key() != from.key() {
+		typ, _ = classify(from) // "traded the ThinkPad in for a MacBook": the old one's kind
+	}
 	pred := "LIKES"
 	switch {
 	case isVehicle(ref):

@@ -121,7 +121,23 @@ func (r *tasteRules) ruleConsume(c *clause) {
 	if c.future || c.modal != "" || c.would || c.past && !c.usedTo && !c.perfect || c.progressive {
 		return
 	}
-	items, _ := takeList(c.toks, c.verbAt+1)
+	if c.verb == "eat" && !c.neg && !c.usedTo {
+		// "I eat pretty much everything": no restriction is a diet too
+		for k := c.verbAt + 1; k < len(c.toks) && k < c.verbAt+4; k++ {
+			if alt("everything|anything", c.at(k)) {
+				c.emit(fx{pred: "HAS_DIET", obj: c.value("no dietary restrictions"), conf: 0.75,
+					tmpl: "{S} eats everything ({O})", noDate: true})
+				return
+			}
+		}
+	}
+	items, next := takeList(c.toks, c.verbAt+1)
+	often := ""
+	if f, _ := c.frequencyAt(next); f != "" {
+		often = " " + f
+	} else if c.seq(next, "most", "days") || c.seq(next, "a", "lot") || c.seq(next, "most", "weeks") {
+		often = " " + words(c.toks[next:next+2])
+	}
 	for _, np := range items {
 		if !usableObject(np) || np.hasName {
 			continue
@@ -145,6 +161,8 @@ func (r *tasteRules) ruleConsume(c *clause) {
 			tmpl = "{S} doesn't " + v + " {O}"
 		case c.again:
 			tmpl = "{S} " + thirdPersonOf(v) + " {O} again"
+		case often != "":
+			tmpl += often // "eats meat most days"
 		}
 		c.emit(fx{pred: "LIKES", obj: k, neg: neg, strength: 0.5, conf: 0.8, tmpl: tmpl, noDate: true})
 	}

@@ -36,6 +36,9 @@ func TestEndingsCarryValidTo(t *testing.T) {
 		{"pet put down (had to)", "We had to put our cat Miso down yesterday.", "HAS_PET", "Miso", "2024-09-13"},
 		{"pet said goodbye to", "We have a cat called Tigger. We had to say goodbye to Tigger today.", "HAS_PET", "Tigger", "2024-09-14"},
 		{"couple broke up", "My girlfriend Zoe and I broke up yesterday.", "PARTNER_OF", "Zoe", "2024-09-13"},
+		{"sold", "I sold the Corolla yesterday.", "OWNS", "Corolla", "2024-09-13"},
+		{"sold, the car no longer driven", "I sold the Corolla yesterday.", "DRIVES", "Corolla", "2024-09-13"},
+		{"gave away", "We gave the old piano away today.", "OWNS", "piano", "2024-09-14"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -53,7 +56,8 @@ func TestEndingsCarryValidTo(t *testing.T) {
 		})
 	}
 	// Controls: no pet, no ending.
-	for _, text := range []string{"My grandad passed away.", "I lost my keys.", "I put the kettle on."} {
+	for _, text := range []string{"My grandad passed away.", "I lost my keys.", "I put the kettle on.", "I gave my sister a hug.",
+		"I might sell the Corolla."} {
 		for _, f := range extractUser(t, text, defaultAt).Facts {
 			if f.ValidTo != nil {
 				t.Errorf("%q ended %s", text, f.Predicate)

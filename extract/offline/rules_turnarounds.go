@@ -43,8 +43,9 @@ func judgedKind(np nounPhrase) bool {
 		return false
 	}
 	h := np.head()
-	if abstractObjects[h] || notAversions[h] || pronounObjects[h] {
-		return false
+	if abstractObjects[h] || notAversions[h] || pronounObjects[h] || isVagueGerund(np.toks[0].w) ||
+		alt("having|getting|being|seeing|knowing|feeling|hearing|spending|finding|meeting", np.toks[0].w) {
+		return false // "having another family is great" judges a situation, not a taste
 	}
 	typ, known := classify(np)
 	if typ == ontology.Person || typ == ontology.Place {

@@ -37,7 +37,7 @@ func (r *workRules) ruleWork(c *clause) {
 			if np.empty() {
 				return
 			}
-			r.role(c, np, neg)
+			r.explicitRole(c, np, neg)
 			i = np.next
 		default:
 			return
@@ -219,6 +219,20 @@ func (r *workRules) role(c *clause, np nounPhrase, neg bool) {
 	}
 	tmpl := pick(neg, "{S} works as {aO}", "{S} no longer works as {aO}")
 	c.emit(fx{pred: "WORKS_AS", obj: k, neg: neg, art: art, tmpl: tmpl})
+}
+
+// explicitRole emits WORKS_AS for the phrase after "work as": the frame
+// says it is a role, so a title outside the occupations lexicon counts
+// ("I work as a dental hygienist").
+func (r *workRules) explicitRole(c *clause, np nounPhrase, neg bool) {
+	role := np.lower()
+	if occupations[np.head()] || occupations[role] || occupations[lastTwo(role)] || np.hasName || len(np.toks) > 3 ||
+		np.det != "a" && np.det != "an" {
+		r.role(c, np, neg)
+		return
+	}
+	k := c.said.out.named(role, ontology.Concept, 2)
+	c.emit(fx{pred: "WORKS_AS", obj: k, neg: neg, art: np.det, tmpl: pick(neg, "{S} works as {aO}", "{S} no longer works as {aO}")})
 }
 
 // roleAfter reads an "as a data engineer" that follows an employer.

@@ -93,6 +93,20 @@ func (w *window) read(ev extract.Event) {
 			continue
 		}
 		if speaker != "" && !s.question {
+			w.contacts(u, s)
+		}
+		if speaker != "" && s.question {
+			// A request presupposes the relatives it names ("any ideas
+			// for my fiancée Mia?"); it states nothing else.
+			for _, toks := range clauses(s.toks) {
+				c := &clause{said: u}
+				if toks = c.stripLead(toks); len(toks) > 0 {
+					c.toks = toks
+					c.relationMentions()
+				}
+			}
+		}
+		if speaker != "" && !s.question {
 			prev := ""
 			for _, toks := range clauses(s.toks) {
 				var hypothetical bool

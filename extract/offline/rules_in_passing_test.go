@@ -1,0 +1,36 @@
+package offline
+
+import "testing"
+
+// Facts said in passing: inside a request, by a unit, object first, or
+// without a subject.
+func TestInPassingAndImplied(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{name: "a request names a relative", text: "Any tips for my fiancée Mia? She loves hiking.",
+			want: []want{{pred: "PARTNER_OF", obj: "Mia", qual: "fiancee"}}},
+		{name: "weight by its unit", text: "Could you plan my meals? I'm 72 kg now and I train four times a week.",
+			want: []want{{pred: "HAS_MEASURE", qual: "weight", obj: "72 kg"}}},
+		{name: "height and weight", text: "For context, I'm 1.65 m and 60 kg.",
+			want: []want{{pred: "HAS_MEASURE", qual: "height", obj: "1.65 m"}, {pred: "HAS_MEASURE", qual: "weight", obj: "60 kg"}}},
+		{name: "commute by a gerund", text: "Getting to work is 20 minutes now.",
+			want: []want{{pred: "HAS_MEASURE", qual: "commute", obj: "20 minutes"}}},
+		{name: "commute after a clause of time", text: "Since the bridge reopened, getting to the office is 15 minutes.",
+			want: []want{{pred: "HAS_MEASURE", qual: "commute", obj: "15 minutes"}}},
+		{name: "commute by its mode", text: "My cycle to the office takes 40 minutes.",
+			want: []want{{pred: "HAS_MEASURE", qual: "commute", obj: "40 minutes"}}},
+		{name: "a dish with its trimmings", text: "Risotto with peas and mint is my comfort food.",
+			want: []want{{pred: "HAS_FAVORITE", qual: "food", obj: "risotto with peas and mint"}}},
+		{name: "a category that is a favourite", text: "Stracciatella is my ice cream flavour, always has been.",
+			want: []want{{pred: "HAS_FAVORITE", qual: "ice cream flavour", obj: "Stracciatella"}}},
+		{name: "just my colour", text: "Teal is just my colour.", want: []want{{pred: "HAS_FAVORITE", qual: "colour", obj: "Teal"}}},
+		{name: "took up", text: "I took up rowing in the spring.", want: []want{{pred: "LIKES", obj: "rowing"}}},
+		{name: "picked up, no subject", text: "Picked up bouldering too.", want: []want{{pred: "LIKES", obj: "bouldering"}}},
+		{name: "traded in for", text: "Traded my Kindle in for a Kobo last month.",
+			want: []want{{pred: "USES", obj: "Kobo"}, {pred: "USES", obj: "Kindle", neg: true}}},
+		// controls
+		{name: "a kin role is no favourite", text: "Sam is my brother.", none: []want{{pred: "HAS_FAVORITE"}}},
+		{name: "picking someone up", text: "I picked up the kids.", none: []want{{pred: "LIKES"}}},
+		{name: "an age is no measure", text: "I'm 34 years old.", none: []want{{pred: "HAS_MEASURE"}}},
+		{name: "a request states nothing else", text: "Can you suggest a laptop for coding?", none: []want{{pred: "USES"}, {pred: "LIKES"}}},
+	})
+}

@@ -1,0 +1,159 @@
+package offline
+
+import (
+	"strings"
+
+	"github.com/graphmem/graphmem/nlp"
+)
+
+// Routines: an activity the speaker does on a day or at a frequency, one
+// current routine per activity ("I go to the gym on Mondays and
+// Thursdays", "I swim three times a week", "I run every morning now",
+// "Tuesday is my gym day"). The scan leaves the clause to its other rules
+// (the activity is still practised); it only adds HAS_ROUTINE with the
+// activity as qualifier.
+
+// frequencyAt reads a frequency at i: "every Monday", "every morning", "on
+// Mondays (and Thursdays)", "three times a week", "twice a month",
+// "daily". It returns the phrase and the index after it.
+func (c *clause) frequencyAt(i int) (string, int) {
+	t := c.toks
+	start := i
+	switch {
+	case alt("daily|weekly|nightly|fortnightly|monthly", c.at(i)):
+		return c.at(i), i + 1
+	case alt("every|each", c.at(i)):
+		j := i + 1
+		if alt("other|second|single", c.at(j)) {
+			j++
+		}
+		if d, ok := nlp.ParseWeekday(c.at(j)); ok {
+			s := "every " + strings.Join(strings.Fields(words(t[i+1:j])+" "+d.String()), " ")
+			return strings.TrimSpace(s), j + 1
+		}
+		if alt("day|morning|evening|night|weekend|week|lunchtime|afternoon|month|weekday", c.at(j)) {
+			return words(t[start : j+1]), j + 1
+		}
+		if t[min(j, len(t)-1)].kind == nlp.Word && j < len(t) && c.at(j) == dateTok {
+			return "", i
+		}
+	case c.at(i) == "on":
+		var days []string
+		j := i + 1
+		for j < len(t) {
+			d, ok := nlp.ParseWeekday(c.at(j))
+			if !ok || !strings.HasSuffix(c.at(j), "s") {
+				break
+			}
+			days = append(days, d.String()+"s")
+			j++
+			if alt("and|&|,", c.at(j)) {
+				j++
+			}
+		}
+		if len(days) > 0 {
+			return strings.Join(days, " and "), j
+		}
+	case alt("once|twice", c.at(i)) || (t[min(i, len(t)-1)].kind == nlp.Number || valueWords[c.at(i)]) && alt("times|x", c.at(i+1)):
+		j := i + 1
+		if !alt("once|twice", c.at(i)) {
+			j++
+		}
+		if alt("a|per|each|every", c.at(j)) && alt("day|week|month|year|fortnight", c.at(j+1)) {
+			return words(t[start : j+2]), j + 2
+		}
+	}
+	return "", i
+}
+
+// routineScan adds HAS_ROUTINE for "I <activity> <frequency>", "I go to
+// the <place> <frequency>", "I go <activity-ing> <frequency>", "I do|play
+// <activity> <frequency>".
+func (r *hobbyRules) routineScan(c *clause) {
+	sp := c.said.speaker
+	t := c.toks
+	if sp == "" || !alt("i|we", c.at(0)) || c.hedge {
+		return
+	}
+	i := 1
+	for alt("usually|always|normally|now|still|generally|typically|also|regularly|try|to|'ve|have|started|been|'m|am", c.at(i)) {
+		i++
+	}
+	lemma, form, ok := verbOf(c.at(i))
+	if !ok || form == formPast || form == formPart {
+		return
+	}
+	activity := ""
+	j := i + 1
+	switch {
+	case lemma == "go" && c.at(j) == "to":
+		np := takeNP(t, j+1)
+		if np.empty() || !(placeNouns[np.head()] || routineNouns[np.head()] || occasionNouns[np.head()]) || np.hasName {
+			return
+		}
+		activity, j = np.lower(), np.next
+	case lemma == "go" && j < len(t) && (goVerbs[c.at(j)] || activities[c.at(j)]):
+		activity, j = c.at(j), j+1
+	case alt("do|play|practise|practice", lemma):
+		np := takeNP(t, j)
+		if np.empty() || !(activities[np.key()] || activities[np.head()] || routineNouns[np.head()]) {
+			return
+		}
+		activity, j = np.lower(), np.next
+	case activityVerbs[lemma] || commuteVerbs[lemma] != "" && lemma != "drive" && lemma != "walk":
+		activity = gerund(lemma)
+	default:
+		return
+	}
+	for k := j; k < len(t) && k < j+6; k++ {
+		if freq, _ := c.frequencyAt(k); freq != "" {
+			if alt("to|into", c.at(j)) && commuteDestinations[c.at(j+1)] != "" {
+				return // "I cycle to work every day" is a commute
+			}
+			on := ""
+			if c.at(k) == "on" {
+				on = "on "
+			}
+			c.emit(fx{subj: sp, pred: "HAS_ROUTINE", obj: c.value(freq), qual: strings.TrimPrefix(activity, "the "),
+				conf: 0.8, tmpl: "{S} goes " + routineVerb(activity) + " " + on + "{O}", noDate: true})
+			return
+		}
+	}
+}
+
+// routineVerb phrases the activity of a routine after "goes".
+func routineVerb(activity string) string {
+	if strings.HasSuffix(activity, "ing") {
+		return activity
+	}
+	return "to the " + activity
+}
+
+// routineDayFrame: "Tuesday is my gym day", "Saturdays are my long-run
+// days".
+func (r *hobbyRules) routineDayFrame(c *clause) bool {
+	d, ok := nlp.ParseWeekday(c.at(0))
+	if !ok {
+		return false
+	}
+	n, isCop, neg, _ := c.copulaAt(1)
+	if !isCop || neg || !alt("my|our", c.at(n)) {
+		return false
+	}
+	j := n + 1
+	for j < len(c.toks) && j < n+4 && !alt("day|days|night|nights|morning|mornings|evening|evenings", c.at(j)) {
+		j++
+	}
+	if j == n+1 || j >= len(c.toks) || j >= n+4 {
+		return false
+	}
+	activity := words(c.toks[n+1 : j])
+	when := d.String() + "s"
+	if c.at(j) != "day" && c.at(j) != "days" {
+		when += " (" + c.at(j) + ")"
+	}
+	c.subj = c.said.speaker
+	c.emit(fx{subj: c.said.speaker, pred: "HAS_ROUTINE", obj: c.value(when), qual: activity, conf: 0.8,
+		tmpl: "{S's} " + activity + " " + pick(strings.HasSuffix(c.at(j), "s"), "day is", "days are") + " {O}", noDate: true})
+	return true
+}
