@@ -69,7 +69,7 @@ type Config struct {
 	ORTLibrary    string        `env:"ONNXRUNTIME_LIB" desc:"local embedder: ONNX Runtime shared library (default: the one in MODEL_DIR)"`
 	EmbedPooling  string        `env:"EMBEDDING_POOLING" envDefault:"mean" desc:"local embedder: mean or cls pooling, as the model was trained"`
 	EmbedThreads  int           `env:"EMBEDDING_THREADS" envDefault:"1" desc:"local embedder: ONNX Runtime threads per call"`
-	EmbedWorkers  int           `env:"EMBEDDING_WORKERS" envDefault:"1" desc:"concurrent batches of the embedding lane (0: no lane on this replica)"`
+	EmbedWorkers  int           `env:"EMBEDDING_WORKERS" envDefault:"1" desc:"concurrent batches of the embedding lane (0, or WORKERS=0: no lane on this replica)"`
 	EntityVectors bool          `env:"ENTITY_VECTORS" envDefault:"false" desc:"also embed entity names for entity resolution (off: measured to merge unrelated short names)"`
 	EmbedModel    string        `env:"EMBEDDING_MODEL" desc:"openai embedder: model name"`
 	EmbedDims     int           `env:"EMBEDDING_DIMENSIONS" envDefault:"1536" desc:"openai embedder: embedding size (vector index dimension)"`

@@ -259,8 +259,8 @@ func buildApp(ctx context.Context, cfg Config, keys *api.KeyRing, log *slog.Logg
 	if embedder != nil && cfg.EntityVectors {
 		mdeps.Embedder = embedder
 	}
-	if embedder != nil && cfg.EmbedWorkers > 0 {
-		mdeps.Embedded = store
+	if embedder != nil {
+		mdeps.Embedded = store // some replica's lane embeds what this one stores
 	}
 	svc, err := memory.New(mdeps, memory.Config{
 		Profiles: profiles, DefaultProfile: cfg.CondenserProfile, EngineName: engineName,
@@ -299,7 +299,9 @@ func buildApp(ctx context.Context, cfg Config, keys *api.KeyRing, log *slog.Logg
 	} else {
 		log.Warn("GRAPHMEM_WORKERS=0: this replica runs no background jobs; another replica must")
 	}
-	if embedder != nil && cfg.EmbedWorkers > 0 {
+	// The lane is background work like the job workers: a replica with
+	// GRAPHMEM_WORKERS=0 runs neither.
+	if embedder != nil && cfg.EmbedWorkers > 0 && cfg.Workers > 0 {
 		lane := memory.NewEmbeddingLane(store, memory.ClassifiedEmbedder(embedder), memory.LaneConfig{
 			Model: embedder.Model(), Owner: laneOwner(), Workers: cfg.EmbedWorkers, Tenants: cfg.WorkerTenants,
 			ObserveBatch: metrics.ObserveEmbeddings, ObserveBacklog: metrics.SetEmbeddingBacklog,
