@@ -202,7 +202,7 @@ func (s *Service) Context(ctx context.Context, tenant string, in ContextInput) (
 			out.Preferences[i] = fromGraphPreference(p)
 		}
 	}
-	section("Relevant past conversation", memories, &out.Memories)
+	section("Relevant past conversation", pastTurns(memories, out.Facts, in.SessionID), &out.Memories)
 
 	var text strings.Builder
 	if long.Len() > 0 {
@@ -358,4 +358,28 @@ func fromGraphPreference(p graph.Preference) Preference {
 		Polarity: p.Polarity, Strength: p.Strength, Confidence: p.Confidence, Status: p.Status, ValidFrom: p.ValidFrom,
 		ValidTo: p.ValidTo, RecordedAt: p.RecordedAt, ExpiredAt: p.ExpiredAt, SourceEventIDs: p.SourceEventIDs, Fact: p.Fact,
 		SupersededBy: p.SupersededBy}
+}
+
+// pastTurns keeps the memories worth a line of their own: not a turn of the
+// current session (the condensed view shows it), and not a turn every
+// event of which a fact already in the context was read from (the fact
+// says it, distilled).
+func pastTurns(memories, facts []SearchResult, sessionID string) []SearchResult {
+	cited := map[string]bool{}
+	for _, f := range facts {
+		for _, id := range f.SourceEventIDs {
+			cited[id] = true
+		}
+	}
+	var out []SearchResult
+	for _, m := range memories {
+		if m.Kind == KindRaw && sessionID != "" && m.SessionID == sessionID {
+			continue
+		}
+		if m.Kind == KindRaw && len(m.SourceEventIDs) > 0 && !slices.ContainsFunc(m.SourceEventIDs, func(id string) bool { return !cited[id] }) {
+			continue
+		}
+		out = append(out, m)
+	}
+	return out
 }

@@ -135,7 +135,7 @@ func TestSearchBehaviour(t *testing.T) {
 		if len(r.SourceEventIDs) == 0 {
 			t.Errorf("result without source events: %+v", r)
 		}
-		if r.Explanation == "" || r.ScoreParts.FullText+r.ScoreParts.Graph <= 0 {
+		if r.Explanation == "" || r.ScoreParts.FullText+r.ScoreParts.Graph+r.ScoreParts.Vector <= 0 {
 			t.Errorf("result without explanation or score parts: %+v", r)
 		}
 		if strings.Contains(r.Text, "Paris") && r.Kind == "fact" {
