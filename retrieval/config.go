@@ -155,6 +155,11 @@ type Config struct {
 	WeightVector  float64
 	WeightGraph   float64
 	WeightRecency float64
+	// AboutUserWeightVector replaces WeightVector for a question about the
+	// user ("the user", "I", "my"): it compares the user's own statements,
+	// which people word unlike their later questions, so meaning counts
+	// more than for a question naming people and things (0: WeightVector).
+	AboutUserWeightVector float64
 	// RRFK is reciprocal rank fusion's k: a signal's rank r adds
 	// 1/(RRFK + r), so the first ranks differ little from the next ones.
 	RRFK float64
@@ -223,7 +228,7 @@ func DefaultConfig() Config {
 
 		TopicFloor: 0.2, TopicWeight: 0.8, SpeakerBoost: 1.3, QuestionWeight: 0.75,
 
-		Fusion: FusionWeighted, WeightText: 1, WeightVector: 0.4, WeightGraph: 0.7, WeightRecency: 0.05, RRFK: 60,
+		Fusion: FusionWeighted, WeightText: 1, WeightVector: 0.4, WeightGraph: 0.7, WeightRecency: 0.05, RRFK: 60, AboutUserWeightVector: 0.8,
 		HalfLife:     180 * 24 * time.Hour,
 		TierWeights:  map[string]float64{KindFact: 1.05, KindRaw: 1, KindInsight: 0.8, KindEvent: 0.55, KindEntity: 0.5},
 		StalePenalty: 0.5, NegativeFactWeight: 0.75, HistoryWeight: 0.9,

@@ -181,9 +181,11 @@ func (r *search) topicAgreement(asked string, stmts []*candidate, topicOf map[*c
 // chatter.
 func (r *search) evidencePriors() {
 	for _, c := range r.set {
-		if c.Kind != KindRaw || c.speaker != "" {
+		if c.Kind != KindRaw {
 			continue
 		}
+		// By role, whether or not turns carry the speakers' names: a
+		// question about the user asks what the user said.
 		switch {
 		case c.form == knowledge.FormChatter:
 			c.demote(r.cfg.ChatterWeight, "chatter: says nothing about the user")

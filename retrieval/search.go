@@ -168,11 +168,16 @@ func (s *Service) newSearch(tenant string, in SearchInput) *search {
 	if len(kinds) == 0 {
 		kinds = allKinds
 	}
+	q := analyzeQuery(in.Query, s.hints, s.cfg.WhHintWeight)
+	cfg := s.cfg
+	if q.AboutUser && cfg.AboutUserWeightVector > 0 {
+		cfg.WeightVector = cfg.AboutUserWeightVector
+	}
 	return &search{
-		s: s, cfg: s.cfg, in: in, limit: limit, kinds: kinds,
+		s: s, cfg: cfg, in: in, limit: limit, kinds: kinds,
 		scope: graph.SearchScope{Tenant: tenant, UserID: in.UserID, SessionID: in.SessionID, AgentID: in.AgentID,
 			AsOf: in.AsOf, KnownAt: in.KnownAt, IncludeHistory: in.IncludeHistory},
-		q:   analyzeQuery(in.Query, s.hints, s.cfg.WhHintWeight),
+		q:   q,
 		tc:  termCache{},
 		set: candidateSet{},
 	}
