@@ -217,13 +217,23 @@ func (s *Store) recordErasure(ctx context.Context, r ForgetRequest, scope, subje
 	if r.JobID == "" {
 		id = knID("erasure_")
 	}
+	redacted, err := json.Marshal(map[string]any{"scope": scope, "subject_hash": subject, "redacted": true})
+	if err != nil {
+		return Erasure{}, fmt.Errorf("erasure payload: %w", err)
+	}
+	// The job's payload named the subject; once erased, it keeps only the
+	// hash, in the same transaction as the audit record.
 	res, err := s.write(ctx, "forget.audit", `
 		MERGE (e:Erasure {tenant: $tenant, id: $id})
 		ON CREATE SET e.scope = $scope, e.subject_hash = $subject, e.who = $who, e.actor = $actor,
 		  e.job_id = $job, e.at = $now, e.counts = $counts
+		WITH e
+		OPTIONAL MATCH (j:Job {tenant: $tenant, id: $job})
+		FOREACH (x IN CASE WHEN j IS NULL THEN [] ELSE [j] END | SET x.payload = $redacted)
 		RETURN e`,
 		map[string]any{"tenant": r.Tenant, "id": id, "scope": scope, "subject": subject, "who": r.Who,
-			"actor": nilIfEmpty(r.Actor), "job": nilIfEmpty(r.JobID), "now": time.Now().UTC(), "counts": string(b)})
+			"actor": nilIfEmpty(r.Actor), "job": nilIfEmpty(r.JobID), "now": time.Now().UTC(), "counts": string(b),
+			"redacted": string(redacted)})
 	if err != nil {
 		return Erasure{}, err
 	}
@@ -439,4 +449,18 @@ func (s *Store) deleteOrphanEntities(ctx context.Context, p map[string]any, coun
 		WHERE NOT (e.is_user = true AND EXISTS { MATCH (:Session {tenant: $tenant, user_id: $user}) })
 		  AND NOT EXISTS { MATCH (e)--(x) }
 		WITH e LIMIT $batch DETACH DELETE e`, p, "Entity", counts, nil)
+}
+
+// SetJobProgress stores a running job's progress as its result so far
+// (GET /v1/jobs/{id} shows it); CompleteJob replaces it with the final one.
+// A job no longer running is left alone.
+func (s *Store) SetJobProgress(ctx context.Context, tenant, jobID string, progress map[string]any) error {
+	b, err := json.Marshal(progress)
+	if err != nil {
+		return fmt.Errorf("job progress: %w", err)
+	}
+	_, err = s.write(ctx, "job.progress", `
+		MATCH (j:Job {tenant: $tenant, id: $id}) WHERE j.status = 'running'
+		SET j.result = $result`, map[string]any{"tenant": tenant, "id": jobID, "result": string(b)})
+	return err
 }

@@ -87,41 +87,6 @@ func forgetFixture(t *testing.T, s *graph.Store, tenant, user string) {
 		map[string]any{"tenant": tenant, "s1": s1})
 }
 
-// graphCensus counts every node (per label) and relationship (per type)
-// of the tenants by tenant and owning user: a node's own user_id, else its
-// session's user, else the user of a neighbour that has one ("" when none).
-func graphCensus(t *testing.T, tenants ...string) map[string]int64 {
-	t.Helper()
-	out := map[string]int64{}
-	for _, rec := range knQuery(t, `
-		MATCH (n) WHERE n.tenant IN $tenants
-		OPTIONAL MATCH (sess:Session {tenant: n.tenant, id: n.session_id})
-		WITH n, coalesce(n.user_id, sess.user_id, head([(n)--(x) WHERE x.user_id IS NOT NULL | x.user_id]), '') AS u
-		UNWIND labels(n) AS l
-		RETURN n.tenant + '|' + u + '|node:' + l AS k, count(*) AS c
-		UNION ALL
-		MATCH (a)-[r]->(b) WHERE a.tenant IN $tenants OR b.tenant IN $tenants OR r.tenant IN $tenants
-		OPTIONAL MATCH (sa:Session {tenant: a.tenant, id: a.session_id})
-		RETURN coalesce(r.tenant, a.tenant) + '|' + coalesce(r.user_id, a.user_id, sa.user_id, b.user_id, '') + '|rel:' + type(r) AS k,
-		       count(*) AS c`, map[string]any{"tenants": tenants}) {
-		k, _ := rec.Get("k")
-		c, _ := rec.Get("c")
-		out[k.(string)] = c.(int64)
-	}
-	return out
-}
-
-// censusOf keeps the entries of one tenant and user.
-func censusOf(c map[string]int64, tenant, user string) map[string]int64 {
-	out := map[string]int64{}
-	for k, v := range c {
-		if strings.HasPrefix(k, tenant+"|"+user+"|") {
-			out[strings.TrimPrefix(k, tenant+"|"+user+"|")] = v
-		}
-	}
-	return out
-}
-
 // TestForgetUserErasesEverythingAndNothingElse: a census of every node and
 // relationship by tenant and user, before and after; the deleted user has
 // nothing left, another user of the tenant and a user of another tenant
@@ -137,8 +102,8 @@ func TestForgetUserErasesEverythingAndNothingElse(t *testing.T) {
 	forgetFixture(t, s, tenant, "bob")
 	forgetFixture(t, s, other, "alice")
 
-	before := graphCensus(t, tenant, other)
-	alice := censusOf(before, tenant, "alice")
+	before := graphtest.Census(t, tenant, other)
+	alice := graphtest.CensusOf(before, tenant, "alice")
 	for _, k := range []string{"node:Raw", "node:Event", "node:Insight", "node:Entity", "node:Conflict", "node:Edit",
 		"node:Session", "node:Job", "node:Passage", "node:Unembedded", "rel:LIVES_IN", "rel:MENTIONS", "rel:HAS_PASSAGE"} {
 		if alice[k] == 0 {
@@ -151,17 +116,17 @@ func TestForgetUserErasesEverythingAndNothingElse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	after := graphCensus(t, tenant, other)
-	if left := censusOf(after, tenant, "alice"); len(left) > 0 {
+	after := graphtest.Census(t, tenant, other)
+	if left := graphtest.CensusOf(after, tenant, "alice"); len(left) > 0 {
 		t.Fatalf("left of the deleted user: %v", left)
 	}
-	if !maps.Equal(censusOf(before, tenant, "bob"), censusOf(after, tenant, "bob")) {
-		t.Fatalf("another user of the tenant changed:\n before %v\n after  %v", censusOf(before, tenant, "bob"), censusOf(after, tenant, "bob"))
+	if !maps.Equal(graphtest.CensusOf(before, tenant, "bob"), graphtest.CensusOf(after, tenant, "bob")) {
+		t.Fatalf("another user of the tenant changed:\n before %v\n after  %v", graphtest.CensusOf(before, tenant, "bob"), graphtest.CensusOf(after, tenant, "bob"))
 	}
-	if !maps.Equal(censusOf(before, other, "alice"), censusOf(after, other, "alice")) {
+	if !maps.Equal(graphtest.CensusOf(before, other, "alice"), graphtest.CensusOf(after, other, "alice")) {
 		t.Fatalf("the same user id in another tenant changed")
 	}
-	if got := censusOf(after, tenant, ""); got["node:Erasure"] != 1 || len(got) != 1 {
+	if got := graphtest.CensusOf(after, tenant, ""); got["node:Erasure"] != 1 || len(got) != 1 {
 		t.Fatalf("tenant-level nodes after: %v (want only the erasure record)", got)
 	}
 	// The counts reported are the ones the census saw.
@@ -201,7 +166,7 @@ func TestForgetUserErasesEverythingAndNothingElse(t *testing.T) {
 			t.Fatalf("forgetting again deleted %d %s", v, k)
 		}
 	}
-	if !maps.Equal(censusOf(graphCensus(t, tenant, other), tenant, "bob"), censusOf(before, tenant, "bob")) {
+	if !maps.Equal(graphtest.CensusOf(graphtest.Census(t, tenant, other), tenant, "bob"), graphtest.CensusOf(before, tenant, "bob")) {
 		t.Fatal("forgetting again changed another user")
 	}
 }
@@ -218,7 +183,7 @@ func TestForgetSessionKeepsWhatOtherSessionsSupport(t *testing.T) {
 	tenant := graphtest.Tenant(t)
 	forgetFixture(t, s, tenant, "alice")
 	forgetFixture(t, s, tenant, "bob")
-	before := graphCensus(t, tenant)
+	before := graphtest.Census(t, tenant)
 
 	er, err := s.ForgetSession(ctx, graph.ForgetRequest{Tenant: tenant, SessionID: "alice-s1", JobID: "job-s", Who: tenant})
 	if err != nil {
@@ -270,8 +235,8 @@ func TestForgetSessionKeepsWhatOtherSessionsSupport(t *testing.T) {
 		map[string]any{"tenant": tenant}); n != 0 {
 		t.Fatalf("%d insight links to the deleted session", n)
 	}
-	after := graphCensus(t, tenant)
-	if !maps.Equal(censusOf(before, tenant, "bob"), censusOf(after, tenant, "bob")) {
+	after := graphtest.Census(t, tenant)
+	if !maps.Equal(graphtest.CensusOf(before, tenant, "bob"), graphtest.CensusOf(after, tenant, "bob")) {
 		t.Fatal("another user changed")
 	}
 	if n := knInt(t, `MATCH (r:Raw {tenant: $tenant, session_id: 'alice-s2'}) RETURN count(r)`, map[string]any{"tenant": tenant}); n != 3 {

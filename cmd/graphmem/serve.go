@@ -260,6 +260,7 @@ func buildApp(ctx context.Context, cfg Config, keys *api.KeyRing, log *slog.Logg
 		return fail(err)
 	}
 	a.svc = svc
+	life := memory.NewLifecycle(store, log) // erasure (DELETE users/sessions)
 
 	// Background work stops with close(), not with the request ctx; the
 	// worker drains its in-flight jobs first.
@@ -269,6 +270,7 @@ func buildApp(ctx context.Context, cfg Config, keys *api.KeyRing, log *slog.Logg
 		worker := jobs.NewWorker(memory.JobQueue(store), jobs.Config{Concurrency: cfg.Workers, Lease: cfg.JobLease, BaseBackoff: cfg.JobBackoff,
 			Tenants: cfg.WorkerTenants, Observe: metrics.ObserveJob}, log)
 		svc.RegisterJobs(worker)
+		life.RegisterJobs(worker)
 		a.wg.Add(1)
 		go func() {
 			defer a.wg.Done()
@@ -289,7 +291,7 @@ func buildApp(ctx context.Context, cfg Config, keys *api.KeyRing, log *slog.Logg
 	}
 
 	gin.SetMode(gin.ReleaseMode)
-	handler, err := api.New(api.Deps{Ready: store, Sessions: svc, Knowledge: svc, Jobs: svc, Retrieval: search, Edits: svc}, api.Options{
+	handler, err := api.New(api.Deps{Ready: store, Sessions: svc, Knowledge: svc, Jobs: svc, Retrieval: search, Edits: svc, Lifecycle: life}, api.Options{
 		Keys: keys, MaxBodyBytes: cfg.MaxBodyBytes, RequestTimeout: cfg.RequestTimeout,
 		LongRequestTimeout: longRequest, TrustedProxies: cfg.TrustedProxies,
 		Spec: graphmem.OpenAPI, Version: version, Log: log, Metrics: metrics, MetricsElsewhere: cfg.MetricsAddr != "",

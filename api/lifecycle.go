@@ -1,0 +1,130 @@
+package api
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/graphmem/graphmem/memory"
+)
+
+// LifecycleService is what the memory-lifecycle routes need: erasure of a
+// user or a session as a background job, its audit records, and one job.
+type LifecycleService interface {
+	ForgetUser(ctx context.Context, tenant, userID string, who memory.Who) (memory.Job, error)
+	ForgetSession(ctx context.Context, tenant, sessionID string, who memory.Who) (memory.Job, error)
+	Erasures(ctx context.Context, tenant string, limit int) ([]memory.Erasure, error)
+	GetJob(ctx context.Context, tenant, id string) (memory.Job, error)
+}
+
+// --- DTOs ---------------------------------------------------------------
+
+type forgetQuery struct {
+	Actor string `form:"actor" binding:"max=128"`
+}
+
+type erasuresQuery struct {
+	Limit int `form:"limit" binding:"omitempty,gte=1,lte=1000"`
+}
+
+type erasureOut struct {
+	ID          string           `json:"id"`
+	Scope       string           `json:"scope"`
+	SubjectHash string           `json:"subject_hash"`
+	Who         string           `json:"who"`
+	Actor       string           `json:"actor,omitempty"`
+	JobID       string           `json:"job_id,omitempty"`
+	At          time.Time        `json:"at"`
+	Counts      map[string]int64 `json:"counts"`
+}
+
+// --- handlers -----------------------------------------------------------
+
+// lifecycle returns the service, or fails the request when none is wired.
+func (s *server) lifecycle(c *gin.Context) (LifecycleService, bool) {
+	if s.deps.Lifecycle == nil {
+		s.fail(c, errRouteNotFound)
+		return nil, false
+	}
+	return s.deps.Lifecycle, true
+}
+
+func (s *server) forgetUser(c *gin.Context) {
+	userID, q, ok := pathAndQuery[forgetQuery](s, c, "user_id")
+	if !ok {
+		return
+	}
+	svc, ok := s.lifecycle(c)
+	if !ok {
+		return
+	}
+	j, err := svc.ForgetUser(c.Request.Context(), tenantOf(c), userID, memory.Who{Tenant: tenantOf(c), Actor: q.Actor})
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	c.JSON(http.StatusAccepted, toJobOut(j))
+}
+
+func (s *server) forgetSession(c *gin.Context) {
+	sessionID, q, ok := pathAndQuery[forgetQuery](s, c, "session_id")
+	if !ok {
+		return
+	}
+	svc, ok := s.lifecycle(c)
+	if !ok {
+		return
+	}
+	j, err := svc.ForgetSession(c.Request.Context(), tenantOf(c), sessionID, memory.Who{Tenant: tenantOf(c), Actor: q.Actor})
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	c.JSON(http.StatusAccepted, toJobOut(j))
+}
+
+func (s *server) listErasures(c *gin.Context) {
+	var q erasuresQuery
+	if err := s.bindQuery(c, &q); err != nil {
+		s.fail(c, err)
+		return
+	}
+	svc, ok := s.lifecycle(c)
+	if !ok {
+		return
+	}
+	es, err := svc.Erasures(c.Request.Context(), tenantOf(c), q.Limit)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	out := make([]erasureOut, len(es))
+	for i, e := range es {
+		out[i] = erasureOut{ID: e.ID, Scope: e.Scope, SubjectHash: e.SubjectHash, Who: e.Who, Actor: e.Actor,
+			JobID: e.JobID, At: e.At, Counts: e.Counts}
+		if out[i].Counts == nil {
+			out[i].Counts = map[string]int64{}
+		}
+	}
+	c.JSON(http.StatusOK, gin.H{"erasures": out})
+}
+
+func (s *server) getJob(c *gin.Context) {
+	id := c.Param("job_id")
+	if id == "" || len(id) > 300 {
+		s.fail(c, invalidField("job_id", "max", "must have 1 to 300 characters"))
+		return
+	}
+	svc, ok := s.lifecycle(c)
+	if !ok {
+		return
+	}
+	j, err := svc.GetJob(c.Request.Context(), tenantOf(c), id)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, toJobOut(j))
+}

@@ -1,0 +1,97 @@
+package api
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/graphmem/graphmem/api/apitest"
+	"github.com/graphmem/graphmem/errs"
+	"github.com/graphmem/graphmem/memory"
+)
+
+// fakeLifecycle records the erasures asked for.
+type fakeLifecycle struct {
+	calls []string
+	who   []memory.Who
+}
+
+func (f *fakeLifecycle) ForgetUser(_ context.Context, tenant, userID string, who memory.Who) (memory.Job, error) {
+	f.calls, f.who = append(f.calls, "user "+tenant+" "+userID), append(f.who, who)
+	return memory.Job{ID: "forget:abc:00000001", Kind: memory.JobForget, Status: "pending", MaxAttempts: 30,
+		CreatedAt: fakeTime, UpdatedAt: fakeTime}, nil
+}
+
+func (f *fakeLifecycle) ForgetSession(_ context.Context, tenant, sessionID string, who memory.Who) (memory.Job, error) {
+	f.calls, f.who = append(f.calls, "session "+tenant+" "+sessionID), append(f.who, who)
+	return memory.Job{ID: "forget:def:00000001", Kind: memory.JobForget, Status: "pending", MaxAttempts: 30,
+		CreatedAt: fakeTime, UpdatedAt: fakeTime}, nil
+}
+
+func (f *fakeLifecycle) Erasures(context.Context, string, int) ([]memory.Erasure, error) {
+	return []memory.Erasure{{ID: "erasure_forget:abc:00000001", Scope: "user", SubjectHash: "0a1b", Who: DefaultTenant,
+		At: fakeTime, Counts: map[string]int64{"Raw": 6, "facts": 4}}}, nil
+}
+
+func (f *fakeLifecycle) GetJob(_ context.Context, _, id string) (memory.Job, error) {
+	if id != "forget:abc:00000001" {
+		return memory.Job{}, errs.NotFound("job %q", id)
+	}
+	return memory.Job{ID: id, Kind: memory.JobForget, Status: "done", Attempts: 1, MaxAttempts: 30, CreatedAt: fakeTime,
+		UpdatedAt: fakeTime, FinishedAt: fakeTime, Result: map[string]any{"done": true, "deleted": map[string]any{"Raw": 6}}}, nil
+}
+
+// TestForgetRoutes: erasure routes answer 202 with the job in the spec's
+// shape, pass the key's tenant and the actor, validate ids and the actor,
+// list audit records and show a job's result; without a lifecycle service
+// they are 404 problems.
+func TestForgetRoutes(t *testing.T) {
+	deps := fullDeps(t)
+	life := &fakeLifecycle{}
+	deps.Lifecycle = life
+	c := newClient(t, deps, Options{})
+
+	rec := c.do(http.MethodDelete, "/v1/users/alice?actor=dpo", nil)
+	if rec.Code != http.StatusAccepted || apitest.Decode[jobOut](t, rec).Kind != "forget" {
+		t.Fatalf("forget user: %d %s", rec.Code, rec.Body)
+	}
+	rec = c.do(http.MethodDelete, "/v1/sessions/s-1", nil)
+	if rec.Code != http.StatusAccepted {
+		t.Fatalf("forget session: %d %s", rec.Code, rec.Body)
+	}
+	if strings.Join(life.calls, ",") != "user default alice,session default s-1" || life.who[0].Actor != "dpo" ||
+		life.who[0].Tenant != DefaultTenant {
+		t.Fatalf("calls %v, who %+v", life.calls, life.who)
+	}
+	rec = c.do(http.MethodGet, "/v1/jobs/forget:abc:00000001", nil)
+	if j := apitest.Decode[jobOut](t, rec); rec.Code != http.StatusOK || j.Result["done"] != true {
+		t.Fatalf("get job: %d %s", rec.Code, rec.Body)
+	}
+	if rec := c.do(http.MethodGet, "/v1/jobs/nope", nil); rec.Code != http.StatusNotFound {
+		t.Fatalf("get unknown job: %d", rec.Code)
+	}
+	rec = c.do(http.MethodGet, "/v1/erasures?limit=5", nil)
+	if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), `"subject_hash":"0a1b"`) {
+		t.Fatalf("erasures: %d %s", rec.Code, rec.Body)
+	}
+	for _, bad := range []struct{ path, field string }{
+		{"/v1/users/-bad", "user_id"},
+		{"/v1/sessions/a%20b", "session_id"},
+		{"/v1/users/alice?actor=" + strings.Repeat("x", 129), "actor"},
+	} {
+		rec := c.do(http.MethodDelete, bad.path, nil)
+		p := apitest.Decode[Problem](t, rec)
+		if rec.Code/100 != 4 || len(p.Errors) == 0 || p.Errors[0].Field != bad.field {
+			t.Errorf("DELETE %s: %d %+v, want a 4xx naming %s", bad.path, rec.Code, p, bad.field)
+		}
+	}
+	if n := len(life.calls); n != 2 {
+		t.Fatalf("invalid requests reached the service: %v", life.calls)
+	}
+
+	without := newClient(t, fullDeps(t), Options{})
+	if rec := without.do(http.MethodDelete, "/v1/users/alice", nil); rec.Code != http.StatusNotFound {
+		t.Fatalf("without a lifecycle service: %d", rec.Code)
+	}
+}
