@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"slices"
 	"time"
 
@@ -13,7 +14,6 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j/dbtype"
 
 	"github.com/graphmem/graphmem/errs"
-	"github.com/graphmem/graphmem/ontology"
 )
 
 // Forgetting (erasure). Everything a user's memory holds carries the
@@ -72,6 +72,12 @@ func SubjectHash(tenant, kind, id string) string {
 // (tenant, user_id) match; the sweep of db.labels() follows. Entities go
 // after the tiers that point at them, and sessions last.
 var coreLabels = []string{"Raw", "Event", "Insight", "Conflict", "Edit", "Entity", "Session"}
+
+// safeLabel is what a label read from the database (or an import file)
+// must look like before it is interpolated into a statement: a plain
+// identifier, so no quoting is ever needed. ontology.ValidLabel is the
+// narrower rule for entity types.
+var safeLabel = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]{0,63}$`)
 
 // keptLabels are never swept: the audit records of erasures, and jobs
 // (deleted separately, keeping the erasure's own job).
@@ -156,7 +162,7 @@ func (s *Store) sweepLabels(ctx context.Context) ([]string, error) {
 	out := slices.Clone(coreLabels)
 	for _, rec := range res.Records {
 		l, _ := get[string](rec, "label")
-		if ontology.ValidLabel(l) && !slices.Contains(out, l) && !slices.Contains(keptLabels, l) {
+		if safeLabel.MatchString(l) && !slices.Contains(out, l) && !slices.Contains(keptLabels, l) {
 			out = append(out, l)
 		}
 	}
