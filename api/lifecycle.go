@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"time"
 
@@ -17,6 +18,7 @@ type LifecycleService interface {
 	ForgetSession(ctx context.Context, tenant, sessionID string, who memory.Who) (memory.Job, error)
 	Erasures(ctx context.Context, tenant string, limit int) ([]memory.Erasure, error)
 	GetJob(ctx context.Context, tenant, id string) (memory.Job, error)
+	ExportUser(ctx context.Context, tenant, userID string, w io.Writer) (memory.ExportStats, error)
 }
 
 // --- DTOs ---------------------------------------------------------------
@@ -127,4 +129,48 @@ func (s *server) getJob(c *gin.Context) {
 		return
 	}
 	c.JSON(http.StatusOK, toJobOut(j))
+}
+
+// lazyNDJSON sends the status and content type with the first byte, so an
+// export that fails before writing anything (an unknown user) can still
+// answer with a problem.
+type lazyNDJSON struct {
+	c       *gin.Context
+	started bool
+}
+
+func (w *lazyNDJSON) Write(p []byte) (int, error) {
+	if !w.started {
+		w.started = true
+		w.c.Header("Content-Type", "application/x-ndjson")
+		w.c.Header("Content-Disposition", `attachment; filename="graphmem-export.ndjson"`)
+		w.c.Status(http.StatusOK)
+	}
+	n, err := w.c.Writer.Write(p)
+	w.c.Writer.Flush()
+	return n, err
+}
+
+// exportUser streams one user's memory as NDJSON (docs/export.md). Once
+// lines are on the wire an error cannot become a problem: the stream stops
+// without its end line, which importers reject as cut short.
+func (s *server) exportUser(c *gin.Context) {
+	userID, _, ok := pathAndQuery[struct{}](s, c, "user_id")
+	if !ok {
+		return
+	}
+	svc, ok := s.lifecycle(c)
+	if !ok {
+		return
+	}
+	w := &lazyNDJSON{c: c}
+	st, err := svc.ExportUser(c.Request.Context(), tenantOf(c), userID, w)
+	if err != nil {
+		if !w.started {
+			s.fail(c, err)
+			return
+		}
+		s.log.ErrorContext(c.Request.Context(), "export stream broken", "error", err, "lines", st.Lines)
+		c.Abort()
+	}
 }

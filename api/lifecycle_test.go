@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -93,5 +94,37 @@ func TestForgetRoutes(t *testing.T) {
 	without := newClient(t, fullDeps(t), Options{})
 	if rec := without.do(http.MethodDelete, "/v1/users/alice", nil); rec.Code != http.StatusNotFound {
 		t.Fatalf("without a lifecycle service: %d", rec.Code)
+	}
+}
+
+func (f *fakeLifecycle) ExportUser(_ context.Context, tenant, userID string, w io.Writer) (memory.ExportStats, error) {
+	if userID != "alice" {
+		return memory.ExportStats{}, errs.NotFound("user %q", userID)
+	}
+	f.calls = append(f.calls, "export "+tenant+" "+userID)
+	n, err := io.WriteString(w, `{"kind":"header","format":"graphmem.export","version":1}`+"\n"+`{"kind":"end","lines":2}`+"\n")
+	return memory.ExportStats{Lines: 2, Bytes: int64(n)}, err
+}
+
+// TestExportRoute: the export streams NDJSON of the key's tenant; an
+// unknown user is a 404 problem (nothing written before), a bad id a 4xx
+// naming user_id.
+func TestExportRoute(t *testing.T) {
+	deps := fullDeps(t)
+	life := &fakeLifecycle{}
+	deps.Lifecycle = life
+	c := newClient(t, deps, Options{})
+	rec := c.do(http.MethodGet, "/v1/users/alice/export", nil)
+	if rec.Code != http.StatusOK || rec.Header().Get("Content-Type") != "application/x-ndjson" ||
+		!strings.HasPrefix(rec.Body.String(), `{"kind":"header"`) || strings.Join(life.calls, ",") != "export default alice" {
+		t.Fatalf("export: %d %q %s (calls %v)", rec.Code, rec.Header().Get("Content-Type"), rec.Body, life.calls)
+	}
+	rec = c.do(http.MethodGet, "/v1/users/bob/export", nil)
+	if rec.Code != http.StatusNotFound || !strings.HasPrefix(rec.Header().Get("Content-Type"), problemContentType) {
+		t.Fatalf("unknown user: %d %q %s", rec.Code, rec.Header().Get("Content-Type"), rec.Body)
+	}
+	rec = c.do(http.MethodGet, "/v1/users/-bad/export", nil)
+	if p := apitest.Decode[Problem](t, rec); rec.Code/100 != 4 || len(p.Errors) == 0 || p.Errors[0].Field != "user_id" {
+		t.Fatalf("bad id: %d %+v", rec.Code, p)
 	}
 }

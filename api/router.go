@@ -181,6 +181,7 @@ func (s *server) register(v1 *gin.RouterGroup) {
 	v1.DELETE("/sessions/:session_id", s.timed(), s.forgetSession)
 	v1.GET("/erasures", s.timed(), s.listErasures)
 	v1.GET("/jobs/:job_id", s.timed(), s.getJob)
+	users.GET("/export", s.long(), s.exportUser) // streamed NDJSON
 }
 
 // fail maps an error to a problem response; the one exit for errors.

@@ -57,17 +57,83 @@ type NodeRef struct {
 }
 
 // ExportUser calls emit with a header, every node of the user and every
-// relationship between two of them, in an order an import can replay.
+// relationship between two of them, in the order they were created (which an
+// import replays: full-text ties then break the same way).
 func (s *Store) ExportUser(ctx context.Context, tenant, userID string, emit func(ExportLine) error) error {
 	now := time.Now().UTC()
 	if err := emit(ExportLine{Kind: "header", Format: ExportFormat, Version: ExportVersion, Tenant: tenant, UserID: userID, At: &now}); err != nil {
 		return err
 	}
+	return s.exportUserBody(ctx, tenant, userID, emit)
+}
+
+// ExportTenant calls emit with a header without a user, then every user's
+// nodes and relationships as ExportUser writes them, user after user (an
+// import may replay it in batches: a user's relationships only need that
+// user's nodes).
+func (s *Store) ExportTenant(ctx context.Context, tenant string, emit func(ExportLine) error) error {
+	now := time.Now().UTC()
+	if err := emit(ExportLine{Kind: "header", Format: ExportFormat, Version: ExportVersion, Tenant: tenant, At: &now}); err != nil {
+		return err
+	}
+	users, err := s.TenantUsers(ctx, tenant)
+	if err != nil {
+		return err
+	}
+	for _, u := range users {
+		if err := s.exportUserBody(ctx, tenant, u, emit); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// TenantUsers lists the user ids that own sessions or entities in tenant.
+func (s *Store) TenantUsers(ctx context.Context, tenant string) ([]string, error) {
+	res, err := s.read(ctx, "export.users", `
+		CALL () {
+		  MATCH (n:Session {tenant: $tenant}) RETURN DISTINCT n.user_id AS u
+		  UNION
+		  MATCH (n:Entity {tenant: $tenant}) RETURN DISTINCT n.user_id AS u
+		}
+		WITH u WHERE u IS NOT NULL
+		RETURN u ORDER BY u`, map[string]any{"tenant": tenant})
+	if err != nil {
+		return nil, fmt.Errorf("list users: %w", err)
+	}
+	out := make([]string, 0, len(res.Records))
+	for _, rec := range res.Records {
+		if u, _ := get[string](rec, "u"); u != "" {
+			out = append(out, u)
+		}
+	}
+	return out, nil
+}
+
+// HasUser says whether tenant holds any session or entity of userID.
+func (s *Store) HasUser(ctx context.Context, tenant, userID string) (bool, error) {
+	res, err := s.read(ctx, "export.has_user", `
+		RETURN EXISTS { MATCH (n:Session {tenant: $tenant, user_id: $user}) }
+		    OR EXISTS { MATCH (n:Entity {tenant: $tenant, user_id: $user}) WHERE n.norm_name IS NOT NULL } AS found`,
+		map[string]any{"tenant": tenant, "user": userID})
+	if err != nil {
+		return false, fmt.Errorf("find user: %w", err)
+	}
+	if len(res.Records) == 0 {
+		return false, nil
+	}
+	found, _ := get[bool](res.Records[0], "found")
+	return found, nil
+}
+
+// exportUserBody emits the user's nodes, then the relationships between them.
+func (s *Store) exportUserBody(ctx context.Context, tenant, userID string, emit func(ExportLine) error) error {
 	p := map[string]any{"tenant": tenant, "user": userID}
 	for _, l := range exportLabels {
 		res, err := s.read(ctx, "export.nodes", `
 			MATCH (n:`+l+` {tenant: $tenant}) WHERE n.user_id = $user
-			RETURN labels(n) AS labels, properties(n) AS props ORDER BY n.id`, p)
+			RETURN labels(n) AS labels, properties(n) AS props
+			ORDER BY coalesce(n.recorded_at, n.created_at), n.seq, n.id, n.session_id`, p)
 		if err != nil {
 			return fmt.Errorf("export %s: %w", l, err)
 		}
@@ -91,7 +157,7 @@ func (s *Store) ExportUser(ctx context.Context, tenant, userID string, emit func
 			MATCH (a:`+l+` {tenant: $tenant})-[r]->(b) WHERE a.user_id = $user AND b.tenant = $tenant AND b.user_id = $user
 			RETURN a {.id, .session_id} AS a, [x IN labels(b) WHERE x IN $primary][0] AS bl, b {.id, .session_id} AS b,
 			       type(r) AS type, properties(r) AS props
-			ORDER BY type, a.id, b.id, r.id`, map[string]any{"tenant": tenant, "user": userID, "primary": exportLabels})
+			ORDER BY coalesce(r.recorded_at, r.created_at), type, a.id, a.session_id, b.id, b.session_id, r.id`, map[string]any{"tenant": tenant, "user": userID, "primary": exportLabels})
 		if err != nil {
 			return fmt.Errorf("export relationships of %s: %w", l, err)
 		}
@@ -129,25 +195,56 @@ type ImportStats struct {
 	NodesCreated  int
 	RelsCreated   int
 	NodesExisting int
+	// EntitiesMerged counts entities of the file that the tenant already
+	// held under another id (same user, type and name, or the user's own
+	// entity): the import used the tenant's node instead.
+	EntitiesMerged int
 }
+
+// Add adds o's counts to st.
+func (st *ImportStats) Add(o ImportStats) {
+	st.Lines += o.Lines
+	st.NodesCreated += o.NodesCreated
+	st.RelsCreated += o.RelsCreated
+	st.NodesExisting += o.NodesExisting
+	st.EntitiesMerged += o.EntitiesMerged
+}
+
+// EntityIDMap maps entity ids of an import file to the ids of the tenant's
+// entities they were merged onto. An import of several batches passes the
+// same map to each, so a relationship in a later batch finds the entity a
+// former batch merged.
+type EntityIDMap map[string]string
 
 // ImportBatch writes a batch of export lines into tenant: nodes are merged
 // on their key (created with their properties and labels, left alone when
-// present), relationships merged between them (facts on their id). A user's
-// nodes must come before the relationships that need them, as ExportUser
-// writes them. Importing the same lines twice changes nothing.
-func (s *Store) ImportBatch(ctx context.Context, tenant string, lines []ExportLine) (ImportStats, error) {
+// present), relationships merged between them (facts on their id). An
+// entity the tenant already holds under another id (the uniqueness key is
+// tenant, user, type and normalized name; a user has one :User entity) is
+// not created: the import merges onto the tenant's entity, records the
+// mapping in ids (nil: a map for this batch only) and attaches the file's
+// relationships to it. A user's nodes must come before the relationships
+// that need them, as ExportUser writes them. Importing the same lines twice
+// changes nothing.
+func (s *Store) ImportBatch(ctx context.Context, tenant string, lines []ExportLine, ids EntityIDMap) (ImportStats, error) {
 	var st ImportStats
+	if ids == nil {
+		ids = EntityIDMap{}
+	}
 	type nodeGroup struct {
 		label, extra string
 		rows         []map[string]any
 	}
-	nodes := map[string]*nodeGroup{}
+	// Groups are runs of consecutive lines of one kind, in file order: the
+	// import replays the source's order of creation (the export writes it),
+	// so full-text indexes break score ties among the imported nodes and
+	// facts as they did among the originals.
+	var nodes []*nodeGroup
 	type relGroup struct {
 		typ, from, to string
 		rows          []map[string]any
 	}
-	rels := map[string]*relGroup{}
+	var rels []*relGroup
 	for i, l := range lines {
 		st.Lines++
 		switch l.Kind {
@@ -182,13 +279,16 @@ func (s *Store) ImportBatch(ctx context.Context, tenant string, lines []ExportLi
 			if _, ok := props["scope"]; ok {
 				props["scope"] = scopeToken(tenant, user)
 			}
-			key := primary + ":" + strings.Join(extra, ":")
-			g := nodes[key]
-			if g == nil {
+			var g *nodeGroup
+			if n := len(nodes); n > 0 && nodes[n-1].label == primary && nodes[n-1].extra == strings.Join(extra, ":") {
+				g = nodes[n-1]
+			} else {
 				g = &nodeGroup{label: primary, extra: strings.Join(extra, ":")}
-				nodes[key] = g
+				nodes = append(nodes, g)
 			}
-			g.rows = append(g.rows, map[string]any{"id": id, "session_id": props["session_id"], "props": props})
+			isUser := slices.Contains(l.Labels, "User")
+			g.rows = append(g.rows, map[string]any{"id": id, "session_id": props["session_id"], "props": props,
+				"user": user, "type": props["type"], "norm": props["norm_name"], "is_user": isUser})
 		case "rel":
 			if !ontology.ValidRelType(l.Type) || l.Start == nil || l.End == nil ||
 				!slices.Contains(exportLabels, l.Start.Label) || !slices.Contains(exportLabels, l.End.Label) {
@@ -204,11 +304,12 @@ func (s *Store) ImportBatch(ctx context.Context, tenant string, lines []ExportLi
 					props["scope"] = scopeToken(tenant, user)
 				}
 			}
-			key := l.Type + ":" + l.Start.Label + ":" + l.End.Label
-			g := rels[key]
-			if g == nil {
+			var g *relGroup
+			if n := len(rels); n > 0 && rels[n-1].typ == l.Type && rels[n-1].from == l.Start.Label && rels[n-1].to == l.End.Label {
+				g = rels[n-1]
+			} else {
 				g = &relGroup{typ: l.Type, from: l.Start.Label, to: l.End.Label}
-				rels[key] = g
+				rels = append(rels, g)
 			}
 			g.rows = append(g.rows, map[string]any{"a": l.Start.ID, "as": nilIfEmpty(l.Start.SessionID), "b": l.End.ID,
 				"bs": nilIfEmpty(l.End.SessionID), "id": props["id"], "props": props})
@@ -218,10 +319,19 @@ func (s *Store) ImportBatch(ctx context.Context, tenant string, lines []ExportLi
 	}
 	_, err := writeTx(ctx, s, "import.batch", func(tx neo4j.ManagedTransaction) (struct{}, error) {
 		created, existing, rc := 0, 0, 0
-		for _, label := range exportLabels {
+		{
 			for _, g := range nodes {
-				if g.label != label {
-					continue
+				label := g.label
+				rows := g.rows
+				if label == "Entity" {
+					var merged int
+					var err error
+					rows, merged, err = resolveEntities(ctx, tx, tenant, rows, ids)
+					if err != nil {
+						return struct{}{}, err
+					}
+					st.EntitiesMerged += merged
+					existing += len(g.rows) - len(rows)
 				}
 				match := `{tenant: $tenant, id: row.id}`
 				if label == "Raw" {
@@ -237,7 +347,7 @@ func (s *Store) ImportBatch(ctx context.Context, tenant string, lines []ExportLi
 					ON CREATE SET n = row.props, n._imported = true
 					WITH n WHERE n._imported = true
 					REMOVE n._imported
-					`+set, map[string]any{"tenant": tenant, "rows": g.rows})
+					`+set, map[string]any{"tenant": tenant, "rows": rows})
 				if err != nil {
 					return struct{}{}, err
 				}
@@ -246,10 +356,22 @@ func (s *Store) ImportBatch(ctx context.Context, tenant string, lines []ExportLi
 					return struct{}{}, err
 				}
 				created += sum.Counters().NodesCreated()
-				existing += len(g.rows) - sum.Counters().NodesCreated()
+				existing += len(rows) - sum.Counters().NodesCreated()
 			}
 		}
 		for _, g := range rels {
+			for _, row := range g.rows {
+				if g.from == "Entity" {
+					if to, ok := ids[row["a"].(string)]; ok {
+						row["a"] = to
+					}
+				}
+				if g.to == "Entity" {
+					if to, ok := ids[row["b"].(string)]; ok {
+						row["b"] = to
+					}
+				}
+			}
 			ma, mb := `{tenant: $tenant, id: row.a}`, `{tenant: $tenant, id: row.b}`
 			if g.from == "Raw" {
 				ma = `{tenant: $tenant, session_id: row.as, id: row.a}`
@@ -286,6 +408,47 @@ func (s *Store) ImportBatch(ctx context.Context, tenant string, lines []ExportLi
 		return struct{}{}, nil
 	})
 	return st, err
+}
+
+// resolveEntities drops the rows of entities the tenant already holds:
+// under the same id (nothing to do), or under another id with the same
+// uniqueness key or as the user's own entity (recorded in ids, counted as
+// merged). It returns the rows to create.
+func resolveEntities(ctx context.Context, tx neo4j.ManagedTransaction, tenant string, rows []map[string]any, ids EntityIDMap) ([]map[string]any, int, error) {
+	res, err := tx.Run(ctx, `
+		UNWIND $rows AS row
+		OPTIONAL MATCH (x:Entity {tenant: $tenant, id: row.id})
+		OPTIONAL MATCH (y:Entity {tenant: $tenant, user_id: row.user, type: row.type, norm_name: row.norm})
+		OPTIONAL MATCH (u:User {tenant: $tenant, user_id: row.user}) WHERE row.is_user
+		RETURN row.id AS id, coalesce(x.id, y.id, u.id) AS existing`, map[string]any{"tenant": tenant, "rows": rows})
+	if err != nil {
+		return nil, 0, err
+	}
+	recs, err := res.Collect(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
+	found := make(map[string]string, len(recs))
+	for _, rec := range recs {
+		id, _ := get[string](rec, "id")
+		if ex, _ := get[string](rec, "existing"); ex != "" {
+			found[id] = ex
+		}
+	}
+	merged := 0
+	out := rows[:0:0]
+	for _, row := range rows {
+		id := row["id"].(string)
+		ex, ok := found[id]
+		switch {
+		case !ok:
+			out = append(out, row)
+		case ex != id:
+			ids[id] = ex
+			merged++
+		}
+	}
+	return out, merged, nil
 }
 
 // encodeProps turns stored properties into JSON values that keep their

@@ -39,7 +39,7 @@ func importNDJSON(t *testing.T, s *graph.Store, tenant string, data []byte) grap
 		}
 		lines = append(lines, l)
 	}
-	st, err := s.ImportBatch(t.Context(), tenant, lines)
+	st, err := s.ImportBatch(t.Context(), tenant, lines, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,5 +126,78 @@ func TestExportImportIsLossless(t *testing.T) {
 	}
 	if a, b := search(src), search(dst); a != b || !strings.Contains(a, "Paris") {
 		t.Fatalf("search differs or finds nothing:\n src %s\n dst %s", a, b)
+	}
+}
+
+// TestImportMergesOntoExistingEntities: importing a user into a tenant that
+// already holds the same user with entities of the same type and name
+// (under other ids) does not break the uniqueness constraints: the import
+// merges onto the tenant's entities, attaches the file's facts to them, and
+// a second import still changes nothing.
+func TestImportMergesOntoExistingEntities(t *testing.T) {
+	t.Parallel()
+	s := graphtest.Store(t)
+	src, dst := graphtest.Tenant(t), graphtest.Tenant(t)
+	forgetFixture(t, s, src, "alice")
+	data := exportNDJSON(t, s, src, "alice")
+
+	// dst already knows alice (her :User entity) and Paris, from another
+	// session, with ids of its own.
+	if _, err := s.AppendEvents(t.Context(), dst, "other", "alice", "agent", []graph.NewRawEvent{{ID: "o1", Kind: graph.RawMessage,
+		Role: "user", Content: "Paris is lovely", OccurredAt: knDay("2024-01-01")}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.WriteKnowledge(t.Context(), graph.KnowledgeWrite{Tenant: dst, UserID: "alice", SessionID: "other",
+		ObservedAt: knDay("2024-01-01"), Extractor: "test",
+		Entities: []graph.EntityInput{knUserEnt(), knEnt("paris", "Paris", "Place")},
+		Facts:    []graph.FactInput{knFact("user", "VISITED", "paris", knSrc("o1"))}}); err != nil {
+		t.Fatal(err)
+	}
+	entityIDs := func(tenant string) map[string]string {
+		out := map[string]string{}
+		for _, rec := range knQuery(t, `MATCH (e:Entity {tenant: $t, user_id: 'alice'}) RETURN e.type + ':' + e.norm_name AS k, e.id AS id`,
+			map[string]any{"t": tenant}) {
+			out[rec.Values[0].(string)] = rec.Values[1].(string)
+		}
+		return out
+	}
+	before := entityIDs(dst)
+	if srcIDs := entityIDs(src); srcIDs["Place:paris"] == before["Place:paris"] || before["Place:paris"] == "" {
+		t.Fatalf("the fixture should give Paris different ids: src %v dst %v", srcIDs, before)
+	}
+
+	st := importNDJSON(t, s, dst, data)
+	if st.EntitiesMerged < 2 {
+		t.Fatalf("import merged %d entities, want the user and Paris: %+v", st.EntitiesMerged, st)
+	}
+	after := entityIDs(dst)
+	for k, id := range before {
+		if after[k] != id {
+			t.Errorf("%s: id %s became %s", k, id, after[k])
+		}
+	}
+	if len(after) != len(entityIDs(src)) {
+		t.Errorf("entities after import %v, want one per entity of the source %v", after, entityIDs(src))
+	}
+	// The file's facts hang on dst's Paris, beside dst's own fact.
+	facts, err := s.Facts(t.Context(), dst, "alice", graph.FactQuery{IncludeHistory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	onParis := map[string]bool{}
+	for _, f := range facts {
+		if f.ObjectID == before["Place:paris"] {
+			onParis[f.Predicate] = true
+		}
+	}
+	if !onParis["VISITED"] || !onParis["LIVES_IN"] {
+		t.Fatalf("facts on dst's Paris: %v (want its VISITED and the file's LIVES_IN)", onParis)
+	}
+	census := graphtest.CensusOf(graphtest.Census(t, dst), dst, "alice")
+	if again := importNDJSON(t, s, dst, data); again.NodesCreated != 0 || again.RelsCreated != 0 {
+		t.Fatalf("importing twice created %+v", again)
+	}
+	if c := graphtest.CensusOf(graphtest.Census(t, dst), dst, "alice"); !maps.Equal(c, census) {
+		t.Fatalf("importing twice changed the census:\n %v\n %v", census, c)
 	}
 }

@@ -3,6 +3,7 @@ package memory
 import (
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
 	"sync"
 	"time"
@@ -32,18 +33,24 @@ type ForgetStore interface {
 	Erasures(ctx context.Context, tenant string, limit int) ([]graph.Erasure, error)
 }
 
-// Lifecycle runs what happens to memories after they are written: for now
-// erasure of a user or a session. It is separate from Service so its
+// LifecycleStore is what the lifecycle service needs of the graph.
+type LifecycleStore interface {
+	ForgetStore
+	PortStore
+}
+
+// Lifecycle runs what happens to memories after they are written: erasure
+// of a user or a session, export. It is separate from Service so its
 // store interface stays small and the wiring optional.
 type Lifecycle struct {
-	store ForgetStore
+	store LifecycleStore
 	log   *slog.Logger
 	mu    sync.Mutex
 	kick  func()
 }
 
 // NewLifecycle returns the lifecycle service over store.
-func NewLifecycle(store ForgetStore, log *slog.Logger) *Lifecycle {
+func NewLifecycle(store LifecycleStore, log *slog.Logger) *Lifecycle {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -128,6 +135,12 @@ func (l *Lifecycle) GetJob(ctx context.Context, tenant, id string) (Job, error) 
 		return Job{}, err
 	}
 	return fromGraphJob(j), nil
+}
+
+// ExportUser writes one user's memory as NDJSON to w (ErrNotFound, before
+// anything is written, when the tenant does not know the user).
+func (l *Lifecycle) ExportUser(ctx context.Context, tenant, userID string, w io.Writer) (ExportStats, error) {
+	return ExportUser(ctx, l.store, tenant, userID, w)
 }
 
 // Erasures lists the tenant's erasure records, newest first.
