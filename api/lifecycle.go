@@ -19,6 +19,7 @@ type LifecycleService interface {
 	Erasures(ctx context.Context, tenant string, limit int) ([]memory.Erasure, error)
 	GetJob(ctx context.Context, tenant, id string) (memory.Job, error)
 	ExportUser(ctx context.Context, tenant, userID string, w io.Writer) (memory.ExportStats, error)
+	Mark(ctx context.Context, tenant, kind, id string, in memory.MarkInput) (memory.Marked, error)
 }
 
 // --- DTOs ---------------------------------------------------------------
@@ -174,3 +175,66 @@ func (s *server) exportUser(c *gin.Context) {
 		c.Abort()
 	}
 }
+
+// markFields pin a memory or give it an importance (PATCH of a fact, an
+// insight or a summary).
+type markFields struct {
+	Pinned     *bool   `json:"pinned"`
+	Importance *string `json:"importance" binding:"omitempty,oneof=low normal high critical"`
+}
+
+func (m markFields) given() bool { return m.Pinned != nil || m.Importance != nil }
+
+func (m markFields) input(actor string) memory.MarkInput {
+	return memory.MarkInput{Pinned: m.Pinned, Importance: m.Importance, Actor: actor}
+}
+
+type markRequest struct {
+	markFields
+	Actor string `json:"actor" binding:"max=128"`
+}
+
+type markedOut struct {
+	Kind       string    `json:"kind"`
+	ID         string    `json:"id"`
+	UserID     string    `json:"user_id"`
+	Pinned     bool      `json:"pinned"`
+	Importance string    `json:"importance"`
+	MarkedAt   time.Time `json:"marked_at"`
+	MarkedBy   string    `json:"marked_by,omitempty"`
+}
+
+// markMemory sets the marks and answers with them.
+func (s *server) markMemory(c *gin.Context, kind, id string, m markFields, actor string) {
+	svc, ok := s.lifecycle(c)
+	if !ok {
+		return
+	}
+	out, err := svc.Mark(c.Request.Context(), tenantOf(c), kind, id, m.input(actor))
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, markedOut{Kind: out.Kind, ID: out.ID, UserID: out.UserID, Pinned: out.Pinned,
+		Importance: out.Importance, MarkedAt: out.MarkedAt, MarkedBy: out.MarkedBy})
+}
+
+// markRoute serves PATCH /v1/insights/{insight_id} and
+// /v1/summaries/{summary_id}.
+func (s *server) markRoute(kind, param string) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		id, req, ok := pathAndBody[markRequest](s, c, param)
+		if !ok {
+			return
+		}
+		if !req.given() {
+			s.fail(c, invalidField("body", "required", "name pinned or importance"))
+			return
+		}
+		s.markMemory(c, kind, id, req.markFields, req.Actor)
+	}
+}
+
+func (s *server) markInsight(c *gin.Context) { s.markRoute(memory.MarkInsight, "insight_id")(c) }
+
+func (s *server) markSummary(c *gin.Context) { s.markRoute(memory.MarkSummary, "summary_id")(c) }

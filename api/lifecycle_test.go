@@ -128,3 +128,59 @@ func TestExportRoute(t *testing.T) {
 		t.Fatalf("bad id: %d %+v", rec.Code, p)
 	}
 }
+
+func (f *fakeLifecycle) Mark(_ context.Context, tenant, kind, id string, in memory.MarkInput) (memory.Marked, error) {
+	if id == "nope" {
+		return memory.Marked{}, errs.NotFound("%s %q", kind, id)
+	}
+	m := memory.Marked{Kind: kind, ID: id, UserID: "alice", Importance: "normal", MarkedAt: fakeTime, MarkedBy: in.Actor}
+	if in.Pinned != nil {
+		m.Pinned = *in.Pinned
+	}
+	if in.Importance != nil {
+		m.Importance = *in.Importance
+	}
+	f.calls = append(f.calls, "mark "+tenant+" "+kind+" "+id)
+	return m, nil
+}
+
+// TestMarkRoutes: PATCH of an insight or a summary marks it; PATCH of a
+// fact with only marks marks it in place (no correction); a bad importance
+// or an empty body is a 4xx naming the field; unknown ids are 404.
+func TestMarkRoutes(t *testing.T) {
+	deps := fullDeps(t)
+	life := &fakeLifecycle{}
+	deps.Lifecycle = life
+	c := newClient(t, deps, Options{})
+	for _, tc := range []struct{ path, kind string }{
+		{"/v1/insights/ins-1", "insight"}, {"/v1/summaries/sum-1", "summary"}, {"/v1/facts/fact-1", "fact"},
+	} {
+		rec := c.do(http.MethodPatch, tc.path, map[string]any{"pinned": true, "importance": "critical", "actor": "ops"})
+		m := apitest.Decode[markedOut](t, rec)
+		if rec.Code != http.StatusOK || m.Kind != tc.kind || !m.Pinned || m.Importance != "critical" || m.MarkedBy != "ops" {
+			t.Fatalf("PATCH %s: %d %s", tc.path, rec.Code, rec.Body)
+		}
+	}
+	if strings.Join(life.calls, ",") != "mark default insight ins-1,mark default summary sum-1,mark default fact fact-1" {
+		t.Fatalf("calls %v", life.calls)
+	}
+	for _, bad := range []struct {
+		path  string
+		body  map[string]any
+		field string
+	}{
+		{"/v1/insights/ins-1", map[string]any{"importance": "urgent"}, "importance"},
+		{"/v1/summaries/sum-1", map[string]any{}, "body"},
+		{"/v1/facts/fact-1", map[string]any{"importance": "top"}, "importance"},
+		{"/v1/insights/-x", map[string]any{"pinned": true}, "insight_id"},
+	} {
+		rec := c.do(http.MethodPatch, bad.path, bad.body)
+		p := apitest.Decode[Problem](t, rec)
+		if rec.Code/100 != 4 || len(p.Errors) == 0 || p.Errors[0].Field != bad.field {
+			t.Errorf("PATCH %s %v: %d %+v, want a 4xx naming %s", bad.path, bad.body, rec.Code, p, bad.field)
+		}
+	}
+	if rec := c.do(http.MethodPatch, "/v1/insights/nope", map[string]any{"pinned": true}); rec.Code != http.StatusNotFound {
+		t.Fatalf("unknown insight: %d", rec.Code)
+	}
+}

@@ -182,6 +182,8 @@ func (s *server) register(v1 *gin.RouterGroup) {
 	v1.GET("/erasures", s.timed(), s.listErasures)
 	v1.GET("/jobs/:job_id", s.timed(), s.getJob)
 	users.GET("/export", s.long(), s.exportUser) // streamed NDJSON
+	v1.PATCH("/insights/:insight_id", s.timed(), s.markInsight)
+	v1.PATCH("/summaries/:summary_id", s.timed(), s.markSummary)
 }
 
 // fail maps an error to a problem response; the one exit for errors.

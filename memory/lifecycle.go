@@ -37,6 +37,7 @@ type ForgetStore interface {
 type LifecycleStore interface {
 	ForgetStore
 	PortStore
+	MarkStore
 }
 
 // Lifecycle runs what happens to memories after they are written: erasure
