@@ -20,6 +20,9 @@ type LifecycleService interface {
 	GetJob(ctx context.Context, tenant, id string) (memory.Job, error)
 	ExportUser(ctx context.Context, tenant, userID string, w io.Writer) (memory.ExportStats, error)
 	Mark(ctx context.Context, tenant, kind, id string, in memory.MarkInput) (memory.Marked, error)
+	Retention(ctx context.Context, tenant string) (memory.Retention, error)
+	SetRetention(ctx context.Context, tenant string, p memory.RetentionPolicy) (memory.Retention, error)
+	SweepRetention(ctx context.Context, tenant string) (memory.Job, error)
 }
 
 // --- DTOs ---------------------------------------------------------------
@@ -238,3 +241,63 @@ func (s *server) markRoute(kind, param string) gin.HandlerFunc {
 func (s *server) markInsight(c *gin.Context) { s.markRoute(memory.MarkInsight, "insight_id")(c) }
 
 func (s *server) markSummary(c *gin.Context) { s.markRoute(memory.MarkSummary, "summary_id")(c) }
+
+// retentionPolicy is a tenant's retention policy; 0 keeps forever.
+type retentionPolicy struct {
+	RawTextDays int `json:"raw_text_days" binding:"gte=0,lte=36500"`
+	FactDays    int `json:"fact_days" binding:"gte=0,lte=36500"`
+	InsightDays int `json:"insight_days" binding:"gte=0,lte=36500"`
+}
+
+type retentionOut struct {
+	Policy retentionPolicy `json:"policy"`
+	Source string          `json:"source"`
+}
+
+func toRetentionOut(r memory.Retention) retentionOut {
+	return retentionOut{Policy: retentionPolicy(r.Policy), Source: r.Source}
+}
+
+func (s *server) getRetention(c *gin.Context) {
+	svc, ok := s.lifecycle(c)
+	if !ok {
+		return
+	}
+	r, err := svc.Retention(c.Request.Context(), tenantOf(c))
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, toRetentionOut(r))
+}
+
+func (s *server) putRetention(c *gin.Context) {
+	var req retentionPolicy
+	if err := s.bindJSON(c, &req); err != nil {
+		s.fail(c, err)
+		return
+	}
+	svc, ok := s.lifecycle(c)
+	if !ok {
+		return
+	}
+	r, err := svc.SetRetention(c.Request.Context(), tenantOf(c), memory.RetentionPolicy(req))
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, toRetentionOut(r))
+}
+
+func (s *server) sweepRetention(c *gin.Context) {
+	svc, ok := s.lifecycle(c)
+	if !ok {
+		return
+	}
+	j, err := svc.SweepRetention(c.Request.Context(), tenantOf(c))
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	c.JSON(http.StatusAccepted, toJobOut(j))
+}

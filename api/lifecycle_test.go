@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -182,5 +183,48 @@ func TestMarkRoutes(t *testing.T) {
 	}
 	if rec := c.do(http.MethodPatch, "/v1/insights/nope", map[string]any{"pinned": true}); rec.Code != http.StatusNotFound {
 		t.Fatalf("unknown insight: %d", rec.Code)
+	}
+}
+
+func (f *fakeLifecycle) Retention(context.Context, string) (memory.Retention, error) {
+	return memory.Retention{Source: memory.PolicyNone}, nil
+}
+
+func (f *fakeLifecycle) SetRetention(_ context.Context, tenant string, p memory.RetentionPolicy) (memory.Retention, error) {
+	f.calls = append(f.calls, fmt.Sprintf("retention %s %d %d %d", tenant, p.RawTextDays, p.FactDays, p.InsightDays))
+	return memory.Retention{Policy: p, Source: memory.PolicyFromAPI}, nil
+}
+
+func (f *fakeLifecycle) SweepRetention(_ context.Context, tenant string) (memory.Job, error) {
+	f.calls = append(f.calls, "sweep "+tenant)
+	return memory.Job{ID: "retention:sweep:00000001", Kind: memory.JobRetention, Status: "pending", MaxAttempts: 5,
+		CreatedAt: fakeTime, UpdatedAt: fakeTime}, nil
+}
+
+// TestRetentionRoutes: the policy reads and writes in the spec's shape,
+// out-of-range days are a 4xx naming the field, a sweep is a 202 job.
+func TestRetentionRoutes(t *testing.T) {
+	deps := fullDeps(t)
+	life := &fakeLifecycle{}
+	deps.Lifecycle = life
+	c := newClient(t, deps, Options{})
+	if rec := c.do(http.MethodGet, "/v1/retention", nil); rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), `"source":"none"`) {
+		t.Fatalf("get: %d %s", rec.Code, rec.Body)
+	}
+	rec := c.do(http.MethodPut, "/v1/retention", map[string]any{"raw_text_days": 30, "fact_days": 365})
+	if r := apitest.Decode[retentionOut](t, rec); rec.Code != http.StatusOK || r.Policy.RawTextDays != 30 || r.Source != "api" {
+		t.Fatalf("put: %d %s", rec.Code, rec.Body)
+	}
+	for field, v := range map[string]any{"raw_text_days": -1, "fact_days": 40000} {
+		rec := c.do(http.MethodPut, "/v1/retention", map[string]any{field: v})
+		if p := apitest.Decode[Problem](t, rec); rec.Code/100 != 4 || len(p.Errors) == 0 || p.Errors[0].Field != field {
+			t.Errorf("%s=%v: %d %+v", field, v, rec.Code, p)
+		}
+	}
+	if rec := c.do(http.MethodPost, "/v1/retention/sweep", nil); rec.Code != http.StatusAccepted || apitest.Decode[jobOut](t, rec).Kind != "retention" {
+		t.Fatalf("sweep: %d %s", rec.Code, rec.Body)
+	}
+	if strings.Join(life.calls, ",") != "retention default 30 365 0,sweep default" {
+		t.Fatalf("calls %v", life.calls)
 	}
 }

@@ -184,6 +184,9 @@ func (s *server) register(v1 *gin.RouterGroup) {
 	users.GET("/export", s.long(), s.exportUser) // streamed NDJSON
 	v1.PATCH("/insights/:insight_id", s.timed(), s.markInsight)
 	v1.PATCH("/summaries/:summary_id", s.timed(), s.markSummary)
+	v1.GET("/retention", s.timed(), s.getRetention)
+	v1.PUT("/retention", s.timed(), s.putRetention)
+	v1.POST("/retention/sweep", s.timed(), s.sweepRetention)
 }
 
 // fail maps an error to a problem response; the one exit for errors.

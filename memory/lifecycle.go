@@ -38,6 +38,7 @@ type LifecycleStore interface {
 	ForgetStore
 	PortStore
 	MarkStore
+	RetentionStore
 }
 
 // Lifecycle runs what happens to memories after they are written: erasure
@@ -48,6 +49,8 @@ type Lifecycle struct {
 	log   *slog.Logger
 	mu    sync.Mutex
 	kick  func()
+	// retention holds the config file's policies (SetRetentionDefaults).
+	retention map[string]RetentionPolicy
 }
 
 // NewLifecycle returns the lifecycle service over store.
@@ -61,6 +64,7 @@ func NewLifecycle(store LifecycleStore, log *slog.Logger) *Lifecycle {
 // RegisterJobs installs the erasure handler on a worker.
 func (l *Lifecycle) RegisterJobs(w *jobs.Worker) {
 	w.Handle(JobForget, failInvalidForGood(l.handleForget))
+	w.Handle(JobRetention, failInvalidForGood(l.handleRetention))
 	l.mu.Lock()
 	l.kick = w.Kick
 	l.mu.Unlock()

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -230,4 +232,43 @@ func byteSize(n int64) string {
 		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
 	}
 	return fmt.Sprintf("%d B", n)
+}
+
+// retentionFileEntry is one policy of GRAPHMEM_RETENTION_FILE.
+type retentionFileEntry struct {
+	RawTextDays int `json:"raw_text_days"`
+	FactDays    int `json:"fact_days"`
+	InsightDays int `json:"insight_days"`
+}
+
+// loadRetention reads GRAPHMEM_RETENTION_FILE: a JSON object of policies
+// by tenant, "*" for every tenant without its own, e.g.
+// {"*": {"raw_text_days": 90}, "acme": {"fact_days": 365, "insight_days": 180}}.
+func loadRetention(path string) (map[string]memory.RetentionPolicy, error) {
+	if path == "" {
+		return nil, nil
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	var in map[string]retentionFileEntry
+	if err := dec.Decode(&in); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	out := make(map[string]memory.RetentionPolicy, len(in))
+	for t, p := range in {
+		if t != "*" && !api.ValidTenant(t) {
+			return nil, fmt.Errorf("%s: %q is not a tenant name (or \"*\")", path, t)
+		}
+		for _, d := range []int{p.RawTextDays, p.FactDays, p.InsightDays} {
+			if d < 0 || d > 36500 {
+				return nil, fmt.Errorf("%s: tenant %q: days must be within 0-36500", path, t)
+			}
+		}
+		out[t] = memory.RetentionPolicy(p)
+	}
+	return out, nil
 }

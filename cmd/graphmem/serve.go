@@ -260,7 +260,12 @@ func buildApp(ctx context.Context, cfg Config, keys *api.KeyRing, log *slog.Logg
 		return fail(err)
 	}
 	a.svc = svc
-	life := memory.NewLifecycle(store, log) // erasure (DELETE users/sessions)
+	life := memory.NewLifecycle(store, log)            // erasure, export, pins, retention
+	retention, err := loadRetention(cfg.RetentionFile) // validated with the config; read again here
+	if err != nil {
+		return fail(fmt.Errorf("GRAPHMEM_RETENTION_FILE: %w", err))
+	}
+	life.SetRetentionDefaults(retention)
 
 	// Background work stops with close(), not with the request ctx; the
 	// worker drains its in-flight jobs first.
@@ -281,6 +286,13 @@ func buildApp(ctx context.Context, cfg Config, keys *api.KeyRing, log *slog.Logg
 		log.Info("job worker running", "owner", worker.Owner(), "concurrency", cfg.Workers)
 	} else {
 		log.Warn("GRAPHMEM_WORKERS=0: this replica runs no background jobs; another replica must")
+	}
+	if cfg.RetentionEvery > 0 {
+		a.wg.Add(1)
+		go func() {
+			defer a.wg.Done()
+			life.RunRetention(bgCtx, cfg.RetentionEvery)
+		}()
 	}
 	if cfg.IdleClose > 0 {
 		a.wg.Add(1)
