@@ -33,7 +33,9 @@ func (f *fakePort) ExportTenant(ctx context.Context, tenant string, emit func(gr
 	return f.ExportUser(ctx, tenant, "", emit)
 }
 
-func (f *fakePort) HasUser(_ context.Context, _, user string) (bool, error) { return f.users[user], nil }
+func (f *fakePort) HasUser(_ context.Context, _, user string) (bool, error) {
+	return f.users[user], nil
+}
 
 func (f *fakePort) ImportBatch(_ context.Context, tenant string, lines []graph.ExportLine, ids graph.EntityIDMap) (graph.ImportStats, error) {
 	f.batches = append(f.batches, append([]graph.ExportLine(nil), lines...))
