@@ -321,6 +321,9 @@ func (s *Store) loadFacts(ctx context.Context, tx neo4j.ManagedTransaction, kw *
 		MATCH (s:Entity {tenant: $tenant, id: sid})-[r:`+types+`]->(o:Entity)
 		WHERE s.user_id = $user AND r.tenant = $tenant AND r.user_id = $user
 		  AND (r.status = 'current' OR o.id IN $objects)
+		  // A fact retention expired (graph/retention.go) is out of the
+		  // knowledge state: said again, it comes back as a new version.
+		  AND r.status <> 'expired'
 		RETURN sid, type(r) AS type, o.id AS oid, r {.*} AS p`,
 		map[string]any{"tenant": kw.Tenant, "user": kw.UserID, "subjects": knUnique(subjects), "objects": knUnique(objects)})
 	if err != nil {

@@ -41,6 +41,12 @@ func TestRetentionSweep(t *testing.T) {
 	if err != nil || len(ins) < 2 || critical.ID == "" {
 		t.Fatalf("fixture: insights %v %v, facts %+v", ins, err, facts)
 	}
+	// Pin the insight without sources of its own ("Lives in a capital"),
+	// so the exempt raw text is the critical fact's only.
+	slices.SortFunc(ins, func(a, b graph.Insight) int { return len(a.SourceEventIDs) - len(b.SourceEventIDs) })
+	if len(ins[0].SourceEventIDs) != 0 {
+		t.Fatalf("fixture: every insight has sources: %+v", ins)
+	}
 	crit, yes := "critical", true
 	for _, m := range []struct {
 		kind, id string
@@ -156,6 +162,18 @@ func TestRetentionSweep(t *testing.T) {
 	}
 	if o, _ := s.Facts(ctx, other, "alice", graph.FactQuery{}); len(o) != len(facts) {
 		t.Fatalf("the other tenant's facts: %d, want %d", len(o), len(facts))
+	}
+
+	// Said again after it expired, a fact is current again.
+	if _, err := s.WriteKnowledge(ctx, graph.KnowledgeWrite{Tenant: tenant, UserID: "alice", SessionID: "alice-s2",
+		ObservedAt: knDay("2024-06-01"), Extractor: "test",
+		Entities: []graph.EntityInput{knUserEnt(), knEnt("berlin", "Berlin", "Place")},
+		Facts:    []graph.FactInput{knFact("user", "LIVES_IN", "berlin", knSrc("e0"), knSay("The user lives in Berlin"))}}); err != nil {
+		t.Fatal(err)
+	}
+	cur, _ = s.Facts(ctx, tenant, "alice", graph.FactQuery{Predicate: "LIVES_IN"})
+	if len(cur) != 1 || cur[0].Object != "Berlin" {
+		t.Fatalf("LIVES_IN Berlin said again after expiring: current %+v", cur)
 	}
 
 	// Policies round-trip.
