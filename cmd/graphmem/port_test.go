@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"io"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -58,5 +59,40 @@ func TestExportImportUsage(t *testing.T) {
 		if !errors.As(err, &u) {
 			t.Errorf("%v: %v, want a usage error", args, err)
 		}
+	}
+}
+
+// TestRetentionFile: policies by tenant and "*"; unknown fields, bad
+// tenant names and out-of-range days are configuration errors naming the
+// variable.
+func TestRetentionFile(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		p := dir + "/" + name
+		if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	good := write("good.json", `{"*": {"raw_text_days": 90}, "acme": {"fact_days": 365, "insight_days": 30}}`)
+	got, err := loadRetention(good)
+	if err != nil || got["*"].RawTextDays != 90 || got["acme"].FactDays != 365 || got["acme"].InsightDays != 30 || len(got) != 2 {
+		t.Fatalf("good file: %+v %v", got, err)
+	}
+	for name, body := range map[string]string{
+		"unknown.json": `{"acme": {"raw_days": 3}}`,
+		"tenant.json":  `{"a b": {"fact_days": 3}}`,
+		"range.json":   `{"acme": {"fact_days": -1}}`,
+	} {
+		p := write(name, body)
+		_, err := loadConfig(func(k string) string { return map[string]string{"GRAPHMEM_RETENTION_FILE": p}[k] },
+			[]string{"GRAPHMEM_RETENTION_FILE=" + p})
+		if err == nil || !strings.Contains(err.Error(), "RETENTION_FILE") {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	_, err = loadConfig(func(string) string { return "" }, []string{"GRAPHMEM_RETENTION_EVERY=10s"})
+	if err == nil || !strings.Contains(err.Error(), "RETENTION_EVERY") {
+		t.Errorf("RETENTION_EVERY=10s: %v", err)
 	}
 }
