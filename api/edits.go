@@ -53,6 +53,7 @@ type correctFactRequest struct {
 	Confidence *float64 `json:"confidence" binding:"omitempty,gte=0,lte=1"`
 	Strength   *float64 `json:"strength" binding:"omitempty,gte=0,lte=1"`
 	ValidFrom  *string  `json:"valid_from"`
+	markFields
 	editWho
 }
 
@@ -157,15 +158,34 @@ func (s *server) correctFact(c *gin.Context) {
 		}
 		ch.ValidFrom = at
 	}
-	if ch.Predicate == nil && ch.Object == nil && ch.ObjectType == nil && ch.Qualifier == nil && ch.Polarity == nil &&
-		ch.Sentence == nil && ch.Confidence == nil && ch.Strength == nil && ch.ValidFrom == nil {
-		s.fail(c, invalidField("body", "required", "name at least one field to correct (predicate, object, object_type, qualifier, polarity, sentence, confidence, strength, valid_from)"))
+	restate := ch.Predicate != nil || ch.Object != nil || ch.ObjectType != nil || ch.Qualifier != nil || ch.Polarity != nil ||
+		ch.Sentence != nil || ch.Confidence != nil || ch.Strength != nil || ch.ValidFrom != nil
+	if !restate && !req.markFields.given() {
+		s.fail(c, invalidField("body", "required", "name at least one field to correct (predicate, object, object_type, qualifier, polarity, sentence, confidence, strength, valid_from) or to mark (pinned, importance)"))
+		return
+	}
+	if !restate {
+		// Pinning or weighting a fact marks it in place: no new version.
+		s.markMemory(c, memory.MarkFact, id, req.markFields, req.Actor)
 		return
 	}
 	res, err := s.deps.Edits.CorrectFact(c.Request.Context(), tenantOf(c), id, ch)
 	if err != nil {
 		s.fail(c, err)
 		return
+	}
+	if req.markFields.given() {
+		// Marks given with a correction go to the new version.
+		svc, ok := s.lifecycle(c)
+		if !ok {
+			return
+		}
+		m, err := svc.Mark(c.Request.Context(), tenantOf(c), memory.MarkFact, res.Fact.ID, req.markFields.input(req.Actor))
+		if err != nil {
+			s.fail(c, err)
+			return
+		}
+		res.Fact.Pinned, res.Fact.Importance = m.Pinned, m.Importance
 	}
 	c.JSON(http.StatusOK, toEditResponse(tenantOf(c), res))
 }

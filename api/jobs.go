@@ -39,6 +39,8 @@ type jobOut struct {
 	CreatedAt   time.Time  `json:"created_at"`
 	UpdatedAt   time.Time  `json:"updated_at"`
 	FinishedAt  *time.Time `json:"finished_at,omitempty"`
+	// Result is a done job's short summary (a running erasure's progress).
+	Result map[string]any `json:"result,omitempty"`
 }
 
 // --- handlers -----------------------------------------------------------
@@ -84,5 +86,5 @@ func (s *server) retryJob(c *gin.Context) {
 func toJobOut(j memory.Job) jobOut {
 	return jobOut{ID: j.ID, Kind: j.Kind, Status: string(j.Status), SessionID: j.SessionID, UserID: j.UserID,
 		Attempts: j.Attempts, MaxAttempts: j.MaxAttempts, LastError: j.LastError, RunAfter: timePtr(j.RunAfter),
-		CreatedAt: j.CreatedAt, UpdatedAt: j.UpdatedAt, FinishedAt: timePtr(j.FinishedAt)}
+		CreatedAt: j.CreatedAt, UpdatedAt: j.UpdatedAt, FinishedAt: timePtr(j.FinishedAt), Result: j.Result}
 }

@@ -104,6 +104,8 @@ type factOut struct {
 	SupersededBy   string     `json:"superseded_by,omitempty"`
 	ExtractedBy    string     `json:"extracted_by,omitempty"`
 	EditIDs        []string   `json:"edit_ids,omitempty"`
+	Pinned         bool       `json:"pinned,omitempty"`
+	Importance     string     `json:"importance,omitempty"`
 }
 
 type preferenceOut struct {
@@ -327,7 +329,8 @@ func toFactOut(f memory.Fact) factOut {
 		Confidence: f.Confidence, Strength: f.Strength, Preference: f.Preference, Status: f.Status,
 		ValidFrom: timePtr(f.ValidFrom), ValidTo: timePtr(f.ValidTo), RecordedAt: timePtr(f.RecordedAt),
 		ExpiredAt: timePtr(f.ExpiredAt), MentionCount: f.MentionCount, SourceEventIDs: nonNil(f.SourceEventIDs),
-		SessionIDs: nonNil(f.SessionIDs), SupersededBy: f.SupersededBy, ExtractedBy: f.ExtractedBy, EditIDs: f.EditIDs}
+		SessionIDs: nonNil(f.SessionIDs), SupersededBy: f.SupersededBy, ExtractedBy: f.ExtractedBy, EditIDs: f.EditIDs,
+		Pinned: f.Pinned, Importance: f.Importance}
 }
 
 func toPreferenceOut(p memory.Preference) preferenceOut {

@@ -72,6 +72,8 @@ type Deps struct {
 	Jobs      JobService
 	Retrieval RetrievalService
 	Edits     FactEditService
+	// Lifecycle (erasure) is optional: without it its routes answer 404.
+	Lifecycle LifecycleService
 }
 
 // server holds what every handler needs.
@@ -180,6 +182,17 @@ func (s *server) register(v1 *gin.RouterGroup) {
 	v1.POST("/context", s.long(), s.context) // may condense the session with the LLM first
 	v1.GET("/jobs", s.timed(), s.listJobs)
 	v1.POST("/jobs/:job_id/retry", s.timed(), s.retryJob)
+	// memory lifecycle (lifecycle.go)
+	v1.DELETE("/users/:user_id", s.timed(), s.forgetUser)
+	v1.DELETE("/sessions/:session_id", s.timed(), s.forgetSession)
+	v1.GET("/erasures", s.timed(), s.listErasures)
+	v1.GET("/jobs/:job_id", s.timed(), s.getJob)
+	users.GET("/export", s.long(), s.exportUser) // streamed NDJSON
+	v1.PATCH("/insights/:insight_id", s.timed(), s.markInsight)
+	v1.PATCH("/summaries/:summary_id", s.timed(), s.markSummary)
+	v1.GET("/retention", s.timed(), s.getRetention)
+	v1.PUT("/retention", s.timed(), s.putRetention)
+	v1.POST("/retention/sweep", s.timed(), s.sweepRetention)
 }
 
 // fail maps an error to a problem response; the one exit for errors.

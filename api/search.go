@@ -80,6 +80,7 @@ type contextResponse struct {
 	Parts     struct {
 		ShortTerm       []eventOut        `json:"short_term"`
 		ShortTermTokens int               `json:"short_term_tokens"`
+		Pinned          []searchResultOut `json:"pinned"`
 		Insights        []searchResultOut `json:"insights"`
 		Facts           []searchResultOut `json:"facts"`
 		Preferences     []preferenceOut   `json:"preferences"`
@@ -137,6 +138,7 @@ func (s *server) context(c *gin.Context) {
 		resp.Parts.ShortTerm[i] = toViewEventOut(e)
 	}
 	resp.Parts.ShortTermTokens = out.ShortTermTokens
+	resp.Parts.Pinned = toResultsOut(out.Pinned)
 	resp.Parts.Insights = toResultsOut(out.Insights)
 	resp.Parts.Facts = toResultsOut(out.Facts)
 	resp.Parts.Memories = toResultsOut(out.Memories)

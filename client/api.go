@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/url"
 	"strconv"
 	"time"
@@ -463,6 +464,37 @@ func (c *Client) Fact(ctx context.Context, factID string) (FactDetail, error) {
 func (c *Client) CorrectFact(ctx context.Context, factID string, ch FactChange) (EditResult, error) {
 	var out EditResult
 	_, err := c.do(ctx, "PATCH", "/v1/facts/"+pathEscape(factID), nil, ch, &out)
+	return out, err
+}
+
+// Marks pin a memory or give it an importance (low, normal, high,
+// critical); nil leaves a mark as it is.
+type Marks struct {
+	Pinned     *bool   `json:"pinned,omitempty"`
+	Importance *string `json:"importance,omitempty"`
+	Actor      string  `json:"actor,omitempty"`
+}
+
+// Marked is a memory's marks after a change.
+type Marked struct {
+	Kind       string    `json:"kind"`
+	ID         string    `json:"id"`
+	UserID     string    `json:"user_id"`
+	Pinned     bool      `json:"pinned"`
+	Importance string    `json:"importance"`
+	MarkedAt   time.Time `json:"marked_at"`
+	MarkedBy   string    `json:"marked_by,omitempty"`
+}
+
+// Mark pins (or unpins) a fact, an insight or a summary, or sets its
+// importance (kind "fact", "insight" or "summary"): PATCH of the memory.
+func (c *Client) Mark(ctx context.Context, kind, id string, m Marks) (Marked, error) {
+	path := map[string]string{"fact": "/v1/facts/", "insight": "/v1/insights/", "summary": "/v1/summaries/"}[kind]
+	if path == "" {
+		return Marked{}, fmt.Errorf("graphmem: mark: kind %q (fact, insight or summary)", kind)
+	}
+	var out Marked
+	_, err := c.do(ctx, "PATCH", path+pathEscape(id), nil, m, &out)
 	return out, err
 }
 

@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -276,7 +277,19 @@ func (s *Store) CorrectFact(ctx context.Context, tenant, factID string, ch FactC
 	if err != nil {
 		return FactEditResult{}, err
 	}
-	return s.writeEdit(ctx, tenant, w)
+	res, err := s.writeEdit(ctx, tenant, w)
+	if err != nil || (!old.Pinned && old.Importance == "") || res.Fact.ID == factID {
+		return res, err
+	}
+	// A correction restates a pinned or important fact; the new version
+	// keeps its marks (graph/marks.go).
+	imp := cmp.Or(old.Importance, "normal")
+	m, err := s.MarkMemory(ctx, tenant, MarkFact, res.Fact.ID, Marks{Pinned: &old.Pinned, Importance: &imp, Actor: ch.Edit.Actor})
+	if err != nil {
+		return res, fmt.Errorf("carry the marks to the corrected fact: %w", err)
+	}
+	res.Fact.Pinned, res.Fact.Importance = m.Pinned, m.Importance
+	return res, nil
 }
 
 // factWrite validates a statement and builds its one-fact knowledge write.

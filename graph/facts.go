@@ -46,6 +46,10 @@ type Fact struct {
 	ExtractedBy    string
 	// EditIDs are the direct edits that touched this version (graph/edits.go).
 	EditIDs []string
+	// Pinned and Importance are the marks of graph/marks.go ("" when never
+	// marked, which means normal).
+	Pinned     bool
+	Importance string
 }
 
 // FactQuery selects facts of one user.
@@ -222,7 +226,13 @@ func decodeFact(p map[string]any) Fact {
 		LastSeenAt: tm(p, "last_seen_at"), MentionCount: i64(p, "mention_count"),
 		SourceEventIDs: strs(p, "source_event_ids"), SessionIDs: strs(p, "session_ids"), EventIDs: strs(p, "event_ids"),
 		SupersededBy: str(p, "superseded_by"), ExtractedBy: str(p, "extracted_by"), EditIDs: strs(p, "edit_ids"),
+		Pinned: pinned(p), Importance: str(p, "importance"),
 	}
+}
+
+func pinned(p map[string]any) bool {
+	b, _ := p["pinned"].(bool)
+	return b
 }
 
 // writeFacts plans every input fact against the facts its subject already
@@ -335,6 +345,9 @@ func (s *Store) loadFacts(ctx context.Context, tx neo4j.ManagedTransaction, kw *
 		MATCH (s:Entity {tenant: $tenant, id: sid})-[r:`+types+`]->(o:Entity)
 		WHERE s.user_id = $user AND r.tenant = $tenant AND r.user_id = $user
 		  AND (r.status = 'current' OR o.id IN $objects)
+		  // A fact retention expired (graph/retention.go) is out of the
+		  // knowledge state: said again, it comes back as a new version.
+		  AND r.status <> 'expired'
 		RETURN sid, type(r) AS type, o.id AS oid, r {.*} AS p`,
 		map[string]any{"tenant": kw.Tenant, "user": kw.UserID, "subjects": knUnique(subjects), "objects": knUnique(objects)})
 	if err != nil {

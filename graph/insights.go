@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -222,7 +223,12 @@ func (s *Store) Insights(ctx context.Context, tenant, userID string, q InsightQu
 				ins.Entities = append(ins.Entities, EntityRef{ID: str(m, "id"), Name: str(m, "name"), Type: str(m, "type")})
 			}
 		}
-		slices.SortFunc(ins.Entities, func(a, b EntityRef) int { return strings.Compare(a.Name, b.Name) })
+		// By name, then id: two entities may share a name ("painting" the
+		// activity and the artwork), and the order must not depend on the
+		// store's (an exported and imported memory reads the same).
+		slices.SortFunc(ins.Entities, func(a, b EntityRef) int {
+			return cmp.Or(strings.Compare(a.Name, b.Name), strings.Compare(a.ID, b.ID))
+		})
 		out = append(out, ins)
 	}
 	return out, nil

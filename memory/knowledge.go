@@ -43,6 +43,9 @@ type Fact struct {
 	ExtractedBy    string
 	// EditIDs are the direct edits that touched this version (edits.go).
 	EditIDs []string
+	// Pinned and Importance are its marks (marks.go); "" means normal.
+	Pinned     bool
+	Importance string
 }
 
 // FactQuery selects a user's facts: current ones by default, what held at
@@ -243,7 +246,7 @@ func fromGraphFact(f graph.Fact) Fact {
 		Confidence: f.Confidence, Strength: f.Strength, Preference: f.Preference, Status: f.Status, ValidFrom: f.ValidFrom,
 		ValidTo: f.ValidTo, RecordedAt: f.RecordedAt, ExpiredAt: f.ExpiredAt, MentionCount: f.MentionCount,
 		SourceEventIDs: f.SourceEventIDs, SessionIDs: f.SessionIDs, SupersededBy: f.SupersededBy, ExtractedBy: f.ExtractedBy,
-		EditIDs: f.EditIDs}
+		EditIDs: f.EditIDs, Pinned: f.Pinned, Importance: f.Importance}
 }
 
 func fromGraphPreference(p graph.Preference) Preference {

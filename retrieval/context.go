@@ -78,7 +78,9 @@ type ContextOutput struct {
 	// ShortTerm is the session's condensed view (empty without a session).
 	ShortTerm       []ViewEvent
 	ShortTermTokens int
-	// Long-term parts, in the order they are packed.
+	// Long-term parts, in the order they are packed. Pinned are the
+	// user's pinned and critical memories, which come before anything else.
+	Pinned      []SearchResult
 	Insights    []SearchResult
 	Facts       []SearchResult
 	Preferences []Preference
@@ -185,13 +187,19 @@ func (s *Service) Context(ctx context.Context, tenant string, in ContextInput) (
 			}
 		}
 	}
-	section("Insights", insights, &out.Insights)
-	section("Facts", facts, &out.Facts)
-	profile, err := s.userProfile(ctx, tenant, in.UserID, out.Facts)
+	pinned, err := s.pinnedMemories(ctx, tenant, in.UserID)
 	if err != nil {
 		return ContextOutput{}, err
 	}
-	section("About the user", profile, &out.Facts)
+	section("Pinned", pinned, &out.Pinned)
+	insights, facts, memories = notPinned(insights, pinned), notPinned(facts, pinned), notPinned(memories, pinned)
+	section("Insights", insights, &out.Insights)
+	section("Facts", facts, &out.Facts)
+	profile, err := s.userProfile(ctx, tenant, in.UserID, slices.Concat(out.Facts, out.Pinned))
+	if err != nil {
+		return ContextOutput{}, err
+	}
+	section("About the user", notPinned(profile, pinned), &out.Facts)
 	prefs, err := s.store.Preferences(ctx, tenant, in.UserID, graph.PreferenceQuery{Limit: maxPreferences})
 	if err != nil {
 		return ContextOutput{}, err
@@ -219,6 +227,60 @@ func (s *Service) Context(ctx context.Context, tenant string, in ContextInput) (
 	out.Text = text.String()
 	out.Tokens = s.counter.Count(out.Text)
 	return out, nil
+}
+
+// PinnedReader is what the pinned section reads: the user's pinned and
+// critical memories, most important first (graph/marks.go). It is an
+// optional capability of the ContextStore, so stores (and fakes) without
+// marks assemble contexts as before.
+type PinnedReader interface {
+	PinnedMemories(ctx context.Context, tenant, userID string, limit int) ([]graph.PinnedMemory, error)
+}
+
+// maxPinned bounds the pinned section; the budget bounds it further.
+const maxPinned = 20
+
+// pinnedMemories returns the pinned section's items, whatever the query:
+// a user who pins "I'm allergic to nuts" wants every prompt to carry it.
+func (s *Service) pinnedMemories(ctx context.Context, tenant, userID string) ([]SearchResult, error) {
+	pr, ok := s.store.(PinnedReader)
+	if !ok {
+		return nil, nil
+	}
+	pins, err := pr.PinnedMemories(ctx, tenant, userID, maxPinned)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]SearchResult, len(pins))
+	for i, p := range pins {
+		kind := map[string]string{"fact": KindFact, "insight": KindInsight, "summary": KindEvent}[p.Kind]
+		r := SearchResult{ID: p.ID, Kind: kind, Text: p.Text, Status: StatusCurrent, SessionID: p.SessionID,
+			SourceEventIDs: p.SourceEventIDs, Explanation: "pinned"}
+		if p.Importance == "critical" && !p.Pinned {
+			r.Explanation = "critical"
+		}
+		if kind == KindFact {
+			r.ValidFrom = p.At
+		} else {
+			r.OccurredAt = p.At
+		}
+		out[i] = r
+	}
+	return out, nil
+}
+
+// notPinned drops the items the pinned section already holds.
+func notPinned(items, pinned []SearchResult) []SearchResult {
+	if len(pinned) == 0 {
+		return items
+	}
+	out := items[:0:0]
+	for _, r := range items {
+		if !slices.ContainsFunc(pinned, func(p SearchResult) bool { return p.ID == r.ID }) {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // preferencesSection renders the user's preferences as two lines, liked

@@ -27,6 +27,7 @@ from mcp.client.streamable_http import streamable_http_client
 TOOLS = {
     "remember", "recall", "get_context", "get_session_view", "list_preferences", "list_facts",
     "list_conflicts", "resolve_conflict", "add_fact", "correct_fact", "retract_fact", "request_condensation",
+    "mark_memory",
 }
 
 

@@ -36,6 +36,8 @@ func Spec(t testing.TB) ([]byte, *openapi3.T, routers.Router) {
 		// The operational routes answer YAML and HTML; validate them as text.
 		openapi3filter.RegisterBodyDecoder("application/yaml", openapi3filter.PlainBodyDecoder)
 		openapi3filter.RegisterBodyDecoder("text/html", openapi3filter.PlainBodyDecoder)
+		// Exports stream NDJSON: one JSON document per line, checked as text.
+		openapi3filter.RegisterBodyDecoder("application/x-ndjson", openapi3filter.PlainBodyDecoder)
 		if specBytes, specErr = readSpec(); specErr != nil {
 			return
 		}

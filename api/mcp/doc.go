@@ -1,7 +1,7 @@
 // Package mcp is graphmem's Model Context Protocol server: memory tools
 // (remember, recall, get_context, get_session_view, list_preferences,
 // list_facts, list_conflicts, resolve_conflict, add_fact, correct_fact,
-// retract_fact, request_condensation) and resources (a user's profile, a
+// retract_fact, mark_memory, request_condensation) and resources (a user's profile, a
 // session's view) for agents that reach memory through tools.
 //
 // Every tool is one call of graphmem's REST API through the Go client

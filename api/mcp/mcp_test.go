@@ -78,6 +78,20 @@ func (f *fakeMemory) Preferences(_ context.Context, userID string, _ client.Hist
 	return []client.Preference{{FactID: "fact_2", Predicate: "LIKES", Object: "sushi", Status: "current"}}, nil
 }
 
+func (f *fakeMemory) Mark(_ context.Context, kind, id string, m client.Marks) (client.Marked, error) {
+	if err := f.note("mark " + kind + " " + id); err != nil {
+		return client.Marked{}, err
+	}
+	out := client.Marked{Kind: kind, ID: id, UserID: "alice", Importance: "normal"}
+	if m.Pinned != nil {
+		out.Pinned = *m.Pinned
+	}
+	if m.Importance != nil {
+		out.Importance = *m.Importance
+	}
+	return out, nil
+}
+
 // connect starts the server over in-memory transports and returns a
 // client session of the official SDK.
 func connect(t *testing.T, m Memory) *mcp.ClientSession {
@@ -113,7 +127,7 @@ func call(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any)
 }
 
 var allTools = []string{"add_fact", "correct_fact", "get_context", "get_session_view", "list_conflicts", "list_facts",
-	"list_preferences", "recall", "remember", "request_condensation", "resolve_conflict", "retract_fact"}
+	"list_preferences", "mark_memory", "recall", "remember", "request_condensation", "resolve_conflict", "retract_fact"}
 
 // TestToolsAnswerAndFail: the tools are listed with descriptions, answer
 // with text and the API's JSON, say what an empty result means, refuse
@@ -167,6 +181,23 @@ func TestToolsAnswerAndFail(t *testing.T) {
 	}
 	if len(fake.calls) != before {
 		t.Errorf("rejected input reached the API: %v", fake.calls[before:])
+	}
+
+	// mark_memory pins through the route of its kind; without a mark it
+	// calls nothing.
+	if res, txt := call(t, cs, "mark_memory", map[string]any{"kind": "insight", "id": "ins_1", "pinned": true, "importance": "critical"}); res.IsError ||
+		!strings.Contains(txt, "insight ins_1 is pinned, importance critical") || fake.calls[len(fake.calls)-1] != "mark insight ins_1" {
+		t.Fatalf("mark_memory: %v %q", res.IsError, txt)
+	}
+	before = len(fake.calls)
+	for _, bad := range []map[string]any{{"kind": "fact", "id": "f1"}, {"kind": "entity", "id": "e1", "pinned": true},
+		{"kind": "fact", "id": "f1", "importance": "urgent"}} {
+		if res, txt := call(t, cs, "mark_memory", bad); !res.IsError {
+			t.Errorf("mark_memory %v accepted: %q", bad, txt)
+		}
+	}
+	if len(fake.calls) != before {
+		t.Errorf("rejected marks reached the API: %v", fake.calls[before:])
 	}
 
 	// A note is stored as a user turn with a stable id, then extracted.

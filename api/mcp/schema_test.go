@@ -29,11 +29,15 @@ var toolRoutes = map[string]struct{ method, path string }{
 	"correct_fact":         {"PATCH", "/v1/facts/{fact_id}"},
 	"retract_fact":         {"DELETE", "/v1/facts/{fact_id}"},
 	"request_condensation": {"POST", "/v1/sessions/{session_id}/condensation-requests"},
+	// mark_memory calls PATCH /v1/facts, /v1/insights or /v1/summaries by
+	// its kind; their marks are the same MarkRequest fields.
+	"mark_memory": {"PATCH", "/v1/insights/{insight_id}"},
 }
 
 // toolOnly are the arguments a tool adds to its route's: a note is turned
 // into an event, extract_now into a close.
-var toolOnly = map[string]bool{"remember.note": true, "remember.role": true, "remember.extract_now": true}
+var toolOnly = map[string]bool{"remember.note": true, "remember.role": true, "remember.extract_now": true,
+	"mark_memory.kind": true, "mark_memory.id": true}
 
 // TestToolSchemasMatchTheAPI: every tool argument is a field of the route
 // the tool calls, with the same type, lengths, range, enum and pattern as
@@ -72,7 +76,7 @@ func TestToolSchemasMatchTheAPI(t *testing.T) {
 		// What the route requires, the tool requires (path parameters
 		// and required body fields), except what the tool fills itself.
 		for _, req := range requiredFields(doc.Paths.Find(route.path).Parameters, op) {
-			if req == "events" || tool.Name == "remember" && req == "session_id" {
+			if req == "events" || tool.Name == "remember" && req == "session_id" || tool.Name == "mark_memory" && req == "insight_id" {
 				continue // remember builds events from a note, and has a default session
 			}
 			if !slices.Contains(schema.Required, req) {

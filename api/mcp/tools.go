@@ -30,6 +30,7 @@ type Memory interface {
 	AddFact(ctx context.Context, userID string, f client.NewFact) (client.EditResult, error)
 	CorrectFact(ctx context.Context, factID string, ch client.FactChange) (client.EditResult, error)
 	RetractFact(ctx context.Context, factID string, r client.Retraction) (client.EditResult, error)
+	Mark(ctx context.Context, kind, id string, m client.Marks) (client.Marked, error)
 }
 
 // Tool inputs. Their JSON names are the REST fields'; optional ones are
@@ -114,6 +115,12 @@ type retractFactIn struct {
 	Purge  bool   `json:"purge,omitempty"`
 	Actor  string `json:"actor,omitempty"`
 	Reason string `json:"reason,omitempty"`
+}
+
+type markIn struct {
+	Kind string `json:"kind"`
+	ID   string `json:"id"`
+	client.Marks
 }
 
 type sessionIn struct {
@@ -386,6 +393,30 @@ Only a current fact can be corrected. For a change in the world (the user moved 
 			return toolError(err)
 		}
 		return result(renderEdit(out), out)
+	})
+
+	mcp.AddTool(s, &mcp.Tool{Name: "mark_memory", Annotations: writes(false), Description: `Pin a memory or set how much it matters, when the user says something must not be forgotten ("always remember I'm allergic to nuts") or no longer matters. Give the kind (fact, insight or summary) and its id (from recall or list_facts).
+Pinned and critical memories open every get_context answer (before anything else, within max_tokens) and are never dropped or expired by retention; low ones may be. pinned=false unpins. The fact is marked in place (no new version).`,
+		InputSchema: object([]string{"kind", "id"}, map[string]*prop{
+			"kind":       enum("What the id names.", "fact", "insight", "summary"),
+			"id":         ident("The memory's id (a fact id, an insight id, or a summary's id from recall results of kind event)."),
+			"pinned":     {Type: "boolean", Description: "Pin (true) or unpin (false); leave out to keep the pin as it is."},
+			"importance": enum("How much it matters; critical, like pinned, always comes first.", "low", "normal", "high", "critical"),
+			"actor":      text(actorDesc, 0, 128),
+		}),
+	}, func(ctx context.Context, _ *mcp.CallToolRequest, in markIn) (*mcp.CallToolResult, any, error) {
+		if in.Pinned == nil && in.Importance == nil {
+			return toolError(errors.New("give pinned or importance"))
+		}
+		out, err := m.Mark(ctx, in.Kind, in.ID, in.Marks)
+		if err != nil {
+			return toolError(err)
+		}
+		state := "not pinned"
+		if out.Pinned {
+			state = "pinned"
+		}
+		return result(fmt.Sprintf("The %s %s is %s, importance %s.", out.Kind, out.ID, state, out.Importance), out)
 	})
 
 	mcp.AddTool(s, &mcp.Tool{Name: "request_condensation", Annotations: writes(false), Description: `Ask graphmem to condense a session at its next view: older turns are summarized (and extracted into facts) so the context stays small. Call it when the conversation changes topic or grows long; get_session_view then returns the condensed events.

@@ -93,6 +93,8 @@ type Config struct {
 	JobBackoff       time.Duration `env:"JOB_BACKOFF" envDefault:"2s" desc:"delay before a failed job's first retry (doubles each attempt, at most 5m)"`
 	WorkerTenants    []string      `env:"WORKER_TENANTS" envSeparator:"," desc:"dedicate this replica's workers to these tenants (empty: all)"`
 	IdleClose        time.Duration `env:"SESSION_IDLE_CLOSE" envDefault:"30m" desc:"sessions idle this long are condensed and extracted (0 disables)"`
+	RetentionFile    string        `env:"RETENTION_FILE" desc:"JSON file of retention policies by tenant (\"*\": every tenant), e.g. {\"*\": {\"raw_text_days\": 90}}; PUT /v1/retention overrides"`
+	RetentionEvery   time.Duration `env:"RETENTION_EVERY" envDefault:"1h" desc:"how often tenants with a retention policy are swept (0 disables; POST /v1/retention/sweep still works)"`
 }
 
 const envPrefix = "GRAPHMEM_"
@@ -303,6 +305,12 @@ func (c Config) validate() error {
 		if !api.ValidTenant(t) {
 			bad("WORKER_TENANTS", "%q is not a tenant name: it must start with a letter or digit and contain only letters, digits and _.- (at most 64 characters)", t)
 		}
+	}
+	if _, err := loadRetention(c.RetentionFile); err != nil {
+		bad("RETENTION_FILE", "%v", err)
+	}
+	if c.RetentionEvery != 0 && c.RetentionEvery < time.Minute {
+		bad("RETENTION_EVERY", "%s is below 1m (0 disables)", c.RetentionEvery)
 	}
 	if c.Workers < 0 || c.Workers > 64 {
 		bad("WORKERS", "%d must be within 0-64", c.Workers)

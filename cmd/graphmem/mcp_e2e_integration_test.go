@@ -136,7 +136,7 @@ func toolNames(t *testing.T, cs *mcp.ClientSession) []string {
 }
 
 var wantTools = []string{"add_fact", "correct_fact", "get_context", "get_session_view", "list_conflicts", "list_facts",
-	"list_preferences", "recall", "remember", "request_condensation", "resolve_conflict", "retract_fact"}
+	"list_preferences", "mark_memory", "recall", "remember", "request_condensation", "resolve_conflict", "retract_fact"}
 
 // TestMCPOverHTTP: the official Go SDK client lists the tools at /mcp,
 // remembers a note and recalls it, reads the extracted preference, and

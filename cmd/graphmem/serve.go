@@ -279,6 +279,12 @@ func buildApp(ctx context.Context, cfg Config, keys *api.KeyRing, log *slog.Logg
 		return fail(err)
 	}
 	a.svc = svc
+	life := memory.NewLifecycle(store, log)            // erasure, export, pins, retention
+	retention, err := loadRetention(cfg.RetentionFile) // validated with the config; read again here
+	if err != nil {
+		return fail(fmt.Errorf("GRAPHMEM_RETENTION_FILE: %w", err))
+	}
+	life.SetRetentionDefaults(retention)
 
 	// Background work stops with close(), not with the request ctx; the
 	// worker drains its in-flight jobs first.
@@ -288,6 +294,7 @@ func buildApp(ctx context.Context, cfg Config, keys *api.KeyRing, log *slog.Logg
 		worker := jobs.NewWorker(memory.JobQueue(store), jobs.Config{Concurrency: cfg.Workers, Lease: cfg.JobLease, BaseBackoff: cfg.JobBackoff,
 			Tenants: cfg.WorkerTenants, Observe: metrics.ObserveJob}, log)
 		svc.RegisterJobs(worker)
+		life.RegisterJobs(worker)
 		a.wg.Add(1)
 		go func() {
 			defer a.wg.Done()
@@ -315,6 +322,13 @@ func buildApp(ctx context.Context, cfg Config, keys *api.KeyRing, log *slog.Logg
 		}()
 		log.Info("embedding lane running", "model", embedder.Model(), "workers", cfg.EmbedWorkers)
 	}
+	if cfg.RetentionEvery > 0 {
+		a.wg.Add(1)
+		go func() {
+			defer a.wg.Done()
+			life.RunRetention(bgCtx, cfg.RetentionEvery)
+		}()
+	}
 	if cfg.IdleClose > 0 {
 		a.wg.Add(1)
 		go func() {
@@ -324,7 +338,7 @@ func buildApp(ctx context.Context, cfg Config, keys *api.KeyRing, log *slog.Logg
 	}
 
 	gin.SetMode(gin.ReleaseMode)
-	handler, err := api.New(api.Deps{Ready: store, Sessions: svc, Knowledge: svc, Jobs: svc, Retrieval: search, Edits: svc}, api.Options{
+	handler, err := api.New(api.Deps{Ready: store, Sessions: svc, Knowledge: svc, Jobs: svc, Retrieval: search, Edits: svc, Lifecycle: life}, api.Options{
 		Keys: keys, MaxBodyBytes: cfg.MaxBodyBytes, RequestTimeout: cfg.RequestTimeout,
 		LongRequestTimeout: longRequest, TrustedProxies: cfg.TrustedProxies,
 		Spec: graphmem.OpenAPI, BrowserGuide: graphmem.BrowserGuide, BrowserStyle: graphmem.BrowserStyle, Version: version, Log: log, Metrics: metrics, MetricsElsewhere: cfg.MetricsAddr != "",
