@@ -142,7 +142,7 @@ func (s *Store) exportUserBody(ctx context.Context, tenant, userID string, emit 
 			props, _ := get[map[string]any](rec, "props")
 			line := ExportLine{Kind: "node", Props: encodeProps(props)}
 			for _, x := range labels {
-				if str, ok := x.(string); ok {
+				if str, ok := x.(string); ok && str != "Unembedded" {
 					line.Labels = append(line.Labels, str)
 				}
 			}
@@ -469,7 +469,10 @@ func resolveEntities(ctx context.Context, tx neo4j.ManagedTransaction, tenant st
 func encodeProps(p map[string]any) map[string]any {
 	out := make(map[string]any, len(p))
 	for k, v := range p {
-		if k == "tenant" {
+		// The tenant is the importer's; vectors and the embedding queue's
+		// marks are derived data the importing service's lane recomputes
+		// with its own model.
+		if k == "tenant" || k == "embedding" || k == "embedding_model" || strings.HasPrefix(k, "embed_") {
 			continue
 		}
 		if k == "scope" {

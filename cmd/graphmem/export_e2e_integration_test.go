@@ -118,10 +118,17 @@ func waitIdle(t *testing.T, e *e2e) {
 			busy = busy || len(out.Jobs) > 0
 		}
 		if !busy {
+			backlog, err := graphtest.Store(t).EmbeddingBacklog(t.Context(), []string{e.Tenant})
+			if err != nil {
+				t.Fatal(err)
+			}
+			busy = backlog.Pending > 0 // the lane still embeds
+		}
+		if !busy {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatal("jobs still running after 2 minutes")
+			t.Fatal("jobs or embeddings still running after 2 minutes")
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
@@ -176,6 +183,7 @@ func exportImport(t *testing.T, a, b *e2e, user string, queries, asOf []string) 
 		t.Errorf("import drew a progress bar on a pipe: %q", msg)
 	}
 
+	waitIdle(t, b) // the importing service embeds the imported memories
 	want, got := userView(t, a, user, queries, asOf), userView(t, b, user, queries, asOf)
 	for k := range want {
 		if !sameView(want[k], got[k], strings.HasPrefix(k, "~")) {
