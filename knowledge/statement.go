@@ -1,6 +1,7 @@
 package knowledge
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -23,7 +24,24 @@ type Statement struct {
 	// Self is true when the turn speaks in the first person ("I", "my",
 	// "we"), which a statement about the user does.
 	Self bool
+	// Hypothetical is true when every declarative sentence is hedged or
+	// wished ("maybe", "I might", "I wonder", "I want to try"): it says
+	// what could be, not what is.
+	Hypothetical bool
+	// Other is true when every declarative sentence is about someone
+	// else ("My dad retired", "My son switched to medicine").
+	Other bool
 }
+
+// hedges mark a sentence that says what could be rather than what is.
+var hedges = []string{"maybe", "might", "wonder", "wonders", "wondering", "whether i", "would like", "'d like", "want to", "wanna", "thinking about",
+	"thinking of", "considering", "someday", "one day", "hoping to", "hope to", "dream of", "if i", "could be",
+	"not sure", "perhaps", "tempted", "plan to", "planning to", "going to try", "try going", "should i"}
+
+// others are the relations whose "my X ..." opens a sentence about them.
+var others = set("mum", "mom", "mother", "dad", "father", "parents", "son", "daughter", "kids", "children", "brother",
+	"sister", "friend", "friends", "colleague", "colleagues", "boss", "neighbour", "neighbor", "cousin", "aunt", "uncle",
+	"grandma", "grandpa", "grandmother", "grandfather", "nephew", "niece", "roommate", "flatmate", "housemate")
 
 // ackWords are the words of turns that say nothing about anyone: thanks,
 // greetings, agreement, interjections. Together with function words they
@@ -46,6 +64,13 @@ var firstPerson = set("i", "i'm", "im", "i've", "ive", "i'd", "i'll", "me", "my"
 var questionStarts = set("what", "which", "who", "whom", "whose", "where", "when", "why", "how", "can", "could", "would",
 	"should", "do", "does", "did", "is", "are", "was", "were", "will", "shall", "may", "any")
 
+// MentionsRelation reports whether text names one of the user's relations
+// ("my sister", "the user's dad"): a question about them is answered by
+// statements about someone else.
+func MentionsRelation(text string) bool {
+	return slices.ContainsFunc(tokens(text), func(w string) bool { return others[w] })
+}
+
 // ReadStatement reads a turn's form and person. A turn with one
 // declarative sentence of three words or more is a statement even when it
 // ends with a question ("I moved to Oslo last week. Any tips?"): the
@@ -66,6 +91,7 @@ func ReadStatement(text string) Statement {
 		return st
 	}
 	declarative, question := false, false
+	hedged, aboutOther, plain := 0, 0, 0
 	for _, s := range sentences(text) {
 		ws := tokens(s)
 		if len(ws) == 0 {
@@ -75,8 +101,19 @@ func ReadStatement(text string) Statement {
 			question = true
 		} else if len(ws) >= 3 {
 			declarative = true
+			low := " " + strings.Join(ws, " ") + " "
+			switch {
+			case slices.ContainsFunc(hedges, func(h string) bool { return strings.Contains(low, " "+h+" ") }):
+				hedged++
+			case ws[0] == "my" && others[ws[1]]:
+				aboutOther++
+			default:
+				plain++
+			}
 		}
 	}
+	st.Hypothetical = hedged > 0 && plain == 0 && aboutOther == 0
+	st.Other = aboutOther > 0 && plain == 0 && hedged == 0
 	switch {
 	case declarative:
 		st.Form = FormStatement

@@ -18,6 +18,22 @@ func TestReadStatement(t *testing.T) {
 		{"We settled in Bergen in March. Any tips for rainy weekends?", FormStatement, true},
 		{"Congrats on the new place!", FormStatement, false},
 	}
+	modal := []struct {
+		text                string
+		hypothetical, other bool
+	}{
+		{"Part of me wonders whether I should retrain as a pilot.", true, false},
+		{"I might take up the cello next winter.", true, false},
+		{"I play the cello in an amateur orchestra.", false, false},
+		{"My brother just started at a law firm in Cardiff.", false, true},
+		{"My brother just started at a law firm. I'm still at the bakery.", false, false},
+	}
+	for _, c := range modal {
+		got := ReadStatement(c.text)
+		if got.Hypothetical != c.hypothetical || got.Other != c.other {
+			t.Errorf("ReadStatement(%q) = %+v, want hypothetical %v other %v", c.text, got, c.hypothetical, c.other)
+		}
+	}
 	for _, c := range cases {
 		got := ReadStatement(c.text)
 		if got.Form != c.form || got.Self != c.self {

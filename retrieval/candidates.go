@@ -19,7 +19,9 @@ type candidate struct {
 	predicate string         // facts: the fact type
 	stale     bool           // raw turns: every fact read from it was superseded
 	form      knowledge.Form // raw turns: statement, question or chatter
-	vec       []float32      // raw turns: the stored vector, when the currency stage read it
+	// raw turns: hedged throughout, or about someone else throughout
+	hypothetical, other bool
+	vec                 []float32 // raw turns: the stored vector, when the currency stage read it
 	// factor scales the final score (demotions), lift the relevance (the
 	// current value of a slot inheriting its best match); 0 means 1.
 	factor, lift float64
@@ -191,6 +193,7 @@ func vectorSignal(score float64, cfg Config) float64 {
 }
 
 func rawCandidate(r graph.RawEvent) *candidate {
+	st := knowledge.ReadStatement(r.Content)
 	text := r.Content
 	if r.Name != "" {
 		text = r.Name + ": " + r.Content
@@ -200,7 +203,7 @@ func rawCandidate(r graph.RawEvent) *candidate {
 	}
 	return &candidate{SearchResult: SearchResult{ID: r.ID, Kind: KindRaw, Text: text, Status: StatusCurrent,
 		OccurredAt: r.OccurredAt, SourceEventIDs: []string{r.ID}, SessionID: r.SessionID}, speaker: r.Name, role: r.Role, stale: r.Stale,
-		form: knowledge.ReadStatement(r.Content).Form}
+		form: st.Form, hypothetical: st.Hypothetical, other: st.Other}
 }
 
 func factCandidate(f graph.Fact) *candidate {

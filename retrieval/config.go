@@ -203,6 +203,14 @@ type Config struct {
 	// OffTopicWeight scales statements and facts of another topic.
 	TopicMatchShare float64
 	OffTopicWeight  float64
+	// HypotheticalWeight and OtherPersonWeight scale a user's turn that is
+	// hedged throughout ("maybe I'll retrain") or about someone else
+	// throughout ("my dad retired"), for a question about the user.
+	HypotheticalWeight float64
+	OtherPersonWeight  float64
+	// PairSlotSimilarity: two user statements this close in meaning are
+	// one slot even when the topic reader was unsure of their topic.
+	PairSlotSimilarity float64
 	// SlotQuerySimilarity is the cosine to the query a statement needs to
 	// belong to a qualified slot when it shares no word with the query.
 	SlotQuerySimilarity float64
@@ -235,6 +243,7 @@ func DefaultConfig() Config {
 
 		AssistantWeight: 0.5, OwnQuestionWeight: 0.5, ChatterWeight: 0.15, SupersededWeight: 0.5,
 		SlotCandidates: 20, SlotQuerySimilarity: 0.35, TopicMatchShare: 0.9, OffTopicWeight: 0.6,
+		HypotheticalWeight: 0.5, OtherPersonWeight: 0.6, PairSlotSimilarity: 0.55,
 
 		MaxMergedFacts: 3,
 	}

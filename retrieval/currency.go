@@ -54,7 +54,7 @@ func (r *search) currency(ctx context.Context) error {
 	}
 	var stmts []*candidate
 	for _, c := range r.set {
-		if c.Kind == KindRaw && c.role == "user" && c.form == knowledge.FormStatement && relevance(c, r.cfg) > 0 {
+		if c.Kind == KindRaw && c.role == "user" && c.form == knowledge.FormStatement && !c.hypothetical && !c.other && relevance(c, r.cfg) > 0 {
 			stmts = append(stmts, c)
 		}
 	}
@@ -94,13 +94,29 @@ func (r *search) currency(ctx context.Context) error {
 		slot = topicOf[stmts[0]] // the best-matching statement's topic
 	}
 	topic, ok := r.s.topics.Topic(slot)
+	if slot == "" {
+		// No topic read: only statements saying nearly the same thing
+		// form a slot (below).
+		topic, ok = ontology.Topic{Cardinality: ontology.One}, true
+	}
 	if !ok || topic.Cardinality != ontology.One || slot == ontology.TopicChatter {
 		return nil
 	}
 	r.slotTopic = slot
 	var group []*candidate
 	for _, c := range stmts {
-		if topicOf[c] != slot {
+		// One slot: the statements read as the slot's topic, and those
+		// saying nearly the same thing as the best-matching statement
+		// (a topic the reader was unsure of: "My resting heart rate is
+		// 78" and later "...is 62 now").
+		same := (slot != "" && topicOf[c] == slot) ||
+			(c != stmts[0] && c.vec != nil && stmts[0].vec != nil && cosine(c.vec, stmts[0].vec) >= r.cfg.PairSlotSimilarity)
+		if c == stmts[0] && (slot == "" || topicOf[c] != slot) {
+			same = slices.ContainsFunc(stmts[1:], func(o *candidate) bool {
+				return o.vec != nil && c.vec != nil && cosine(o.vec, c.vec) >= r.cfg.PairSlotSimilarity
+			})
+		}
+		if !same {
 			continue
 		}
 		// A qualified slot (a favourite per category, a measure per
@@ -129,16 +145,16 @@ func (r *search) currency(ctx context.Context) error {
 		c.SupersededBy = newest.ID
 		if history {
 			c.lift = best / relevance(c, r.cfg)
-			c.demote(1, "an earlier value of the "+slot+" slot, which a question about the past asks for")
+			c.demote(1, "an earlier value of the "+slotName(slot)+", which a question about the past asks for")
 		} else {
-			c.demote(r.cfg.SupersededWeight, "superseded: the user said something newer about their "+slot)
+			c.demote(r.cfg.SupersededWeight, "superseded: the user said something newer about the "+slotName(slot))
 		}
 	}
 	if history {
-		newest.demote(r.cfg.SupersededWeight, "the current value of the "+slot+" slot; the question asks about the past")
+		newest.demote(r.cfg.SupersededWeight, "the current value of the "+slotName(slot)+"; the question asks about the past")
 	} else if rel := relevance(newest, r.cfg); rel > 0 && best > rel {
 		newest.lift = best / rel
-		newest.reasons = append(newest.reasons, "the newest statement about the user's "+slot)
+		newest.reasons = append(newest.reasons, "the newest statement on the "+slotName(slot))
 	}
 	r.demoteStaleSummaries()
 	return nil
@@ -180,6 +196,7 @@ func (r *search) topicAgreement(asked string, stmts []*candidate, topicOf map[*c
 // user's own statement: the assistant's turns, the user's questions and
 // chatter.
 func (r *search) evidencePriors() {
+	relations := knowledge.MentionsRelation(r.in.Query)
 	for _, c := range r.set {
 		if c.Kind != KindRaw {
 			continue
@@ -193,6 +210,10 @@ func (r *search) evidencePriors() {
 			c.demote(r.cfg.AssistantWeight, "the assistant's turn, not the user's statement")
 		case c.role == "user" && c.form == knowledge.FormQuestion:
 			c.demote(r.cfg.OwnQuestionWeight, "the user's question, not a statement about them")
+		case c.role == "user" && c.hypothetical:
+			c.demote(r.cfg.HypotheticalWeight, "hedged: says what might be, not what is")
+		case c.role == "user" && c.other && !relations:
+			c.demote(r.cfg.OtherPersonWeight, "about someone else, not the user")
 		}
 	}
 }
@@ -252,4 +273,12 @@ func cosine(a, b []float32) float64 {
 		s += float64(a[i]) * float64(b[i])
 	}
 	return s
+}
+
+// slotName names a slot in explanations.
+func slotName(topic string) string {
+	if topic == "" {
+		return "same thing"
+	}
+	return topic + " slot"
 }

@@ -88,6 +88,8 @@ func TestCurrencyPutsTheNewestStatementFirst(t *testing.T) {
 		turn("ask", "user", "Can you suggest a good moving company for my flat?", jun.Add(-time.Hour)),
 		turn("ack", "user", "Okay, thanks!", jun.Add(-time.Minute)),
 		turn("new", "user", "We finally settled into our new flat in Oslo.", jun),
+		turn("wish", "user", "Maybe I'll live by the sea in a house one day.", jun.Add(time.Hour)),
+		turn("sis", "user", "My sister lives in a flat in Rome.", jun.Add(2*time.Hour)),
 	}
 	g := &fakeGraph{raws: raws}
 	s, err := New(Deps{Text: g, Graph: g, Context: unusedContextStore{}, Views: unusedViews{}, Counter: zeroCounter{},
@@ -117,7 +119,7 @@ func TestCurrencyPutsTheNewestStatementFirst(t *testing.T) {
 	if old := byID["old"]; old.Status != StatusSuperseded || old.SupersededBy != "new" || !strings.Contains(old.Explanation, "superseded") {
 		t.Fatalf("older home = %+v, want superseded by new with the reason", old)
 	}
-	for id, reason := range map[string]string{"reply": "assistant", "ask": "question", "ack": "chatter"} {
+	for id, reason := range map[string]string{"reply": "assistant", "ask": "question", "ack": "chatter", "wish": "hedged", "sis": "someone else"} {
 		if r, ok := byID[id]; ok && !strings.Contains(r.Explanation, reason) {
 			t.Errorf("%s: explanation %q lacks %q", id, r.Explanation, reason)
 		}
