@@ -19,6 +19,7 @@ type Embedder interface {
 // TopicReading is which topic a sentence speaks of, by meaning.
 type TopicReading struct {
 	Topic  string  // "" when unsure
+	Best   string  // the closest topic, sure or not
 	Score  float64 // similarity to the best topic's examples
 	Margin float64 // lead over the second-best topic
 }
@@ -105,7 +106,7 @@ func (t *TopicReader) Read(vec []float32) TopicReading {
 		all[k] = scored{tp.Name, top}
 	}
 	sort.SliceStable(all, func(i, j int) bool { return all[i].score > all[j].score })
-	r := TopicReading{Score: all[0].score, Margin: math.Inf(1)}
+	r := TopicReading{Best: all[0].topic, Score: all[0].score, Margin: math.Inf(1)}
 	if len(all) > 1 {
 		r.Margin = all[0].score - all[1].score
 	}
@@ -113,6 +114,35 @@ func (t *TopicReader) Read(vec []float32) TopicReading {
 		r.Topic = all[0].topic
 	}
 	return r
+}
+
+// Affinity is how close vec is to one topic's examples (the mean of its two
+// best cosines), whichever topic it is closest to: a statement can speak of
+// the asked topic while another topic edges it out ("I work for a hospital
+// analytics firm" is work, and a little health).
+func (t *TopicReader) Affinity(vec []float32, topic string) float64 {
+	t.once.Lock()
+	vecs := t.vecs
+	t.once.Unlock()
+	for k, tp := range t.topics {
+		if tp.Name != topic || vecs == nil {
+			continue
+		}
+		best, second := -1.0, -1.0
+		for _, ex := range vecs[k] {
+			switch s := dot(vec, ex); {
+			case s > best:
+				best, second = s, best
+			case s > second:
+				second = s
+			}
+		}
+		if second < -0.5 {
+			return best
+		}
+		return (best + second) / 2
+	}
+	return 0
 }
 
 // TopicOfPredicate names the topic whose values a fact type records, or "".

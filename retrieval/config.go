@@ -203,6 +203,9 @@ type Config struct {
 	// OffTopicWeight scales statements and facts of another topic.
 	TopicMatchShare float64
 	OffTopicWeight  float64
+	// TopicAffinity: a statement this close to the asked topic's examples
+	// speaks of it, even when another topic edges it out.
+	TopicAffinity float64
 	// HypotheticalWeight and OtherPersonWeight scale a user's turn that is
 	// hedged throughout ("maybe I'll retrain") or about someone else
 	// throughout ("my dad retired"), for a question about the user.
@@ -242,7 +245,7 @@ func DefaultConfig() Config {
 		StalePenalty: 0.5, NegativeFactWeight: 0.75, HistoryWeight: 0.9,
 
 		AssistantWeight: 0.5, OwnQuestionWeight: 0.5, ChatterWeight: 0.15, SupersededWeight: 0.5,
-		SlotCandidates: 20, SlotQuerySimilarity: 0.35, TopicMatchShare: 0.9, OffTopicWeight: 0.6,
+		SlotCandidates: 20, SlotQuerySimilarity: 0.35, TopicMatchShare: 0.9, OffTopicWeight: 0.6, TopicAffinity: 0.35,
 		HypotheticalWeight: 0.5, OtherPersonWeight: 0.6, PairSlotSimilarity: 0.55,
 
 		MaxMergedFacts: 3,

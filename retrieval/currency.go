@@ -18,6 +18,7 @@ type TopicReader interface {
 	Read(vec []float32) knowledge.TopicReading
 	Topic(name string) (ontology.Topic, bool)
 	TopicOfPredicate(predicate string) string
+	Affinity(vec []float32, topic string) float64
 }
 
 // historyWords mark a question about the past ("where did the user live
@@ -58,9 +59,17 @@ func (r *search) currency(ctx context.Context) error {
 			stmts = append(stmts, c)
 		}
 	}
-	asked := r.s.topics.Read(r.qvec).Topic
+	reading := r.s.topics.Read(r.qvec)
+	asked := reading.Topic
 	if asked == ontology.TopicChatter {
 		asked = ""
+	}
+	// The topic statements are weighed by: the sure reading, or the
+	// closest topic when the question matches it well but another comes
+	// close ("Is the user retired?": work, or health).
+	weighBy := asked
+	if weighBy == "" && reading.Best != ontology.TopicChatter && reading.Score >= r.cfg.TopicAffinity {
+		weighBy = reading.Best
 	}
 	r.slotTopic = asked
 	if len(stmts) == 0 {
@@ -83,8 +92,8 @@ func (r *search) currency(ctx context.Context) error {
 			topicOf[c] = r.s.topics.Read(v).Topic
 		}
 	}
-	if asked != "" {
-		r.topicAgreement(asked, stmts, topicOf)
+	if weighBy != "" {
+		r.topicAgreement(weighBy, stmts, topicOf)
 	}
 	if len(stmts) < 2 {
 		return nil
@@ -172,13 +181,17 @@ func (r *search) topicAgreement(asked string, stmts []*candidate, topicOf map[*c
 		best = max(best, relevance(c, r.cfg))
 	}
 	for _, c := range stmts {
+		affinity := 0.0
+		if c.vec != nil {
+			affinity = r.s.topics.Affinity(c.vec, asked)
+		}
 		switch t := topicOf[c]; {
-		case t == asked:
+		case t == asked || affinity >= r.cfg.TopicAffinity:
 			if rel := relevance(c, r.cfg); rel > 0 && rel < r.cfg.TopicMatchShare*best {
 				c.lift = r.cfg.TopicMatchShare * best / rel
 				c.reasons = append(c.reasons, "a statement about the user's "+asked+", which the question asks about")
 			}
-		case t != "" && t != ontology.TopicChatter:
+		case t != "" && t != ontology.TopicChatter && affinity < r.cfg.TopicAffinity*0.8:
 			c.demote(r.cfg.OffTopicWeight, "speaks of "+t+"; the question asks about "+asked)
 		}
 	}
