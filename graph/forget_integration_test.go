@@ -105,7 +105,7 @@ func TestForgetUserErasesEverythingAndNothingElse(t *testing.T) {
 	before := graphtest.Census(t, tenant, other)
 	alice := graphtest.CensusOf(before, tenant, "alice")
 	for _, k := range []string{"node:Raw", "node:Event", "node:Insight", "node:Entity", "node:Conflict", "node:Edit",
-		"node:Session", "node:Job", "node:Passage", "node:Unembedded", "rel:LIVES_IN", "rel:MENTIONS", "rel:HAS_PASSAGE"} {
+		"node:Session", "node:Job", "node:Passage", "rel:LIVES_IN", "rel:MENTIONS", "rel:HAS_PASSAGE"} {
 		if alice[k] == 0 {
 			t.Fatalf("the fixture has no %s for alice: %v", k, alice)
 		}
