@@ -68,6 +68,8 @@ var problemCatalogue = []struct {
 	{"unsupported-media-type", 415, "The body is not application/json."},
 	{"body-too-large", 413, "The body exceeds GRAPHMEM_MAX_BODY_BYTES; send smaller batches."},
 	{"unauthorized", 401, "No API key, or an unknown one."},
+	{"forbidden", 403, "The API key is read-only (\":ro\" in the keys file) and the route writes."},
+	{"rate-limited", 429, "The API key is over GRAPHMEM_RATE_LIMIT; retry after the Retry-After delay."},
 	{"not-found", 404, "The route, or the thing it names, does not exist for your tenant."},
 	{"method-not-allowed", 405, "The route exists but not with this method; see the Allow header."},
 	{"conflict", 409, "The request clashes with stored state (e.g. a session owned by another user)."},
