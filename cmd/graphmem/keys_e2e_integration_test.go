@@ -4,18 +4,25 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/graphmem/graphmem/api"
 	"github.com/graphmem/graphmem/graph/graphtest"
 )
 
@@ -200,4 +207,93 @@ func TestKeysReloadOnSIGHUPAndLimits(t *testing.T) {
 		t.Fatalf("a read-only write was stored: %s", listed)
 	}
 	t.Logf("burst of 12: %d passed, %d limited (429); 3 SIGHUPs, 1 applied, 2 refused", passed, limited)
+}
+
+// countOK counts the /mcp requests that were admitted (not 429).
+type countOK struct {
+	next     http.RoundTripper
+	ok, hits *atomic.Int64
+}
+
+func (c countOK) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := c.next.RoundTrip(r)
+	if err == nil {
+		if resp.StatusCode == http.StatusTooManyRequests {
+			c.hits.Add(1)
+		} else {
+			c.ok.Add(1)
+		}
+	}
+	return resp, err
+}
+
+// TestMCPKeysReadOnlyAndOneTokenPerRequest: over /mcp a read-only key can
+// recall but not remember (the tool's own /v1 write is refused), and one
+// MCP request costs one token of the key's bucket, however many /v1 calls
+// its tool makes in process.
+func TestMCPKeysReadOnlyAndOneTokenPerRequest(t *testing.T) {
+	sc := newScope()
+	tenant := sc.id("mcpkeys")
+	key, ro := "k-"+sc.token+"-0123456789", "ro-"+sc.token+"-0123456789"
+	const burst = 12
+	getenv, environ := envOf([]string{"GRAPHMEM_NEO4J_URI", graphtest.URI(t),
+		"GRAPHMEM_API_KEYS", tenant + ":" + key + "," + tenant + ":" + ro + ":ro",
+		// Practically no refill during the test: the bucket holds exactly the burst.
+		"GRAPHMEM_RATE_LIMIT", "0.001", "GRAPHMEM_RATE_BURST", strconv.Itoa(burst),
+		"GRAPHMEM_WORKERS", "0", "GRAPHMEM_SESSION_IDLE_CLOSE", "0", "GRAPHMEM_EMBEDDER", "off"}...)
+	cfg, err := loadConfig(getenv, environ)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys, err := api.ParseKeys(cfg.apiKeySource())
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := buildApp(t.Context(), cfg, keys, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(a.handler)
+	t.Cleanup(func() { srv.Close(); a.close(context.Background()) })
+
+	connect := func(k string, ok, hits *atomic.Int64) *mcp.ClientSession {
+		hc := &http.Client{Transport: countOK{keyed{k, http.DefaultTransport}, ok, hits}}
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "graphmem-keys", Version: "1"}, nil).Connect(t.Context(),
+			&mcp.StreamableClientTransport{Endpoint: srv.URL + "/mcp", HTTPClient: hc}, nil)
+		if err != nil {
+			t.Fatalf("connect to /mcp: %v", err)
+		}
+		t.Cleanup(func() { _ = cs.Close() })
+		return cs
+	}
+	var roOK, roHits atomic.Int64
+	roSession := connect(ro, &roOK, &roHits)
+	txt := callTool(t, roSession, "remember", map[string]any{"user_id": "u1", "note": "I live in Porto."}, true)
+	if !strings.Contains(txt, "read-only") {
+		t.Fatalf("remember with a read-only key: %s", txt)
+	}
+	callTool(t, roSession, "recall", map[string]any{"user_id": "u1", "query": "Porto"}, false)
+
+	var ok, hits atomic.Int64
+	cs := connect(key, &ok, &hits)
+	// remember then recall: each tool call makes one or more /v1 calls in
+	// process; only the /mcp request is charged.
+	calls := 0
+	for i := 0; hits.Load() == 0 && i < 2*burst; i++ {
+		res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "remember",
+			Arguments: map[string]any{"user_id": "u1", "note": fmt.Sprintf("Note %d: I like tea.", i)}})
+		if err == nil && !res.IsError {
+			calls++
+		}
+	}
+	if hits.Load() == 0 {
+		t.Fatalf("%d MCP requests were admitted, past the burst of %d", ok.Load(), burst)
+	}
+	if calls < burst-2 { // connecting takes a request or two
+		t.Fatalf("only %d remember calls succeeded within a burst of %d: the tools' inner calls were charged", calls, burst)
+	}
+	if ok.Load() != burst {
+		t.Fatalf("admitted /mcp requests %d, want exactly the burst %d (one token each)", ok.Load(), burst)
+	}
+	t.Logf("burst %d: %d /mcp requests admitted (%d successful remember calls), then 429", burst, ok.Load(), calls)
 }
