@@ -240,3 +240,18 @@ func TestReadPostsAreRoutes(t *testing.T) {
 		}
 	}
 }
+
+func TestMetadataDepth(t *testing.T) {
+	c := newClient(t, fullDeps(t), Options{})
+	nest := func(n int) string { return strings.Repeat(`{"a":`, n) + "1" + strings.Repeat("}", n) }
+	body := func(meta string) string {
+		return `{"user_id":"u1","events":[{"kind":"message","role":"user","content":"x"},{"kind":"message","role":"user","content":"y","metadata":` + meta + `}]}`
+	}
+	if rec := c.do(http.MethodPost, "/v1/sessions/s1/events", body(nest(maxMetadataDepth))); rec.Code != http.StatusCreated {
+		t.Fatalf("metadata %d deep: %d %s", maxMetadataDepth, rec.Code, rec.Body)
+	}
+	p := problemOf(t, c, http.MethodPost, "/v1/sessions/s1/events", body(`{"a":[`+nest(maxMetadataDepth-1)+`]}`))
+	if p.Status != 422 || !hasIssue(p, "events[1].metadata", "max_depth") {
+		t.Fatalf("metadata %d deep: %+v", maxMetadataDepth+1, p)
+	}
+}
