@@ -3,10 +3,13 @@ package api
 import (
 	"crypto/sha256"
 	"net/http"
+	"net/http/httptest"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/graphmem/graphmem/api/apitest"
 )
 
 const (
@@ -253,5 +256,35 @@ func TestMetadataDepth(t *testing.T) {
 	p := problemOf(t, c, http.MethodPost, "/v1/sessions/s1/events", body(`{"a":[`+nest(maxMetadataDepth-1)+`]}`))
 	if p.Status != 422 || !hasIssue(p, "events[1].metadata", "max_depth") {
 		t.Fatalf("metadata %d deep: %+v", maxMetadataDepth+1, p)
+	}
+}
+
+type timeoutErr struct{}
+
+func (timeoutErr) Error() string   { return "read tcp: i/o timeout" }
+func (timeoutErr) Timeout() bool   { return true }
+func (timeoutErr) Temporary() bool { return true }
+
+type stalled struct{ sent bool }
+
+func (s *stalled) Read(p []byte) (int, error) {
+	if !s.sent {
+		s.sent = true
+		return copy(p, `{"user_id":"u1","ev`), nil
+	}
+	return 0, timeoutErr{}
+}
+
+// TestSlowBodyIs408: a body cut by the server's read timeout is the
+// client's fault, a 408 problem, not a 500.
+func TestSlowBodyIs408(t *testing.T) {
+	c := newClient(t, fullDeps(t), Options{})
+	req := httptest.NewRequest(http.MethodPost, "/v1/sessions/s1/events", &stalled{})
+	req.Header.Set("Content-Type", "application/json")
+	rec := httptest.NewRecorder()
+	c.engine.ServeHTTP(rec, req)
+	p := apitest.Decode[apitest.Problem](t, rec)
+	if rec.Code != http.StatusRequestTimeout || p.Type != "/docs#problem-body-timeout" {
+		t.Fatalf("stalled body: %d %s", rec.Code, rec.Body)
 	}
 }

@@ -66,6 +66,7 @@ var problemCatalogue = []struct {
 	{"starting", 503, "The service is still starting (Neo4j, schema, query plans); retry after Retry-After seconds."},
 	{"malformed-query", 400, "The query string cannot be parsed (for example a raw ';')."},
 	{"unsupported-media-type", 415, "The body is not application/json."},
+	{"body-timeout", 408, "The body did not arrive within the server's read timeout (a client too slow, or holding the connection open)."},
 	{"body-too-large", 413, "The body exceeds GRAPHMEM_MAX_BODY_BYTES; send smaller batches."},
 	{"unauthorized", 401, "No API key, or an unknown one."},
 	{"forbidden", 403, "The API key is read-only (\":ro\" in the keys file) and the route writes."},

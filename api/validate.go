@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"net"
 	"net/http"
 	"net/url"
 	"reflect"
@@ -125,6 +126,9 @@ func (s *server) bindJSON(c *gin.Context, dst any) error {
 		dec := json.NewDecoder(c.Request.Body)
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(dst); err != nil && !errors.Is(err, io.EOF) {
+			if slow := bodyTimeout(err); slow != nil {
+				return slow
+			}
 			// encoding/json has no typed error for unknown fields.
 			if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
 				name = strings.Trim(name, `"`)
@@ -231,4 +235,16 @@ func pathAndBody[B any](s *server, c *gin.Context, param string) (string, B, boo
 		return "", b, false
 	}
 	return id, b, true
+}
+
+// bodyTimeout is the 408 problem of a body that did not arrive within the
+// server's read timeout (a client too slow, or one holding the connection
+// open on purpose): the client's doing, not a server error.
+func bodyTimeout(err error) error {
+	var ne net.Error
+	if !errors.As(err, &ne) || !ne.Timeout() {
+		return nil
+	}
+	return &httpError{status: http.StatusRequestTimeout, slug: "body-timeout", title: "Request body too slow",
+		detail: "the request body did not arrive within the server's read timeout; send it at once", cause: err}
 }

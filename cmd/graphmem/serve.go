@@ -84,7 +84,8 @@ func serve(ctx context.Context, cfg Config, stdout, stderr io.Writer) error {
 	handler.set(api.Starting(version, func() string { return *step.Load() }))
 	httpSrv := &http.Server{
 		Addr: cfg.ListenAddr, Handler: handler,
-		ReadHeaderTimeout: readHeaderTimeout, ReadTimeout: readTimeout,
+		// A body still arriving after the request's own deadline is cut then.
+		ReadHeaderTimeout: readHeaderTimeout, ReadTimeout: min(readTimeout, max(cfg.RequestTimeout, readHeaderTimeout)),
 		WriteTimeout: longRequest + 30*time.Second, IdleTimeout: idleTimeout,
 		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
