@@ -192,6 +192,18 @@ func TestHostileInputIsRefusedOrStoredVerbatim(t *testing.T) {
 		{method: http.MethodPatch, path: "/v1/insights/{p}", pathParam: true, body: map[string]any{"pinned": true},
 			fields: []field{{name: "importance"}, {name: "actor"}}},
 		{method: http.MethodDelete, path: "/v1/sessions/{p}", pathParam: true},
+		{method: http.MethodDelete, path: "/v1/users/{p}", pathParam: true},
+		{method: http.MethodPost, path: "/v1/sessions/{p}/condensations", pathParam: true, body: map[string]any{"profile": "default"},
+			fields: []field{{name: "profile"}}},
+		{method: http.MethodPost, path: "/v1/sessions/{p}/condensation-requests", pathParam: true},
+		{method: http.MethodPost, path: "/v1/sessions/{p}/close", pathParam: true},
+		{method: http.MethodPost, path: "/v1/users/{p}/insights", pathParam: true},
+		{method: http.MethodPatch, path: "/v1/summaries/{p}", pathParam: true, body: map[string]any{"pinned": true},
+			fields: []field{{name: "importance"}, {name: "actor"}}},
+		{method: http.MethodPost, path: "/v1/jobs/{p}/retry", pathParam: true},
+		{method: http.MethodGet, path: "/v1/entities/{p}", pathParam: true},
+		{method: http.MethodGet, path: "/v1/jobs/{p}", pathParam: true},
+		{method: http.MethodGet, path: "/v1/users/{p}/export", pathParam: true},
 	}
 
 	before := graphtest.Census(t, tenant)
