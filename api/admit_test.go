@@ -288,3 +288,21 @@ func TestSlowBodyIs408(t *testing.T) {
 		t.Fatalf("stalled body: %d %s", rec.Code, rec.Body)
 	}
 }
+
+// TestNullIsRefused: a null member is a 422 naming it (encoding/json would
+// take it as the zero value), except inside free-form metadata.
+func TestNullIsRefused(t *testing.T) {
+	c := newClient(t, fullDeps(t), Options{})
+	p := problemOf(t, c, http.MethodPost, "/v1/sessions/s1/events",
+		`{"user_id":"u1","events":[{"kind":"message","role":"user","content":"x","tokens":null}]}`)
+	if p.Status != 422 || !hasIssue(p, "events[0].tokens", "type") {
+		t.Fatalf("null tokens: %+v", p)
+	}
+	if p := problemOf(t, c, http.MethodPost, "/v1/search", `{"user_id":"u1","query":"x","explain":null}`); !hasIssue(p, "explain", "type") {
+		t.Fatalf("null explain: %+v", p)
+	}
+	if rec := c.do(http.MethodPost, "/v1/sessions/s1/events",
+		`{"user_id":"u1","events":[{"kind":"message","role":"user","content":"null","metadata":{"a":null,"b":[null]}}]}`); rec.Code != http.StatusCreated {
+		t.Fatalf("nulls in metadata, the word null in content: %d %s", rec.Code, rec.Body)
+	}
+}

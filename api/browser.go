@@ -59,6 +59,10 @@ func (s *server) browserFile(c *gin.Context) {
 // browserPreflight answers the CORS preflight Browser sends before it
 // fetches a guide or a style.
 func (s *server) browserPreflight(c *gin.Context) {
+	if f := c.Param("file"); f != "guide.html" && f != "graphmem.grass" {
+		s.fail(c, errRouteNotFound)
+		return
+	}
 	corsAnyOrigin(c)
 	c.Header("Access-Control-Allow-Methods", "GET, OPTIONS")
 	c.Header("Access-Control-Allow-Headers", "Cache-Control, Pragma, Content-Type")

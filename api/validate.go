@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -123,7 +124,21 @@ func (s *server) bindJSON(c *gin.Context, dst any) error {
 			detail: fmt.Sprintf("send the body as application/json, not %s", ct)}
 	}
 	if c.Request.Body != nil && c.Request.ContentLength != 0 {
-		dec := json.NewDecoder(c.Request.Body)
+		// Read whole (MaxBytesReader bounds it) so a null can be looked
+		// for before the typed decode, which would silently skip it.
+		raw, err := io.ReadAll(c.Request.Body)
+		if err != nil {
+			if slow := bodyTimeout(err); slow != nil {
+				return slow
+			}
+			return err
+		}
+		if bytes.Contains(raw, []byte("null")) {
+			if field := nullField(raw); field != "" {
+				return invalidField(field, "type", "must not be null; leave the field out for its default")
+			}
+		}
+		dec := json.NewDecoder(bytes.NewReader(raw))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(dst); err != nil && !errors.Is(err, io.EOF) {
 			if slow := bodyTimeout(err); slow != nil {
@@ -247,4 +262,49 @@ func bodyTimeout(err error) error {
 	}
 	return &httpError{status: http.StatusRequestTimeout, slug: "body-timeout", title: "Request body too slow",
 		detail: "the request body did not arrive within the server's read timeout; send it at once", cause: err}
+}
+
+// nullField names the first member of a JSON body whose value is null
+// (events[0].tokens), "" when none is. encoding/json leaves a field at its
+// zero value for a null, so a typed field would accept null as "absent"
+// while openapi.yaml types it; free-form metadata may hold nulls. A body
+// that is not JSON yields "" and fails in the typed decode.
+func nullField(raw []byte) string {
+	var doc any
+	if json.Unmarshal(raw, &doc) != nil {
+		return ""
+	}
+	var walk func(v any, path string) string
+	walk = func(v any, path string) string {
+		switch x := v.(type) {
+		case map[string]any:
+			for _, k := range slices.Sorted(maps.Keys(x)) {
+				p := k
+				if path != "" {
+					p = path + "." + k
+				}
+				if x[k] == nil {
+					return p
+				}
+				if k == "metadata" {
+					continue
+				}
+				if f := walk(x[k], p); f != "" {
+					return f
+				}
+			}
+		case []any:
+			for i, e := range x {
+				p := fmt.Sprintf("%s[%d]", path, i)
+				if e == nil {
+					return p
+				}
+				if f := walk(e, p); f != "" {
+					return f
+				}
+			}
+		}
+		return ""
+	}
+	return walk(doc, "")
 }
