@@ -306,3 +306,20 @@ func TestNullIsRefused(t *testing.T) {
 		t.Fatalf("nulls in metadata, the word null in content: %d %s", rec.Code, rec.Body)
 	}
 }
+
+// TestIntegralFloatIsAnInteger: 5.0 is an integer to JSON Schema, so the
+// service takes it as 5; 5.5 stays a 422.
+func TestIntegralFloatIsAnInteger(t *testing.T) {
+	c := newClient(t, fullDeps(t), Options{})
+	if rec := c.do(http.MethodPost, "/v1/sessions/s1/events",
+		`{"user_id":"u1","events":[{"kind":"message","role":"user","content":"x","tokens":65535.0}]}`); rec.Code != http.StatusCreated {
+		t.Fatalf("tokens 65535.0: %d %s", rec.Code, rec.Body)
+	}
+	if p := problemOf(t, c, http.MethodPost, "/v1/sessions/s1/events",
+		`{"user_id":"u1","events":[{"kind":"message","role":"user","content":"x","tokens":5.5}]}`); p.Status != 422 {
+		t.Fatalf("tokens 5.5: %+v", p)
+	}
+	if p := problemOf(t, c, http.MethodPut, "/v1/retention", `null`); p.Status != 422 || !hasIssue(p, "body", "type") {
+		t.Fatalf("a null body: %+v", p)
+	}
+}

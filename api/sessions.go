@@ -40,7 +40,7 @@ type eventIn struct {
 	URL        string         `json:"url" binding:"omitempty,url,max=2000"`
 	OccurredAt string         `json:"occurred_at"`
 	Metadata   map[string]any `json:"metadata"`
-	Tokens     int            `json:"tokens" binding:"gte=0"`
+	Tokens     int            `json:"tokens" binding:"gte=0,lte=100000000"`
 }
 
 // maxMetadataDepth bounds how deep an event's metadata nests. Go decodes

@@ -7,12 +7,14 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"net"
 	"net/http"
 	"net/url"
 	"reflect"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/gin-gonic/gin"
@@ -133,10 +135,9 @@ func (s *server) bindJSON(c *gin.Context, dst any) error {
 			}
 			return err
 		}
-		if bytes.Contains(raw, []byte("null")) {
-			if field := nullField(raw); field != "" {
-				return invalidField(field, "type", "must not be null; leave the field out for its default")
-			}
+		raw, err = normalizeJSON(raw)
+		if err != nil {
+			return err
 		}
 		dec := json.NewDecoder(bytes.NewReader(raw))
 		dec.DisallowUnknownFields()
@@ -264,47 +265,66 @@ func bodyTimeout(err error) error {
 		detail: "the request body did not arrive within the server's read timeout; send it at once", cause: err}
 }
 
-// nullField names the first member of a JSON body whose value is null
-// (events[0].tokens), "" when none is. encoding/json leaves a field at its
-// zero value for a null, so a typed field would accept null as "absent"
-// while openapi.yaml types it; free-form metadata may hold nulls. A body
-// that is not JSON yields "" and fails in the typed decode.
-func nullField(raw []byte) string {
+// normalizeJSON refuses null members and writes integral numbers as
+// integers, before the typed decode. encoding/json would take a null as
+// the zero value (absent), while openapi.yaml types the field; and it
+// refuses 5.0 for an int, which JSON Schema calls an integer. Free-form
+// metadata keeps its nulls. A body that is not JSON is returned as is, for
+// the typed decode to report.
+func normalizeJSON(raw []byte) ([]byte, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
 	var doc any
-	if json.Unmarshal(raw, &doc) != nil {
-		return ""
+	if dec.Decode(&doc) != nil {
+		return raw, nil
 	}
-	var walk func(v any, path string) string
-	walk = func(v any, path string) string {
+	if doc == nil {
+		return nil, invalidField("body", "type", "must be a JSON object, not null")
+	}
+	changed := false
+	var walk func(v any, path string) (any, error)
+	walk = func(v any, path string) (any, error) {
 		switch x := v.(type) {
+		case nil:
+			return nil, invalidField(path, "type", "must not be null; leave the field out for its default")
+		case json.Number:
+			if s := string(x); strings.ContainsAny(s, ".eE") {
+				if f, err := x.Float64(); err == nil && f == math.Trunc(f) && math.Abs(f) < 1<<53 {
+					changed = true
+					return json.Number(strconv.FormatInt(int64(f), 10)), nil
+				}
+			}
 		case map[string]any:
 			for _, k := range slices.Sorted(maps.Keys(x)) {
 				p := k
 				if path != "" {
 					p = path + "." + k
 				}
-				if x[k] == nil {
-					return p
-				}
-				if k == "metadata" {
+				if k == "metadata" && x[k] != nil {
 					continue
 				}
-				if f := walk(x[k], p); f != "" {
-					return f
+				e, err := walk(x[k], p)
+				if err != nil {
+					return nil, err
 				}
+				x[k] = e
 			}
 		case []any:
-			for i, e := range x {
-				p := fmt.Sprintf("%s[%d]", path, i)
-				if e == nil {
-					return p
+			for i := range x {
+				e, err := walk(x[i], fmt.Sprintf("%s[%d]", path, i))
+				if err != nil {
+					return nil, err
 				}
-				if f := walk(e, p); f != "" {
-					return f
-				}
+				x[i] = e
 			}
 		}
-		return ""
+		return v, nil
 	}
-	return walk(doc, "")
+	if _, err := walk(doc, ""); err != nil {
+		return nil, err
+	}
+	if !changed {
+		return raw, nil
+	}
+	return json.Marshal(doc)
 }

@@ -180,7 +180,7 @@ Returns the best results, each with its kind, status, validity, score and id. An
 		InputSchema: object([]string{"user_id", "query"}, map[string]*prop{
 			"user_id":         ident(userDesc),
 			"query":           text("What you want to know, in natural language (\"Where does the user live?\").", 1, 4000),
-			"limit":           integer(limitDesc+" Default 10.", 1, 100),
+			"limit":           integer(limitDesc+" Default 10.", 0, 100),
 			"tiers":           array("Kinds of memory to search (default all).", enum("", "raw", "event", "insight", "fact", "entity"), 0),
 			"session_id":      optIdent("Only turns and summaries of this session."),
 			"agent_id":        optIdent("Only turns this agent appended."),
