@@ -49,6 +49,12 @@ func (s *server) browserFile(c *gin.Context) {
 			s.fail(c, errRouteNotFound)
 			return
 		}
+		// The presets mean nothing to the style, but the route takes them
+		// (openapi.yaml): the same rule for both files.
+		if err := s.bindQuery(c, &browserQuery{}); err != nil {
+			s.fail(c, err)
+			return
+		}
 		c.Header("Cache-Control", "no-cache")
 		c.Data(http.StatusOK, "text/plain; charset=utf-8", s.opts.BrowserStyle)
 	default:

@@ -41,8 +41,8 @@ for _ in $(seq 1 120); do
 done
 started=$(date +%s)
 set +e
-"$venv/bin/st" run "http://127.0.0.1:$port/openapi.yaml" -H "Authorization: Bearer $key" \
-  --seed "${ST_SEED:-1}" -n "${ST_EXAMPLES:-5}" --checks all --workers 1 --no-color \
+"$venv/bin/st" --config-file scripts/schemathesis.toml run "http://127.0.0.1:$port/openapi.yaml" -H "Authorization: Bearer $key" \
+  --seed "${ST_SEED:-1}" -n "${ST_EXAMPLES:-5}" --workers 1 --no-color \
   --exclude-path /mcp --request-timeout 30 --generation-database none ${ST_FLAGS:-}
 status=$?
 set -e
