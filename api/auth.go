@@ -6,9 +6,11 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
+	"sync/atomic"
 
 	"github.com/gin-gonic/gin"
 )
@@ -25,24 +27,34 @@ func ValidTenant(s string) bool { return tenantPattern.MatchString(s) }
 
 // KeyRing maps API keys to tenants. Keys are kept only as SHA-256 hashes and
 // compared in constant time against every entry, so neither memory dumps
-// nor response timing reveal a key.
+// nor response timing reveal a key. Its entries can be replaced while it
+// serves (Replace, on SIGHUP): a request reads them once, when it is
+// authenticated, so one in flight finishes under the keys it started with.
 type KeyRing struct {
-	entries []keyEntry
+	entries atomic.Pointer[[]keyEntry]
 }
 
 type keyEntry struct {
 	tenant string
 	hash   [sha256.Size]byte
+	// readOnly keys may read and search but not write (see isWrite).
+	readOnly bool
 }
+
+// readOnlySuffix marks a read-only key in a keys source: "tenant:key:ro",
+// "tenant:sha256:<hex>:ro". A suffix, not a prefix, because a prefix could
+// be read as a tenant name.
+const readOnlySuffix = ":ro"
 
 // ParseKeys reads "tenant:key" pairs separated by commas or newlines; a
 // pair may give the key's hash instead, as "tenant:sha256:<64 hex>", so a
-// keys file need not hold secrets. Blank lines and # comments are ignored.
-// An empty source yields a nil ring (auth off). A key given twice, in
-// clear or as its hash, is an error: for two tenants it would be ambiguous
-// which one a request belongs to.
+// keys file need not hold secrets, and either may end in ":ro" to make the
+// key read-only. Blank lines and # comments are ignored. An empty source
+// yields a nil ring (auth off). A key given twice, in clear or as its
+// hash, is an error: for two tenants it would be ambiguous which one a
+// request belongs to.
 func ParseKeys(src string) (*KeyRing, error) {
-	ring := &KeyRing{}
+	var entries []keyEntry
 	seen := map[[sha256.Size]byte]int{} // key hash → entry that gave it
 	sc := bufio.NewScanner(strings.NewReader(strings.ReplaceAll(src, ",", "\n")))
 	line := 0
@@ -61,6 +73,7 @@ func ParseKeys(src string) (*KeyRing, error) {
 		}
 		var e keyEntry
 		e.tenant = tenant
+		key, e.readOnly = strings.CutSuffix(key, readOnlySuffix)
 		if hexHash, isHash := strings.CutPrefix(key, "sha256:"); isHash {
 			raw, err := hex.DecodeString(hexHash)
 			if err != nil || len(raw) != sha256.Size {
@@ -77,11 +90,13 @@ func ParseKeys(src string) (*KeyRing, error) {
 			return nil, fmt.Errorf("entry %d: the same key as entry %d; every key must be unique (one key, one tenant)", line, first)
 		}
 		seen[e.hash] = line
-		ring.entries = append(ring.entries, e)
+		entries = append(entries, e)
 	}
-	if len(ring.entries) == 0 {
+	if len(entries) == 0 {
 		return nil, nil
 	}
+	ring := &KeyRing{}
+	ring.entries.Store(&entries)
 	return ring, nil
 }
 
@@ -90,23 +105,62 @@ func (r *KeyRing) Len() int {
 	if r == nil {
 		return 0
 	}
-	return len(r.entries)
+	return len(*r.entries.Load())
 }
 
-// tenantFor returns the tenant of a key. Every entry is compared, match or
-// not, so the time taken does not depend on which entry matched.
-func (r *KeyRing) tenantFor(key string) (string, bool) {
-	h := sha256.Sum256([]byte(key))
-	found := ""
-	for _, e := range r.entries {
-		if subtle.ConstantTimeCompare(h[:], e.hash[:]) == 1 {
-			found = e.tenant
+// ReadOnly is the number of read-only keys.
+func (r *KeyRing) ReadOnly() int {
+	n := 0
+	if r != nil {
+		for _, e := range *r.entries.Load() {
+			if e.readOnly {
+				n++
+			}
 		}
 	}
-	return found, found != ""
+	return n
 }
 
-const ctxTenant = "graphmem.tenant"
+// Replace serves next's keys from now on; requests already authenticated
+// keep the tenant they got. next must hold at least one key: a reload
+// never turns auth off (an emptied or truncated file would otherwise open
+// the service to anyone).
+func (r *KeyRing) Replace(next *KeyRing) error {
+	if r == nil {
+		return errors.New("auth is off (no keys at start): restart to turn it on")
+	}
+	if next.Len() == 0 {
+		return errors.New("no keys: a reload cannot turn auth off")
+	}
+	r.entries.Store(next.entries.Load())
+	return nil
+}
+
+// lookup returns the entry of a key. Every entry is compared, match or
+// not, so the time taken does not depend on which entry matched.
+func (r *KeyRing) lookup(key string) (keyEntry, bool) {
+	h := sha256.Sum256([]byte(key))
+	var found keyEntry
+	for _, e := range *r.entries.Load() {
+		if subtle.ConstantTimeCompare(h[:], e.hash[:]) == 1 {
+			found = e
+		}
+	}
+	return found, found.tenant != ""
+}
+
+// tenantFor returns the tenant of a key.
+func (r *KeyRing) tenantFor(key string) (string, bool) {
+	e, ok := r.lookup(key)
+	return e.tenant, ok
+}
+
+const (
+	ctxTenant = "graphmem.tenant"
+	// ctxKey is the keyEntry of the request (zero when auth is off): its
+	// hash names the rate-limit bucket, readOnly guards writes.
+	ctxKey = "graphmem.key"
+)
 
 // authenticate resolves the request's tenant: from its API key when keys
 // are configured, otherwise the default tenant.
@@ -135,12 +189,13 @@ func authenticate(ring *KeyRing, onFail func(*gin.Context, error)) gin.HandlerFu
 			}
 			key = cmp.Or(key, k)
 		}
-		tenant, ok := ring.tenantFor(key)
+		entry, ok := ring.lookup(key)
 		if key == "" || !ok {
 			onFail(c, errUnauthorized)
 			return
 		}
-		c.Set(ctxTenant, tenant)
+		c.Set(ctxTenant, entry.tenant)
+		c.Set(ctxKey, entry)
 		c.Next()
 	}
 }

@@ -49,6 +49,12 @@ func (s *server) browserFile(c *gin.Context) {
 			s.fail(c, errRouteNotFound)
 			return
 		}
+		// The presets mean nothing to the style, but the route takes them
+		// (openapi.yaml): the same rule for both files.
+		if err := s.bindQuery(c, &browserQuery{}); err != nil {
+			s.fail(c, err)
+			return
+		}
 		c.Header("Cache-Control", "no-cache")
 		c.Data(http.StatusOK, "text/plain; charset=utf-8", s.opts.BrowserStyle)
 	default:
@@ -59,6 +65,10 @@ func (s *server) browserFile(c *gin.Context) {
 // browserPreflight answers the CORS preflight Browser sends before it
 // fetches a guide or a style.
 func (s *server) browserPreflight(c *gin.Context) {
+	if f := c.Param("file"); f != "guide.html" && f != "graphmem.grass" {
+		s.fail(c, errRouteNotFound)
+		return
+	}
 	corsAnyOrigin(c)
 	c.Header("Access-Control-Allow-Methods", "GET, OPTIONS")
 	c.Header("Access-Control-Allow-Headers", "Cache-Control, Pragma, Content-Type")

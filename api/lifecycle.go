@@ -272,6 +272,12 @@ func (s *server) getRetention(c *gin.Context) {
 }
 
 func (s *server) putRetention(c *gin.Context) {
+	// A PUT without a body would set every period to 0 (keep forever):
+	// the policy must be stated, as openapi.yaml requires.
+	if c.Request.Body == nil || c.Request.ContentLength == 0 {
+		s.fail(c, invalidField("body", "required", "send the policy as a JSON object ({} keeps everything forever)"))
+		return
+	}
 	var req retentionPolicy
 	if err := s.bindJSON(c, &req); err != nil {
 		s.fail(c, err)

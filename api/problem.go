@@ -132,6 +132,12 @@ func toProblem(err error) Problem {
 		detail := strings.TrimPrefix(strings.TrimPrefix(err.Error(), errBadJSON.Error()+": "), "json: ")
 		return Problem{Type: problemType("malformed-body"), Title: "Malformed request body", Status: http.StatusBadRequest,
 			Detail: "the body is not valid JSON: " + detail}
+	case errors.As(err, new(*rateLimitedError)):
+		return Problem{Type: problemType("rate-limited"), Title: "Too many requests", Status: http.StatusTooManyRequests,
+			Detail: "this API key is over its rate limit (GRAPHMEM_RATE_LIMIT); retry after the Retry-After delay"}
+	case errors.Is(err, errForbidden):
+		return Problem{Type: problemType("forbidden"), Title: "Forbidden", Status: http.StatusForbidden,
+			Detail: "this API key is read-only: it may read and search, not write"}
 	case errors.Is(err, errUnauthorized):
 		return Problem{Type: problemType("unauthorized"), Title: "Unauthorized", Status: http.StatusUnauthorized,
 			Detail: "send a valid API key as `Authorization: Bearer <key>` or `X-API-Key: <key>`"}
@@ -219,6 +225,7 @@ func abortWithProblem(c *gin.Context, log *slog.Logger, err error) {
 	if p.Status == http.StatusServiceUnavailable {
 		c.Header("Retry-After", "5")
 	}
+	setRetryAfter(c, err)
 	c.Header("Content-Type", problemContentType)
 	c.AbortWithStatusJSON(p.Status, p)
 }

@@ -37,6 +37,11 @@ type Options struct {
 	// it is never shorter than RequestTimeout.
 	LongRequestTimeout time.Duration
 	TrustedProxies     []string
+	// RateLimit is each API key's sustained requests per second on /v1
+	// and /mcp (a token bucket per key, per replica); 0 is no limit.
+	// RateBurst is the bucket's size (0: one second's worth).
+	RateLimit float64
+	RateBurst int
 	// Spec is openapi.yaml, served at /openapi.yaml and rendered at /docs.
 	Spec    []byte
 	Version string
@@ -143,13 +148,14 @@ func New(deps Deps, opts Options) (*gin.Engine, error) {
 	r.GET("/browser/:file", s.browserFile)
 	r.OPTIONS("/browser/:file", s.browserPreflight)
 
-	v1 := r.Group("/v1", authenticate(opts.Keys, fail))
+	limiter := newRateLimiter(opts.RateLimit, opts.RateBurst)
+	v1 := r.Group("/v1", authenticate(opts.Keys, fail), admit(limiter, fail))
 	s.register(v1)
 	mcpHandler := gin.HandlerFunc(func(c *gin.Context) { fail(c, errRouteNotFound) })
 	if opts.MCP != nil {
 		mcpHandler = gin.WrapH(opts.MCP(r))
 	}
-	r.POST("/mcp", authenticate(opts.Keys, fail), s.long(), mcpHandler)
+	r.POST("/mcp", authenticate(opts.Keys, fail), admit(limiter, fail), s.long(), mcpHandler)
 	return r, nil
 }
 

@@ -40,7 +40,30 @@ type eventIn struct {
 	URL        string         `json:"url" binding:"omitempty,url,max=2000"`
 	OccurredAt string         `json:"occurred_at"`
 	Metadata   map[string]any `json:"metadata"`
-	Tokens     int            `json:"tokens" binding:"gte=0"`
+	Tokens     int            `json:"tokens" binding:"gte=0,lte=100000000"`
+}
+
+// maxMetadataDepth bounds how deep an event's metadata nests. Go decodes
+// far deeper, but the clients that read events back may not (Python's json
+// gives up near 1000 levels), and no real metadata needs more.
+const maxMetadataDepth = 32
+
+// jsonDepth is how deep a decoded JSON value nests (a scalar is 0, {} 1).
+func jsonDepth(v any) int {
+	d := 0
+	switch x := v.(type) {
+	case map[string]any:
+		for _, e := range x {
+			d = max(d, jsonDepth(e))
+		}
+		return d + 1
+	case []any:
+		for _, e := range x {
+			d = max(d, jsonDepth(e))
+		}
+		return d + 1
+	}
+	return 0
 }
 
 type appendRequest struct {
@@ -172,6 +195,11 @@ func (s *server) appendEvents(c *gin.Context) {
 	for i, e := range req.Events {
 		ne := memory.NewEvent{ID: e.ID, Kind: e.Kind, Role: e.Role, Name: e.Name, Content: e.Content,
 			ToolCallID: e.ToolCallID, BatchID: e.BatchID, URL: e.URL, Metadata: e.Metadata, Tokens: e.Tokens}
+		if jsonDepth(e.Metadata) > maxMetadataDepth {
+			s.fail(c, invalidField(fmt.Sprintf("events[%d].metadata", i), "max_depth",
+				fmt.Sprintf("may nest objects and arrays at most %d levels deep", maxMetadataDepth)))
+			return
+		}
 		at, err := parseInstant(fmt.Sprintf("events[%d].occurred_at", i), e.OccurredAt)
 		if err != nil {
 			s.fail(c, err)

@@ -1,16 +1,20 @@
 package api
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"maps"
+	"math"
+	"net"
 	"net/http"
 	"net/url"
 	"reflect"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/gin-gonic/gin"
@@ -122,9 +126,25 @@ func (s *server) bindJSON(c *gin.Context, dst any) error {
 			detail: fmt.Sprintf("send the body as application/json, not %s", ct)}
 	}
 	if c.Request.Body != nil && c.Request.ContentLength != 0 {
-		dec := json.NewDecoder(c.Request.Body)
+		// Read whole (MaxBytesReader bounds it) so a null can be looked
+		// for before the typed decode, which would silently skip it.
+		raw, err := io.ReadAll(c.Request.Body)
+		if err != nil {
+			if slow := bodyTimeout(err); slow != nil {
+				return slow
+			}
+			return err
+		}
+		raw, err = normalizeJSON(raw)
+		if err != nil {
+			return err
+		}
+		dec := json.NewDecoder(bytes.NewReader(raw))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(dst); err != nil && !errors.Is(err, io.EOF) {
+			if slow := bodyTimeout(err); slow != nil {
+				return slow
+			}
 			// encoding/json has no typed error for unknown fields.
 			if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
 				name = strings.Trim(name, `"`)
@@ -231,4 +251,80 @@ func pathAndBody[B any](s *server, c *gin.Context, param string) (string, B, boo
 		return "", b, false
 	}
 	return id, b, true
+}
+
+// bodyTimeout is the 408 problem of a body that did not arrive within the
+// server's read timeout (a client too slow, or one holding the connection
+// open on purpose): the client's doing, not a server error.
+func bodyTimeout(err error) error {
+	var ne net.Error
+	if !errors.As(err, &ne) || !ne.Timeout() {
+		return nil
+	}
+	return &httpError{status: http.StatusRequestTimeout, slug: "body-timeout", title: "Request body too slow",
+		detail: "the request body did not arrive within the server's read timeout; send it at once", cause: err}
+}
+
+// normalizeJSON refuses null members and writes integral numbers as
+// integers, before the typed decode. encoding/json would take a null as
+// the zero value (absent), while openapi.yaml types the field; and it
+// refuses 5.0 for an int, which JSON Schema calls an integer. Free-form
+// metadata keeps its nulls. A body that is not JSON is returned as is, for
+// the typed decode to report.
+func normalizeJSON(raw []byte) ([]byte, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var doc any
+	if dec.Decode(&doc) != nil {
+		return raw, nil
+	}
+	if doc == nil {
+		return nil, invalidField("body", "type", "must be a JSON object, not null")
+	}
+	changed := false
+	var walk func(v any, path string) (any, error)
+	walk = func(v any, path string) (any, error) {
+		switch x := v.(type) {
+		case nil:
+			return nil, invalidField(path, "type", "must not be null; leave the field out for its default")
+		case json.Number:
+			if s := string(x); strings.ContainsAny(s, ".eE") {
+				if f, err := x.Float64(); err == nil && f == math.Trunc(f) && math.Abs(f) < 1<<53 {
+					changed = true
+					return json.Number(strconv.FormatInt(int64(f), 10)), nil
+				}
+			}
+		case map[string]any:
+			for _, k := range slices.Sorted(maps.Keys(x)) {
+				p := k
+				if path != "" {
+					p = path + "." + k
+				}
+				if k == "metadata" && x[k] != nil {
+					continue
+				}
+				e, err := walk(x[k], p)
+				if err != nil {
+					return nil, err
+				}
+				x[k] = e
+			}
+		case []any:
+			for i := range x {
+				e, err := walk(x[i], fmt.Sprintf("%s[%d]", path, i))
+				if err != nil {
+					return nil, err
+				}
+				x[i] = e
+			}
+		}
+		return v, nil
+	}
+	if _, err := walk(doc, ""); err != nil {
+		return nil, err
+	}
+	if !changed {
+		return raw, nil
+	}
+	return json.Marshal(doc)
 }

@@ -45,4 +45,7 @@ export GRAPHMEM_TEST_NEO4J_BROWSER="http://127.0.0.1:$GRAPHMEM_NEO4J_HTTP_PORT/b
 echo "== tests (unit + integration against $GRAPHMEM_TEST_NEO4J_URI)"
 go test -race -tags integration -count=1 -timeout 15m ${TEST_FLAGS:-} ./...
 
+echo "== schemathesis: the served openapi.yaml against the service, auth on (seeded, bounded; scripts/schemathesis.sh)"
+ST_EXAMPLES="${ST_EXAMPLES:-20}" scripts/schemathesis.sh
+
 echo "== make test passed in $(( $(date +%s) - started ))s"

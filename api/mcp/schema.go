@@ -14,7 +14,22 @@ import (
 // identPattern is the API's identifier rule (openapi.yaml, Ident).
 const identPattern = `^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,127}$`
 
+// optIdentPattern is an identifier or nothing (openapi.yaml, OptIdent);
+// instantPattern an RFC 3339 time or a date, or nothing (OptInstant).
+const (
+	optIdentPattern = `^([A-Za-z0-9][A-Za-z0-9_.:@-]{0,127})?$`
+	instantPattern  = `^([0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-8])(T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\.[0-9]{1,9})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9]))?)?$`
+)
+
 type prop = jsonschema.Schema
+
+func optIdent(desc string) *prop {
+	return &prop{Type: "string", Pattern: optIdentPattern, Description: desc}
+}
+
+func instant(desc string) *prop {
+	return &prop{Type: "string", Pattern: instantPattern, Description: desc}
+}
 
 func object(required []string, props map[string]*prop) *jsonschema.Schema {
 	return &jsonschema.Schema{Type: "object", Required: required, Properties: props,

@@ -156,7 +156,7 @@ Returns the stored event ids and, with extract_now, the extraction jobs.`,
 		InputSchema: object([]string{"user_id"}, map[string]*prop{
 			"user_id":    ident(userDesc),
 			"session_id": ident("The session to append to; default notes-<user_id>, a session of notes kept for the user."),
-			"agent_id":   ident("The agent that heard it (optional)."),
+			"agent_id":   optIdent("The agent that heard it (optional)."),
 			"note":       text("One thing to remember, in plain words.", 1, 0),
 			"role":       enum("Who said the note: user (default) or assistant.", "user", "assistant"),
 			"events": array("Conversation turns to append instead of (or besides) a note.", object([]string{"kind"}, map[string]*prop{
@@ -166,7 +166,7 @@ Returns the stored event ids and, with extract_now, the extraction jobs.`,
 				"name":         text("Tool name, or the speaker's name.", 0, 200),
 				"content":      text("The text of the event.", 0, 0),
 				"tool_call_id": text("Links a tool result to its call.", 0, 200),
-				"occurred_at":  text("When it happened (RFC 3339 or YYYY-MM-DD); default now.", 0, 0),
+				"occurred_at":  instant("When it happened (RFC 3339 or YYYY-MM-DD); default now."),
 			}), 2000),
 			"extract_now": boolean("Close the session and wait until it is extracted into facts (the session reopens on the next event)."),
 		}),
@@ -180,11 +180,11 @@ Returns the best results, each with its kind, status, validity, score and id. An
 		InputSchema: object([]string{"user_id", "query"}, map[string]*prop{
 			"user_id":         ident(userDesc),
 			"query":           text("What you want to know, in natural language (\"Where does the user live?\").", 1, 4000),
-			"limit":           integer(limitDesc+" Default 10.", 1, 100),
+			"limit":           integer(limitDesc+" Default 10.", 0, 100),
 			"tiers":           array("Kinds of memory to search (default all).", enum("", "raw", "event", "insight", "fact", "entity"), 0),
-			"session_id":      ident("Only turns and summaries of this session."),
-			"agent_id":        ident("Only turns this agent appended."),
-			"as_of":           text(asOfDesc, 0, 0),
+			"session_id":      optIdent("Only turns and summaries of this session."),
+			"agent_id":        optIdent("Only turns this agent appended."),
+			"as_of":           instant(asOfDesc),
 			"include_history": boolean(historyDesc),
 		}),
 	}, func(ctx context.Context, _ *mcp.CallToolRequest, in recallIn) (*mcp.CallToolResult, any, error) {
@@ -209,7 +209,7 @@ Returns the text to put in your prompt. A context with no long-term part means n
 		InputSchema: object([]string{"user_id"}, map[string]*prop{
 			"user_id":         ident(userDesc),
 			"query":           text("What the next answer is about; it selects the relevant memories.", 0, 4000),
-			"session_id":      ident("Include this session's condensed view (it may condense first)."),
+			"session_id":      optIdent("Include this session's condensed view (it may condense first)."),
 			"max_tokens":      integer("Token budget of the whole context. Default 2000.", 50, 200000),
 			"include_history": boolean(historyDesc),
 		}),
@@ -245,8 +245,8 @@ Returns the events in order (role: content) and their token count. An unknown se
 	mcp.AddTool(s, &mcp.Tool{Name: "list_preferences", Annotations: readOnly(), Description: `List what the user likes, dislikes, prefers and names as favourites, current by default (include_history adds the ones that changed, with when).
 Call it before recommending anything. Returns one line per preference with its fact id. An empty list means no preference is known yet.`,
 		InputSchema: object([]string{"user_id"}, map[string]*prop{
-			"user_id": ident(userDesc), "include_history": boolean(historyDesc), "as_of": text(asOfDesc, 0, 0),
-			"limit": integer(limitDesc+" Default 100.", 1, 1000),
+			"user_id": ident(userDesc), "include_history": boolean(historyDesc), "as_of": instant(asOfDesc),
+			"limit": integer(limitDesc+" Default 100.", 0, 1000),
 		}),
 	}, func(ctx context.Context, _ *mcp.CallToolRequest, in preferencesIn) (*mcp.CallToolResult, any, error) {
 		out, err := m.Preferences(ctx, in.UserID, client.HistoryQuery{AsOf: in.AsOf, IncludeHistory: in.IncludeHistory, Limit: in.Limit})
@@ -266,10 +266,10 @@ Call it before recommending anything. Returns one line per preference with its f
 	mcp.AddTool(s, &mcp.Tool{Name: "list_facts", Annotations: readOnly(), Description: `List the facts graphmem holds about the user: typed statements (LIVES_IN, WORKS_AT, LIKES, HAS_CHILD, ...) with their validity and provenance. Current facts by default; include_history adds superseded and retracted ones; as_of gives what held at a past instant.
 Use it to check a fact before correcting or retracting it: each line ends with the fact id those tools take. An empty list means nothing is known yet.`,
 		InputSchema: object([]string{"user_id"}, map[string]*prop{
-			"user_id": ident(userDesc), "include_history": boolean(historyDesc), "as_of": text(asOfDesc, 0, 0),
-			"subject":   ident("Only facts whose subject is this entity id."),
+			"user_id": ident(userDesc), "include_history": boolean(historyDesc), "as_of": instant(asOfDesc),
+			"subject":   optIdent("Only facts whose subject is this entity id."),
 			"predicate": text("Only this relationship type (LIVES_IN, LIKES, ...).", 0, 64),
-			"limit":     integer(limitDesc+" Default 100.", 1, 1000),
+			"limit":     integer(limitDesc+" Default 100.", 0, 1000),
 		}),
 	}, func(ctx context.Context, _ *mcp.CallToolRequest, in factsIn) (*mcp.CallToolResult, any, error) {
 		out, err := m.Facts(ctx, in.UserID, client.FactsQuery{AsOf: in.AsOf, IncludeHistory: in.IncludeHistory, Subject: in.Subject,
@@ -291,7 +291,7 @@ Use it to check a fact before correcting or retracting it: each line ends with t
 An empty list means no contradiction was found.`,
 		InputSchema: object([]string{"user_id"}, map[string]*prop{
 			"user_id": ident(userDesc), "status": enum("open or resolved (default both).", "open", "resolved"),
-			"limit": integer(limitDesc+" Default 100.", 1, 1000),
+			"limit": integer(limitDesc+" Default 100.", 0, 1000),
 		}),
 	}, func(ctx context.Context, _ *mcp.CallToolRequest, in conflictsIn) (*mcp.CallToolResult, any, error) {
 		out, err := m.Conflicts(ctx, in.UserID, in.Status, in.Limit)
@@ -339,8 +339,8 @@ Returns the conflict after the decision.`,
 		"sentence":     text("The fact as a readable sentence; rendered from the names when empty.", 0, 4000),
 		"confidence":   number("How sure (default 1). Below 0.5 a contradiction is left open for review instead of closing the older fact.", 0, 1),
 		"strength":     number("How strong a preference is.", 0, 1),
-		"valid_from":   text("When it began to hold (RFC 3339 or YYYY-MM-DD); default now.", 0, 0),
-		"valid_to":     text("When it stopped holding, if it already has.", 0, 0),
+		"valid_from":   instant("When it began to hold (RFC 3339 or YYYY-MM-DD); default now."),
+		"valid_to":     instant("When it stopped holding, if it already has."),
 		"actor":        text(actorDesc, 0, 128),
 		"reason":       text(reasonDesc, 0, 2000),
 	}
@@ -368,7 +368,7 @@ Only a current fact can be corrected. For a change in the world (the user moved 
 			"sentence":    factProps["sentence"],
 			"confidence":  factProps["confidence"],
 			"strength":    factProps["strength"],
-			"valid_from":  text("The corrected start (RFC 3339 or YYYY-MM-DD).", 0, 0),
+			"valid_from":  &prop{Type: "string", Pattern: "^" + strings.TrimSuffix(strings.TrimPrefix(instantPattern, "^("), ")?$") + "$", Description: "The corrected start (RFC 3339 or YYYY-MM-DD)."},
 			"actor":       factProps["actor"],
 			"reason":      factProps["reason"],
 		}),

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
+	"math"
 	"net"
 	"net/url"
 	"reflect"
@@ -35,7 +36,9 @@ type Config struct {
 	LogLevel       string        `env:"LOG_LEVEL" envDefault:"info" desc:"debug, info, warn or error"`
 	LogFormat      string        `env:"LOG_FORMAT" envDefault:"auto" desc:"json, text, or auto (text on a terminal, JSON otherwise)"`
 	APIKeys        string        `env:"API_KEYS" secret:"true" desc:"comma-separated tenant:key pairs; empty disables auth (loopback only)"`
-	APIKeysFile    string        `env:"API_KEYS_FILE,file" secret:"true" desc:"file with one tenant:key (or tenant:sha256:<hex>) per line"`
+	APIKeysFile    string        `env:"API_KEYS_FILE,file" secret:"true" desc:"file with one tenant:key (or tenant:sha256:<hex>) per line, :ro at the end for a read-only key; reloaded on SIGHUP"`
+	RateLimit      float64       `env:"RATE_LIMIT" envDefault:"0" desc:"requests per second each API key may make on /v1 and /mcp, per replica (token bucket; 429 above; 0: no limit)"`
+	RateBurst      int           `env:"RATE_BURST" envDefault:"0" desc:"requests an API key may make at once before RATE_LIMIT applies (0: one second's worth)"`
 	MaxBodyBytes   int64         `env:"MAX_BODY_BYTES" envDefault:"8388608" desc:"largest accepted request body (413 above)"`
 	RequestTimeout time.Duration `env:"REQUEST_TIMEOUT" envDefault:"60s" desc:"deadline of one API request (at most 10m, the deadline of requests that wait for background work)"`
 	TrustedProxies []string      `env:"TRUSTED_PROXIES" envSeparator:"," desc:"CIDRs of reverse proxies whose X-Forwarded-For is trusted"`
@@ -95,6 +98,9 @@ type Config struct {
 	IdleClose        time.Duration `env:"SESSION_IDLE_CLOSE" envDefault:"30m" desc:"sessions idle this long are condensed and extracted (0 disables)"`
 	RetentionFile    string        `env:"RETENTION_FILE" desc:"JSON file of retention policies by tenant (\"*\": every tenant), e.g. {\"*\": {\"raw_text_days\": 90}}; PUT /v1/retention overrides"`
 	RetentionEvery   time.Duration `env:"RETENTION_EVERY" envDefault:"1h" desc:"how often tenants with a retention policy are swept (0 disables; POST /v1/retention/sweep still works)"`
+
+	// apiKeysPath is the path of API_KEYS_FILE, read again on SIGHUP.
+	apiKeysPath string
 }
 
 const envPrefix = "GRAPHMEM_"
@@ -121,6 +127,7 @@ func loadConfig(getenv func(string) string, environ []string) (Config, error) {
 	if err := env.ParseWithOptions(&cfg, env.Options{Prefix: envPrefix, Environment: vars}); err != nil {
 		return cfg, parseErrors(err)
 	}
+	cfg.apiKeysPath = vars[envPrefix+"API_KEYS_FILE"] // the field holds the file's content
 	return cfg, cfg.validate()
 }
 
@@ -197,6 +204,12 @@ func (c Config) validate() error {
 	}
 	if _, err := api.ParseKeys(c.apiKeySource()); err != nil {
 		bad("API_KEYS", "%v", err)
+	}
+	if c.RateLimit < 0 || math.IsNaN(c.RateLimit) || math.IsInf(c.RateLimit, 0) {
+		bad("RATE_LIMIT", "must be a finite number of requests per second, at least 0 (0: no limit)")
+	}
+	if c.RateBurst < 0 {
+		bad("RATE_BURST", "must be at least 0 (0: one second's worth of RATE_LIMIT)")
 	}
 	if c.Neo4jURI != "" {
 		if u, err := url.Parse(c.Neo4jURI); err != nil || !validBoltScheme(u.Scheme) {

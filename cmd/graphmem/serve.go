@@ -56,8 +56,9 @@ func serve(ctx context.Context, cfg Config, stdout, stderr io.Writer) error {
 		log.Warn("authentication is off: no API keys configured and the listen address is loopback; every request uses tenant \"default\"",
 			"listen", cfg.ListenAddr)
 	} else {
-		log.Info("authentication is on", "keys", keys.Len())
+		log.Info("authentication is on", "keys", keys.Len(), "read_only", keys.ReadOnly())
 	}
+	go reloadKeysOnHUP(ctx, cfg.apiKeysPath, keys, log)
 
 	// Bind first: a busy port should fail in a second, not after the local
 	// Neo4j has started (and been stopped again).
@@ -83,7 +84,8 @@ func serve(ctx context.Context, cfg Config, stdout, stderr io.Writer) error {
 	handler.set(api.Starting(version, func() string { return *step.Load() }))
 	httpSrv := &http.Server{
 		Addr: cfg.ListenAddr, Handler: handler,
-		ReadHeaderTimeout: readHeaderTimeout, ReadTimeout: readTimeout,
+		// A body still arriving after the request's own deadline is cut then.
+		ReadHeaderTimeout: readHeaderTimeout, ReadTimeout: min(readTimeout, max(cfg.RequestTimeout, readHeaderTimeout)),
 		WriteTimeout: longRequest + 30*time.Second, IdleTimeout: idleTimeout,
 		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
@@ -340,6 +342,7 @@ func buildApp(ctx context.Context, cfg Config, keys *api.KeyRing, log *slog.Logg
 	gin.SetMode(gin.ReleaseMode)
 	handler, err := api.New(api.Deps{Ready: store, Sessions: svc, Knowledge: svc, Jobs: svc, Retrieval: search, Edits: svc, Lifecycle: life}, api.Options{
 		Keys: keys, MaxBodyBytes: cfg.MaxBodyBytes, RequestTimeout: cfg.RequestTimeout,
+		RateLimit: cfg.RateLimit, RateBurst: cfg.RateBurst,
 		LongRequestTimeout: longRequest, TrustedProxies: cfg.TrustedProxies,
 		Spec: graphmem.OpenAPI, BrowserGuide: graphmem.BrowserGuide, BrowserStyle: graphmem.BrowserStyle, Version: version, Log: log, Metrics: metrics, MetricsElsewhere: cfg.MetricsAddr != "",
 		MCP: func(h http.Handler) http.Handler { return mcp.Handler(h, version, log) },
