@@ -96,7 +96,7 @@ func (t *TopicReader) Read(vec []float32) TopicReading {
 	for k, tp := range t.topics {
 		sims := make([]float64, 0, len(vecs[k]))
 		for _, ex := range vecs[k] {
-			sims = append(sims, dot(vec, ex))
+			sims = append(sims, Cosine(vec, ex))
 		}
 		sort.Sort(sort.Reverse(sort.Float64Slice(sims)))
 		top := sims[0]
@@ -130,7 +130,7 @@ func (t *TopicReader) Affinity(vec []float32, topic string) float64 {
 		}
 		best, second := -1.0, -1.0
 		for _, ex := range vecs[k] {
-			switch s := dot(vec, ex); {
+			switch s := Cosine(vec, ex); {
 			case s > best:
 				best, second = s, best
 			case s > second:
@@ -167,8 +167,8 @@ func (t *TopicReader) Topic(name string) (ontology.Topic, bool) {
 	return ontology.Topic{}, false
 }
 
-// dot is the cosine of two unit vectors.
-func dot(a, b []float32) float64 {
+// Cosine is the cosine similarity of two unit vectors (their dot product).
+func Cosine(a, b []float32) float64 {
 	n := min(len(a), len(b))
 	s := 0.0
 	for i := range n {

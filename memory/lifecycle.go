@@ -119,10 +119,15 @@ func (l *Lifecycle) ForgetSession(ctx context.Context, tenant, sessionID string,
 // (those would make it part of the memory it erases); its key is the
 // subject's hash.
 func (l *Lifecycle) enqueue(ctx context.Context, tenant string, p forgetPayload, subject string) (Job, error) {
-	j, _, err := l.store.EnqueueJob(ctx, tenant, graph.JobSpec{Kind: JobForget, Key: subject, Payload: p,
-		MaxAttempts: forgetMaxAttempts})
+	return l.enqueueJob(ctx, tenant, graph.JobSpec{Kind: JobForget, Key: subject, Payload: p,
+		MaxAttempts: forgetMaxAttempts}, "erasure")
+}
+
+// enqueueJob adds a lifecycle job and wakes the local workers.
+func (l *Lifecycle) enqueueJob(ctx context.Context, tenant string, spec graph.JobSpec, what string) (Job, error) {
+	j, _, err := l.store.EnqueueJob(ctx, tenant, spec)
 	if err != nil {
-		return Job{}, fmt.Errorf("enqueue erasure: %w", err)
+		return Job{}, fmt.Errorf("enqueue %s: %w", what, err)
 	}
 	l.mu.Lock()
 	kick := l.kick

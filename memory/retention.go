@@ -2,7 +2,6 @@ package memory
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"time"
 
@@ -86,17 +85,7 @@ func (l *Lifecycle) SetRetention(ctx context.Context, tenant string, p Retention
 // SweepRetention schedules a sweep of tenant and returns its job (the one
 // pending or running, if any).
 func (l *Lifecycle) SweepRetention(ctx context.Context, tenant string) (Job, error) {
-	j, _, err := l.store.EnqueueJob(ctx, tenant, graph.JobSpec{Kind: JobRetention, Key: "sweep", Payload: map[string]any{}})
-	if err != nil {
-		return Job{}, fmt.Errorf("enqueue retention sweep: %w", err)
-	}
-	l.mu.Lock()
-	kick := l.kick
-	l.mu.Unlock()
-	if kick != nil {
-		kick()
-	}
-	return fromGraphJob(j), nil
+	return l.enqueueJob(ctx, tenant, graph.JobSpec{Kind: JobRetention, Key: "sweep", Payload: map[string]any{}}, "retention sweep")
 }
 
 // RunRetention schedules a sweep of every tenant with a policy each

@@ -119,10 +119,10 @@ func (r *search) currency(ctx context.Context) error {
 		// (a topic the reader was unsure of: "My resting heart rate is
 		// 78" and later "...is 62 now").
 		same := (slot != "" && topicOf[c] == slot) ||
-			(c != stmts[0] && c.vec != nil && stmts[0].vec != nil && cosine(c.vec, stmts[0].vec) >= r.cfg.PairSlotSimilarity)
+			(c != stmts[0] && c.vec != nil && stmts[0].vec != nil && knowledge.Cosine(c.vec, stmts[0].vec) >= r.cfg.PairSlotSimilarity)
 		if c == stmts[0] && (slot == "" || topicOf[c] != slot) {
 			same = slices.ContainsFunc(stmts[1:], func(o *candidate) bool {
-				return o.vec != nil && c.vec != nil && cosine(o.vec, c.vec) >= r.cfg.PairSlotSimilarity
+				return o.vec != nil && c.vec != nil && knowledge.Cosine(o.vec, c.vec) >= r.cfg.PairSlotSimilarity
 			})
 		}
 		if !same {
@@ -131,7 +131,7 @@ func (r *search) currency(ctx context.Context) error {
 		// A qualified slot (a favourite per category, a measure per
 		// quantity) holds statements that speak of the query's qualifier:
 		// they share its words or are close to it in meaning.
-		if topic.Qualified && c.Parts.FullText == 0 && cosine(c.vec, r.qvec) < r.cfg.SlotQuerySimilarity {
+		if topic.Qualified && c.Parts.FullText == 0 && knowledge.Cosine(c.vec, r.qvec) < r.cfg.SlotQuerySimilarity {
 			continue
 		}
 		group = append(group, c)
@@ -145,7 +145,7 @@ func (r *search) currency(ctx context.Context) error {
 	for _, c := range group {
 		best = max(best, relevance(c, r.cfg))
 	}
-	history := r.historyQuestion()
+	history := r.history
 	for _, c := range group[1:] {
 		if !c.OccurredAt.Before(newest.OccurredAt) {
 			continue // said at the same instant: no order to prefer
@@ -260,9 +260,9 @@ func (r *search) demoteStaleSummaries() {
 	}
 }
 
-// historyQuestion reports whether the query asks about the past.
-func (r *search) historyQuestion() bool {
-	for _, w := range strings.FieldsFunc(strings.ToLower(r.in.Query), func(r rune) bool { return r < 'a' || r > 'z' }) {
+// historyQuestion reports whether a query asks about the past.
+func historyQuestion(query string) bool {
+	for _, w := range strings.FieldsFunc(strings.ToLower(query), func(r rune) bool { return r < 'a' || r > 'z' }) {
 		if historyWords[w] {
 			return true
 		}
@@ -277,15 +277,6 @@ func (c *candidate) demote(factor float64, reason string) {
 	}
 	c.factor *= factor
 	c.reasons = append(c.reasons, reason)
-}
-
-func cosine(a, b []float32) float64 {
-	n := min(len(a), len(b))
-	s := 0.0
-	for i := range n {
-		s += float64(a[i]) * float64(b[i])
-	}
-	return s
 }
 
 // slotName names a slot in explanations.

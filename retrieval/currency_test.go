@@ -55,7 +55,7 @@ func (f fakeVectors) VectorSearch(ctx context.Context, _ graph.SearchScope, q []
 	var out []graph.VectorHit
 	for _, r := range f.raws {
 		v, _ := conceptEmbedder{}.Embed(ctx, []string{r.Content})
-		out = append(out, graph.VectorHit{Kind: KindRaw, Raw: r, Score: (1 + cosine(q, v[0])) / 2})
+		out = append(out, graph.VectorHit{Kind: KindRaw, Raw: r, Score: (1 + knowledge.Cosine(q, v[0])) / 2})
 	}
 	return out, nil
 }

@@ -22,7 +22,7 @@ func (r *search) fuse() []SearchResult {
 	for _, c := range r.set {
 		list = append(list, c)
 	}
-	history := r.q.AboutUser && r.historyQuestion()
+	history := r.history
 	rrf := cfg.Fusion == FusionRRF
 	var ranks map[*candidate]float64
 	if rrf {

@@ -155,6 +155,10 @@ type search struct {
 	people []string        // the persons among the seeds: the query's anchors
 	topic  map[string]bool // the query's stems without the people's names
 
+	// history: a question about the user's past ("before", "used to"),
+	// read once; the currency stage and fusion prefer older values for it.
+	history bool
+
 	// Filled by currency.
 	slotTopic string
 }
@@ -177,9 +181,10 @@ func (s *Service) newSearch(tenant string, in SearchInput) *search {
 		s: s, cfg: cfg, in: in, limit: limit, kinds: kinds,
 		scope: graph.SearchScope{Tenant: tenant, UserID: in.UserID, SessionID: in.SessionID, AgentID: in.AgentID,
 			AsOf: in.AsOf, KnownAt: in.KnownAt, IncludeHistory: in.IncludeHistory},
-		q:   q,
-		tc:  termCache{},
-		set: candidateSet{},
+		q:       q,
+		history: q.AboutUser && historyQuestion(in.Query),
+		tc:      termCache{},
+		set:     candidateSet{},
 	}
 }
 
