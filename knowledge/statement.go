@@ -31,7 +31,27 @@ type Statement struct {
 	// Other is true when every declarative sentence is about someone
 	// else ("My dad retired", "My son switched to medicine").
 	Other bool
+	// Correction is true when the turn takes back what its speaker just
+	// said ("Actually, it's O positive", "Scratch that, 8:30", "Sorry, I
+	// meant Wednesday"): it replaces the speaker's previous statement in
+	// the same conversation, whatever words it shares with it.
+	Correction bool
+	// Change is true when the turn says something changed or holds now
+	// ("lately", "from now on", "no longer", "moved me to"): a newer
+	// statement on the same slot that marks itself as the update.
+	Change bool
 }
+
+// corrections are the phrases with which a speaker takes back what they
+// just said; they count at the start of a sentence or after a comma.
+var corrections = []string{"actually", "scratch that", "correction", "let me correct", "to correct", "i meant",
+	"sorry i meant", "i misspoke", "my mistake", "my bad", "wait no", "no wait", "oops", "i was wrong", "not quite", "make that",
+	"on second thought", "strike that"}
+
+// changes mark a statement that reports a change or the present state.
+var changes = []string{"now", "from now on", "these days", "lately", "nowadays", "anymore", "any more", "no longer", "instead",
+	"switched", "changed", "moved", "pushed", "rescheduled", "went up", "went down", "gone up", "gone down", "new", "currently",
+	"since then", "at the moment", "these past", "recently", "finally"}
 
 // hedges mark a sentence that says what could be rather than what is.
 var hedges = []string{"maybe", "might", "wonder", "wonders", "wondering", "whether i", "would like", "'d like", "want to", "wanna", "thinking about",
@@ -113,6 +133,7 @@ func ReadStatement(text string) Statement {
 		}
 	}
 	st.Hypothetical = hedged > 0 && plain == 0 && aboutOther == 0
+	st.Correction, st.Change = revision(text)
 	st.Other = aboutOther > 0 && plain == 0 && hedged == 0
 	switch {
 	case declarative:
@@ -123,6 +144,33 @@ func ReadStatement(text string) Statement {
 		st.Form = FormStatement
 	}
 	return st
+}
+
+// revision reads the correction and change markers of a turn: a
+// correction phrase opening a sentence or clause ("Actually, ...", "..., I
+// meant Friday") or "actually" anywhere in a short clause ("it's actually
+// O positive"); a change word anywhere.
+func revision(text string) (correction, change bool) {
+	for _, s := range sentences(text) {
+		for _, clause := range strings.Split(s, ",") {
+			ws := tokens(clause)
+			if len(ws) == 0 {
+				continue
+			}
+			low := strings.Join(ws, " ") + " "
+			for _, c := range corrections {
+				if strings.HasPrefix(low, c+" ") || (c == "actually" && strings.Contains(" "+low, " actually ")) {
+					correction = true
+				}
+			}
+			for _, c := range changes {
+				if strings.Contains(" "+low, " "+c+" ") {
+					change = true
+				}
+			}
+		}
+	}
+	return correction, change
 }
 
 // sentences splits text after '.', '!' and '?', keeping the mark.

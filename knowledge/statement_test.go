@@ -41,3 +41,29 @@ func TestReadStatement(t *testing.T) {
 		}
 	}
 }
+
+// TestRevisionMarkers: a correction takes back what was just said, a
+// change marks an update; ordinary statements are neither.
+func TestRevisionMarkers(t *testing.T) {
+	cases := []struct {
+		text               string
+		correction, change bool
+	}{
+		{"Actually, the meeting is on the 14th.", true, false},
+		{"Hmm, it's actually the green one.", true, false},
+		{"Scratch that: three kids, not two.", true, false},
+		{"Sorry, I meant the Leeds office, not York.", true, false},
+		{"My mistake, the flight leaves at noon.", true, false},
+		{"Lately I'm into bouldering.", false, true},
+		{"The dentist moved me to Thursdays from now on.", false, true},
+		{"I no longer eat dairy.", false, true},
+		{"I work at the post office.", false, false},
+		{"We visited the museum with the kids.", false, false},
+	}
+	for _, c := range cases {
+		got := ReadStatement(c.text)
+		if got.Correction != c.correction || got.Change != c.change {
+			t.Errorf("ReadStatement(%q) = correction %v change %v, want %v %v", c.text, got.Correction, got.Change, c.correction, c.change)
+		}
+	}
+}

@@ -217,6 +217,12 @@ type Config struct {
 	// SlotQuerySimilarity is the cosine to the query a statement needs to
 	// belong to a qualified slot when it shares no word with the query.
 	SlotQuerySimilarity float64
+	// ChangeSlotSlack lowers SlotQuerySimilarity for a statement that
+	// marks itself as an update or a correction.
+	ChangeSlotSlack float64
+	// CorrectionReach is how many turns back a correction looks for the
+	// user's statement it takes back.
+	CorrectionReach int64
 
 	// MaxMergedFacts bounds how many facts read from the same turns share
 	// one result: one turn is one piece of evidence.
@@ -247,6 +253,7 @@ func DefaultConfig() Config {
 		AssistantWeight: 0.5, OwnQuestionWeight: 0.5, ChatterWeight: 0.15, SupersededWeight: 0.5,
 		SlotCandidates: 20, SlotQuerySimilarity: 0.35, TopicMatchShare: 0.9, OffTopicWeight: 0.6, TopicAffinity: 0.35,
 		HypotheticalWeight: 0.5, OtherPersonWeight: 0.6, PairSlotSimilarity: 0.55,
+		ChangeSlotSlack: 0.1, CorrectionReach: 4,
 
 		MaxMergedFacts: 3,
 	}

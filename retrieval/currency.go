@@ -47,6 +47,7 @@ func (r *search) currency(ctx context.Context) error {
 		return nil
 	}
 	r.evidencePriors()
+	r.corrections()
 	if r.s.topics == nil || r.qvec == nil || r.s.vectors == nil {
 		return nil
 	}
@@ -131,11 +132,15 @@ func (r *search) currency(ctx context.Context) error {
 		// A qualified slot (a favourite per category, a measure per
 		// quantity) holds statements that speak of the query's qualifier:
 		// they share its words or are close to it in meaning.
-		if topic.Qualified && c.Parts.FullText == 0 && knowledge.Cosine(c.vec, r.qvec) < r.cfg.SlotQuerySimilarity {
+		if topic.Qualified && c.Parts.FullText == 0 && knowledge.Cosine(c.vec, r.qvec) < r.slotQueryBar(c) {
 			continue
 		}
 		group = append(group, c)
 	}
+	if len(group) == 0 {
+		return nil
+	}
+	group = append(group, r.slotFacts(topic, slot, group)...)
 	if len(group) < 2 {
 		return nil
 	}
@@ -147,8 +152,11 @@ func (r *search) currency(ctx context.Context) error {
 	}
 	history := r.history
 	for _, c := range group[1:] {
-		if !c.OccurredAt.Before(newest.OccurredAt) {
-			continue // said at the same instant: no order to prefer
+		if !c.OccurredAt.Before(newest.OccurredAt) || c.Kind != KindRaw || c.Status == StatusSuperseded {
+			continue // said at the same instant: no order to prefer; facts keep their own timeline
+		}
+		if newest.Kind == KindFact && slices.Contains(newest.SourceEventIDs, c.ID) {
+			continue // the fact was read from this turn
 		}
 		c.Status = StatusSuperseded
 		c.SupersededBy = newest.ID
@@ -167,6 +175,79 @@ func (r *search) currency(ctx context.Context) error {
 	}
 	r.demoteStaleSummaries()
 	return nil
+}
+
+// slotQueryBar is how close to the query a statement must be to speak of
+// a qualified slot's qualifier without sharing a word with the query: a
+// statement that marks itself as an update ("lately", "moved me to") needs
+// less, since it revises something said before.
+func (r *search) slotQueryBar(c *candidate) float64 {
+	if c.change || c.correction {
+		return r.cfg.SlotQuerySimilarity - r.cfg.ChangeSlotSlack
+	}
+	return r.cfg.SlotQuerySimilarity
+}
+
+// slotFacts are the current facts that hold a value of the slot: a newer
+// fact supersedes an older statement on the slot even when the newer
+// turn it was read from did not match the question ("I'm 87 kg now" inside
+// a request for a training plan). For a qualified slot a fact must match
+// the query's words or meaning, as the statements must.
+func (r *search) slotFacts(topic ontology.Topic, slot string, group []*candidate) []*candidate {
+	if slot == "" {
+		return nil
+	}
+	var out []*candidate
+	for _, c := range r.set {
+		if c.Kind != KindFact || c.Status != StatusCurrent || c.Polarity == "negative" || slices.Contains(group, c) {
+			continue
+		}
+		if r.s.topics.TopicOfPredicate(c.predicate) != slot || relevance(c, r.cfg) <= 0 {
+			continue
+		}
+		if topic.Qualified && c.Parts.FullText == 0 && c.Parts.Vector < vectorSignal((1+r.cfg.SlotQuerySimilarity)/2, r.cfg) {
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// corrections supersede, for a question about the user, the statement a
+// correction takes back: the user's statement right before it in the same
+// session ("My blood type is A positive." ... "Just checked, it's actually
+// O positive."). The correction inherits the relevance of what it
+// corrects, which matched the question while the correction may share no
+// word with it.
+func (r *search) corrections() {
+	for _, c := range r.set {
+		if c.Kind != KindRaw || c.role != "user" || !c.correction || c.form != knowledge.FormStatement {
+			continue
+		}
+		var prev *candidate
+		for _, p := range r.set {
+			if p.Kind == KindRaw && p.role == "user" && p.SessionID == c.SessionID && p.seq < c.seq &&
+				c.seq-p.seq <= r.cfg.CorrectionReach && p.form == knowledge.FormStatement && (prev == nil || p.seq > prev.seq) {
+				prev = p
+			}
+		}
+		if prev == nil || prev.Status == StatusSuperseded {
+			continue
+		}
+		prev.Status = StatusSuperseded
+		prev.SupersededBy = c.ID
+		if r.history {
+			prev.lift = max(relevance(c, r.cfg), relevance(prev, r.cfg)) / max(relevance(prev, r.cfg), 1e-9)
+			prev.reasons = append(prev.reasons, "the value the user corrected, which a question about the past asks for")
+			c.demote(r.cfg.SupersededWeight, "a correction; the question asks about the past")
+			continue
+		}
+		if rel, best := relevance(c, r.cfg), relevance(prev, r.cfg); rel > 0 && best > rel {
+			c.lift = best / rel
+		}
+		c.reasons = append(c.reasons, "corrects the user's previous statement")
+		prev.demote(r.cfg.SupersededWeight, "corrected by the user right after")
+	}
 }
 
 // topicAgreement weighs the user's statements and facts by whether they

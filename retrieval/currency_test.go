@@ -132,3 +132,54 @@ func TestCurrencyPutsTheNewestStatementFirst(t *testing.T) {
 		t.Fatalf("a question about the past ranks the current home first: %+v", out.Results)
 	}
 }
+
+// TestCorrectionSupersedesThePreviousStatement: a correction right after a
+// statement in the same session replaces it, even when it shares no word
+// with the question; a statement further back, or in another session, is
+// left alone; a question about the past prefers the corrected value.
+func TestCorrectionSupersedesThePreviousStatement(t *testing.T) {
+	t.Parallel()
+	at := time.Date(2024, 3, 4, 9, 0, 0, 0, time.UTC)
+	turn := func(id, session, role, content string, seq int64) graph.RawEvent {
+		return graph.RawEvent{NewRawEvent: graph.NewRawEvent{ID: id, Kind: graph.RawMessage, Role: role, Content: content,
+			OccurredAt: at.Add(time.Duration(seq) * time.Minute)}, SessionID: session, Seq: seq}
+	}
+	raws := []graph.RawEvent{
+		turn("first", "s1", "user", "My favourite dish is a mild chicken korma.", 1),
+		turn("reply", "s1", "assistant", "Lovely.", 2),
+		turn("fix", "s1", "user", "Actually no, scratch that: it's lamb vindaloo.", 3),
+		turn("other", "s2", "user", "Actually the weather was great in Oslo.", 1),
+	}
+	g := &fakeGraph{raws: raws}
+	s, err := New(Deps{Text: g, Graph: g, Context: unusedContextStore{}, Views: unusedViews{}, Counter: zeroCounter{},
+		Embedder: conceptEmbedder{}, Vectors: fakeVectors{raws}, Topics: knowledge.NewTopicReader(conceptEmbedder{}),
+		Now: func() time.Time { return at.Add(24 * time.Hour) }}, Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byID := func(q string) map[string]SearchResult {
+		out, err := s.Search(t.Context(), "t1", SearchInput{UserID: "alice", Query: q, Explain: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := map[string]SearchResult{}
+		for _, r := range out.Results {
+			m[r.ID] = r
+		}
+		return m
+	}
+	got := byID("What is the user's favourite dish?")
+	if first := got["first"]; first.Status != StatusSuperseded || first.SupersededBy != "fix" {
+		t.Fatalf("corrected statement = %+v, want superseded by the correction", first)
+	}
+	if got["fix"].Score <= got["first"].Score {
+		t.Fatalf("correction %.3f ranks below what it corrects %.3f", got["fix"].Score, got["first"].Score)
+	}
+	if o, ok := got["other"]; ok && o.Status == StatusSuperseded {
+		t.Fatalf("a statement in another session was superseded: %+v", o)
+	}
+	past := byID("What was the user's favourite dish before?")
+	if past["first"].Score <= past["fix"].Score {
+		t.Fatalf("a question about the past ranks the correction first: first %.3f fix %.3f", past["first"].Score, past["fix"].Score)
+	}
+}
