@@ -56,7 +56,7 @@ var changes = []string{"now", "from now on", "these days", "lately", "nowadays",
 // hedges mark a sentence that says what could be rather than what is.
 var hedges = []string{"maybe", "might", "wonder", "wonders", "wondering", "whether i", "would like", "'d like", "want to", "wanna", "thinking about",
 	"thinking of", "considering", "someday", "one day", "hoping to", "hope to", "dream of", "if i", "could be",
-	"not sure", "perhaps", "tempted", "plan to", "planning to", "going to try", "try going", "should i"}
+	"not sure", "perhaps", "probably", "tempted", "plan to", "planning to", "going to try", "try going", "should i"}
 
 // others are the relations whose "my X ..." opens a sentence about them.
 var others = set("mum", "mom", "mother", "dad", "father", "parents", "son", "daughter", "kids", "children", "brother",
@@ -127,8 +127,13 @@ func ReadStatement(text string) Statement {
 				hedged++
 			case ws[0] == "my" && others[ws[1]]:
 				aboutOther++
-			default:
+			case slices.ContainsFunc(ws, func(w string) bool { return firstPerson[w] }):
 				plain++
+			default:
+				// Neither hedged nor about someone else nor in the first
+				// person ("Six more years of fees!", "Probably pays
+				// nothing"): a comment, which neither makes a hedged
+				// turn a statement nor a turn about a relative the user's own.
 			}
 		}
 	}

@@ -27,6 +27,8 @@ func TestReadStatement(t *testing.T) {
 		{"I play the cello in an amateur orchestra.", false, false},
 		{"My brother just started at a law firm in Cardiff.", false, true},
 		{"My brother just started at a law firm. I'm still at the bakery.", false, false},
+		{"My niece moved to Lyon for her studies. Such a long way!", false, true},
+		{"I keep wondering about opening a cafe. Probably too risky though.", true, false},
 	}
 	for _, c := range modal {
 		got := ReadStatement(c.text)

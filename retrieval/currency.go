@@ -1,6 +1,8 @@
 package retrieval
 
 import (
+	"fmt"
+	"os"
 	"context"
 	"slices"
 	"sort"
@@ -94,10 +96,13 @@ func (r *search) currency(ctx context.Context) error {
 		}
 	}
 	if weighBy != "" {
-		r.topicAgreement(weighBy, stmts, topicOf)
+		r.topicAgreement(weighBy, weighBy == asked, stmts, topicOf)
 	}
 	if len(stmts) < 2 {
 		return nil
+	}
+	for _, c := range stmts {
+		dbg("stmt %q topic=%q aff=%.3f qcos=%.3f ft=%.2f change=%v", c.Text[:min(50, len(c.Text))], topicOf[c], r.s.topics.Affinity(c.vec, asked), knowledge.Cosine(c.vec, r.qvec), c.Parts.FullText, c.change)
 	}
 	slot := asked
 	if slot == "" || !slices.ContainsFunc(stmts, func(c *candidate) bool { return topicOf[c] == slot }) {
@@ -119,9 +124,11 @@ func (r *search) currency(ctx context.Context) error {
 		// saying nearly the same thing as the best-matching statement
 		// (a topic the reader was unsure of: "My resting heart rate is
 		// 78" and later "...is 62 now").
-		same := (slot != "" && topicOf[c] == slot) ||
+		onTopic := slot != "" && (topicOf[c] == slot || (slot == asked && c.vec != nil && r.s.topics.Affinity(c.vec, slot) >= r.cfg.TopicAffinity) ||
+			r.updatesQueried(c))
+		same := onTopic ||
 			(c != stmts[0] && c.vec != nil && stmts[0].vec != nil && knowledge.Cosine(c.vec, stmts[0].vec) >= r.cfg.PairSlotSimilarity)
-		if c == stmts[0] && (slot == "" || topicOf[c] != slot) {
+		if c == stmts[0] && !onTopic {
 			same = slices.ContainsFunc(stmts[1:], func(o *candidate) bool {
 				return o.vec != nil && c.vec != nil && knowledge.Cosine(o.vec, c.vec) >= r.cfg.PairSlotSimilarity
 			})
@@ -137,6 +144,7 @@ func (r *search) currency(ctx context.Context) error {
 		}
 		group = append(group, c)
 	}
+	dbg("slot=%q asked=%q group=%d", slot, asked, len(group))
 	if len(group) == 0 {
 		return nil
 	}
@@ -175,6 +183,15 @@ func (r *search) currency(ctx context.Context) error {
 	}
 	r.demoteStaleSummaries()
 	return nil
+}
+
+// updatesQueried reports whether a statement marks itself as an update or
+// a correction and speaks of what the query names, by its words and
+// meaning ("Standup got pushed to 10 o'clock" for "What time is the
+// user's daily standup?"): it belongs to the asked slot even when its
+// topic reads otherwise.
+func (r *search) updatesQueried(c *candidate) bool {
+	return (c.change || c.correction) && c.Parts.FullText > 0 && c.vec != nil && knowledge.Cosine(c.vec, r.qvec) >= r.cfg.SlotQuerySimilarity
 }
 
 // slotQueryBar is how close to the query a statement must be to speak of
@@ -256,7 +273,7 @@ func (r *search) corrections() {
 // "I teach maths at a secondary school"), so its relevance is raised to a
 // share of the best candidate's; one read as another topic (a move, for a
 // question about work) is demoted, however many words it shares.
-func (r *search) topicAgreement(asked string, stmts []*candidate, topicOf map[*candidate]string) {
+func (r *search) topicAgreement(asked string, sure bool, stmts []*candidate, topicOf map[*candidate]string) {
 	best := 0.0
 	for _, c := range r.set {
 		best = max(best, relevance(c, r.cfg))
@@ -275,6 +292,9 @@ func (r *search) topicAgreement(asked string, stmts []*candidate, topicOf map[*c
 		case t != "" && t != ontology.TopicChatter && affinity < r.cfg.TopicAffinity*0.8:
 			c.demote(r.cfg.OffTopicWeight, "speaks of "+t+"; the question asks about "+asked)
 		}
+	}
+	if !sure {
+		return // an unsure reading lifts what agrees but condemns no fact
 	}
 	for _, c := range r.set {
 		if c.Kind != KindFact {
@@ -367,3 +387,5 @@ func slotName(topic string) string {
 	}
 	return topic + " slot"
 }
+
+func dbg(f string, a ...any) { fmt.Fprintf(os.Stderr, "DBG "+f+"\n", a...) }
