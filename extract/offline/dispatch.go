@@ -65,7 +65,7 @@ func newRecognizers() *recognizers {
 		"live": r.places.ruleLive, "reside": r.places.ruleLive, "stay": r.either(r.places.ruleLive, r.possessions.stayOn), "stick": r.either(nil, r.possessions.stayOn),
 		"move": r.places.ruleMove, "relocate": r.places.ruleMove,
 		"settle": r.places.ruleSettle,
-		"come":   r.either(r.places.ruleCome, r.tastes.turnaround), "hail": r.places.ruleCome,
+		"come":   r.either(r.places.ruleCome, r.tastes.turnaround, r.tastes.begunToLike), "hail": r.places.ruleCome,
 		"grow":  r.places.ruleGrow,
 		"visit": r.places.ruleVisit, "travel": r.places.ruleVisit, "fly": r.places.ruleVisit, "tour": r.places.ruleVisit,
 		"explore": r.places.ruleVisit,
@@ -75,7 +75,7 @@ func newRecognizers() *recognizers {
 		"leave": r.either(r.work.ruleLeave, r.leftStudy), "quit": r.either(r.work.ruleLeave, r.leftStudy), "resign": r.work.ruleLeave, "retire": r.work.ruleLeave,
 		"volunteer": r.work.ruleVolunteer,
 		// study
-		"learn": r.study.ruleLearn, "study": r.either(r.study.ruleStudy, r.study.examPrep),
+		"learn": r.either(r.study.ruleLearn, r.tastes.begunToLike), "study": r.either(r.study.ruleStudy, r.study.examPrep),
 		"prepare": r.either(nil, r.study.examPrep), "revise": r.either(nil, r.study.examPrep),
 		"cram": r.either(nil, r.study.examPrep), "train": r.either(r.work.apprentice, r.study.examPrep),
 		"apprentice": r.work.apprentice, "drop": r.study.ruleDrop, "enrol": r.study.enrol, "enroll": r.study.enrol, "graduate": r.study.ruleGraduate,
@@ -84,6 +84,8 @@ func newRecognizers() *recognizers {
 		"like": r.tastes.ruleLike, "love": r.tastes.ruleLike, "adore": r.tastes.ruleLike, "enjoy": r.tastes.ruleLike,
 		"fancy": r.tastes.ruleLike, "hate": r.tastes.ruleLike, "dislike": r.tastes.ruleLike, "detest": r.tastes.ruleLike,
 		"loathe": r.tastes.ruleLike, "despise": r.tastes.ruleLike, "stand": r.tastes.ruleLike,
+		"handle": r.either(nil, r.tastes.cannotEndure), "bear": r.either(nil, r.tastes.cannotEndure),
+		"stomach": r.either(nil, r.tastes.cannotEndure), "tolerate": r.either(nil, r.tastes.cannotEndure),
 		"prefer": r.tastes.rulePrefer,
 		"find":   r.tastes.ruleFind, "warm": r.tastes.ruleTurn, "fall": r.tastes.ruleTurn,
 		"drink": r.tastes.ruleConsume, "eat": r.tastes.ruleConsume,
@@ -100,7 +102,7 @@ func newRecognizers() *recognizers {
 		"keep": r.possessions.ruleKeep,
 		// kin
 		"adopt": r.kin.ruleAdopt, "rescue": r.kin.ruleAdopt,
-		"pass": r.either(r.kin.ruleEnding, r.study.examPassed), "die": r.kin.ruleEnding, "lose": r.kin.ruleEnding, "bury": r.kin.ruleEnding,
+		"pass": r.either(r.kin.ruleEnding, r.study.examPassed), "die": r.kin.ruleEnding, "lose": r.either(r.kin.ruleEnding, r.tastes.lostInterest), "bury": r.kin.ruleEnding,
 		"put": r.kin.ruleEnding, "say": r.kin.ruleEnding,
 		"celebrate": r.kin.ruleCelebrate,
 		// couples
@@ -111,8 +113,8 @@ func newRecognizers() *recognizers {
 		"go": r.either(r.outings.ruleGo, r.tastes.turnaround, r.goFreelance), "take": r.either(r.outings.ruleTake, r.tookUp, r.possessions.takeNewVehicle), "attend": r.outings.ruleAttend,
 		"watch": r.outings.ruleWatch, "sign": r.outings.ruleSign,
 		// hobbies
-		"start": r.either(r.hobbies.ruleStart, r.couples.startSeeing, r.study.doingDegree),
-		"begin": r.either(r.hobbies.ruleStart, r.study.doingDegree),
+		"start": r.either(r.hobbies.ruleStart, r.tastes.begunToLike, r.couples.startSeeing, r.study.doingDegree),
+		"begin": r.either(r.hobbies.ruleStart, r.tastes.begunToLike, r.study.doingDegree),
 		"stop":  r.hobbies.ruleStop, "give": r.either(r.hobbies.ruleGive, r.possessions.ruleGiveAway),
 		"run": r.hobbies.ruleActivity, "swim": r.hobbies.ruleActivity, "paint": r.hobbies.ruleActivity,
 		"draw": r.hobbies.ruleActivity, "cook": r.hobbies.ruleActivity, "bake": r.hobbies.ruleActivity,
@@ -158,6 +160,9 @@ func newRecognizers() *recognizers {
 		r.possessions.deviceFrame,        // "my laptop runs Fedora", "our car is a Renault Clio"
 		r.possessions.commuteFrame,       // "I take the 38 bus to work", "I walk to the office now"
 		r.tastes.growOnFrame,             // "kombucha grew on me"
+		r.tastes.actsOnMeFrame,           // "audiobooks put me to sleep", "board games bore me"
+		r.tastes.myThingFrame,            // "spicy food is my thing", "opera isn't my thing"
+		r.tastes.kindOfPersonFrame,       // "I'm not really a cat person"
 		r.tastes.evaluativeFrame,         // "olives are revolting", "gin tastes awful to me now"
 	}
 	return r

@@ -23,3 +23,14 @@ var evalVerbs = wordSet(`taste,tastes,smell,smells,sound,sounds,seem,seems,feel,
 // evalAdverbs may stand between the copula and the adjective.
 var evalAdverbs = wordSet(`so,really,just,absolutely,honestly,pretty,actually,now,totally,utterly,frankly,genuinely,
 truly,seriously,quite,bloody,properly,too,always,completely,simply,kind,sort,of,super,incredibly,unbelievably`)
+
+// actsOnMePositive and actsOnMeNegative are the verbs of a thing acting on
+// the speaker ("board games bore me", "sea swimming energises me").
+var actsOnMePositive = wordSet(`delights,delight,thrills,thrill,excites,excite,fascinates,fascinate,relaxes,relax,calms,calm,
+soothes,soothe,energises,energise,energizes,energize,enchants,enchant`)
+
+var actsOnMeNegative = wordSet(`bores,bore,annoys,annoy,irritates,irritate,disgusts,disgust,sickens,sicken,repels,repel,
+nauseates,nauseate,depresses,depress,exhausts,exhaust,infuriates,infuriate`)
+
+// trailingAdverbs are adverbs a noun phrase may swallow at its end.
+var trailingAdverbs = wordSet(`completely,entirely,anymore,altogether,lately,nowadays,again,recently,now,totally,forever`)

@@ -62,6 +62,9 @@ loathe - - loathing
 despise - - despising
 prefer preferred preferred preferring
 stand stood stood -
+handle - - handling
+stomach - - -
+tolerate - - tolerating
 drink drank drunk -
 eat ate eaten -
 have had had having

@@ -327,6 +327,9 @@ func (r *tasteRules) likeObjects(c *clause, i int, pred string, neg bool, streng
 // beach"), "to VERB ..." ("to paint" → "painting"), or a list of phrases.
 func (r *tasteRules) likeObject(c *clause, i int) []nounPhrase {
 	t := c.toks
+	if c.seq(i, "the", "taste|smell|texture|flavour|flavor|sound|idea", "of") {
+		i += 3 // "I can't stand the taste of coffee": the coffee
+	}
 	if c.at(i) == "to" {
 		lemma, _, ok := verbOf(c.at(i + 1))
 		if !ok {

@@ -164,7 +164,7 @@ func (r *tasteRules) growOnFrame(c *clause) bool {
 		return false
 	}
 	end := v
-	for end > 1 && (evalAdverbs[t[end-1].w] || alt("has|have|'s|'ve|slowly|finally|gradually|eventually", t[end-1].w)) {
+	for end > 1 && (evalAdverbs[t[end-1].w] || alt("has|have|'s|'ve|is|are|'re|slowly|finally|gradually|eventually", t[end-1].w)) {
 		end--
 	}
 	np := takeNP(t[:end], 0)
@@ -223,6 +223,7 @@ func (r *tasteRules) turnaround(c *clause) bool {
 	}
 	items, _ := takeList(c.toks, i)
 	for _, np := range items {
+		np = trimTrailingAdverbs(np)
 		if typ, _ := classify(np); typ == ontology.Person {
 			continue // falling for someone is not a taste
 		}

@@ -1,0 +1,204 @@
+package offline
+
+import "github.com/graphmem/graphmem/ontology"
+
+// More constructions of taste, each a shape of English rather than a
+// phrase: the thing acting on the speaker ("audiobooks put me to sleep",
+// "board games bore me", "jazz does nothing for me"), the speaker's own
+// kind of thing ("spicy food is my thing", "football isn't my thing"), a
+// liking begun or lost ("I've started to love the cold", "I've learned to
+// like olives", "I've lost interest in golf"), and an aversion said with a
+// verb of enduring ("I can't handle spicy food anymore"). The words are in
+// lexicon_turnarounds.go.
+
+// actsOnMeFrame: "X bores me", "X puts me to sleep", "X does nothing for
+// me", "X grates on me", "X delights me". The subject must be a kind of
+// thing (judgedKind): "the film bored me" is one occasion, not a taste.
+func (r *tasteRules) actsOnMeFrame(c *clause) bool {
+	t := c.toks
+	v := 1
+	for v < len(t) && v < 7 && actingPolarity(c, v) == 0 {
+		v++
+	}
+	if v >= len(t) || v >= 7 {
+		return false
+	}
+	pol := actingPolarity(c, v)
+	end := v
+	for end > 1 && (evalAdverbs[t[end-1].w] || alt("really|just|always|still|kind|sort|honestly", t[end-1].w)) {
+		end--
+	}
+	np := takeNP(t[:end], 0)
+	if np.next != end && bareWords(t[:end]) {
+		np = nounPhrase{toks: t[:end], next: end}
+	}
+	if np.next != end || !judgedKind(np) {
+		return false
+	}
+	return r.judge(c, np, pol, pick(pol < 0, "enjoys {O}", "doesn't enjoy {O}"))
+}
+
+// actingPolarity reads a verb of the thing acting on the speaker at v:
+// +1, -1, or 0 when there is none.
+func actingPolarity(c *clause, v int) int {
+	w := c.at(v)
+	switch {
+	case actsOnMeNegative[w] && c.at(v+1) == "me":
+		return -1
+	case actsOnMePositive[w] && c.at(v+1) == "me":
+		return 1
+	case alt("puts|put|send|sends", w) && c.seq(v+1, "me", "to", "sleep"):
+		return -1
+	case alt("does|do", w) && c.seq(v+1, "nothing", "for", "me"):
+		return -1
+	case alt("doesn't|don't", w) && c.seq(v+1, "do", "anything", "for", "me"):
+		return -1
+	case alt("grates|grate", w) && c.seq(v+1, "on", "me"):
+		return -1
+	case alt("makes|make", w) && c.seq(v+1, "me") && alt("sick|gag|cringe|queasy|nauseous", c.at(v+2)):
+		return -1
+	case alt("makes|make", w) && c.seq(v+1, "me") && alt("happy|smile", c.at(v+2)):
+		return 1
+	}
+	return 0
+}
+
+// myThingFrame: "spicy food is my thing", "football is life", "cycling is
+// my jam"; "opera isn't my thing", "golf is not my cup of tea".
+func (r *tasteRules) myThingFrame(c *clause) bool {
+	// The construction itself says taste, so any bare kind will do
+	// ("karaoke"), not only those judgedKind knows.
+	np := takeNP(c.toks, 0)
+	if np.empty() || np.det != "" || !usableObject(np) || pronounObjects[np.head()] {
+		return false
+	}
+	if typ, _ := classify(np); typ == ontology.Person || typ == ontology.Place {
+		return false
+	}
+	n, ok, neg, _ := c.copulaAt(np.next)
+	if !ok {
+		return false
+	}
+	switch {
+	case c.seq(n, "my", "thing|jam|passion|weakness") || c.seq(n, "life") && c.at(n+1) == "":
+	case c.seq(n, "my", "cup", "of", "tea") && neg:
+	default:
+		return false
+	}
+	if c.seq(n, "my", "cup", "of", "tea") || neg {
+		return r.judge(c, np, -1, "doesn't care for {O}")
+	}
+	return r.judge(c, np, 1, "loves {O}")
+}
+
+// kindOfPersonFrame: "I'm a dog person", "I'm not really a cat person",
+// "I'm a morning person now".
+func (r *tasteRules) kindOfPersonFrame(c *clause) bool {
+	if !alt("i|i'm|im", c.at(0)) {
+		return false
+	}
+	i := 1
+	if c.at(0) == "i" {
+		i = 1
+		if !alt("am|'m", c.at(1)) {
+			return false
+		}
+		i = 2
+	}
+	neg := false
+	for k := 0; k < 4 && alt("not|really|never|honestly|definitely|totally|such|now|more|of", c.at(i)); k++ {
+		neg = neg || alt("not|never", c.at(i))
+		i++
+	}
+	if !alt("a|an", c.at(i)) || c.at(i+2) != "person" || c.at(i+1) == "" {
+		return false
+	}
+	kind := c.toks[i+1 : i+2]
+	if alt("people|good|nice|bad|private|shy|kind|different|new|better|the|same", kind[0].w) {
+		return false // "a people person", "a good person": character, not taste
+	}
+	np := nounPhrase{toks: kind, next: i + 2}
+	k, _ := c.object(np, "", 0)
+	if k == "" {
+		return false
+	}
+	c.subj = c.said.speaker
+	if neg {
+		c.emit(fx{subj: c.said.speaker, pred: "DISLIKES", obj: k, conf: 0.7, strength: 0.6, tmpl: "{S} is not a {O} person"})
+	} else {
+		c.emit(fx{subj: c.said.speaker, pred: "LIKES", obj: k, conf: 0.7, strength: 0.7, tmpl: "{S} is a {O} person"})
+	}
+	return true
+}
+
+// lostInterest: "I've lost interest in golf", "I lost my taste for beer".
+func (r *tasteRules) lostInterest(c *clause) bool {
+	i := c.verbAt + 1
+	switch {
+	case c.seq(i, "interest", "in"):
+		i += 2
+	case c.seq(i, "my", "taste|appetite", "for"):
+		i += 3
+	default:
+		return false
+	}
+	if c.neg || c.future || c.modal != "" || !(c.past || c.perfect) {
+		return false
+	}
+	return r.emitTaste(c, i, "DISLIKES", "has lost interest in")
+}
+
+// begunToLike: "I've started to love the cold", "I've learned to like
+// olives", "I've come to enjoy opera", "I'm beginning to like jazz".
+func (r *tasteRules) begunToLike(c *clause) bool {
+	i := c.verbAt + 1
+	if c.at(i) != "to" || !alt("like|love|enjoy|appreciate|hate|dislike|loathe|detest", c.at(i+1)) || c.neg || c.future || c.modal != "" {
+		return false
+	}
+	pred, phrase := "LIKES", "has come to "+c.at(i+1)
+	if alt("hate|dislike|loathe|detest", c.at(i+1)) {
+		pred = "DISLIKES"
+	}
+	return r.emitTaste(c, i+2, pred, phrase)
+}
+
+// cannotEndure: "I can't handle spicy food anymore", "I can't bear
+// musicals", "I can't stomach coffee". ("can't stand" is ruleLike's.)
+func (r *tasteRules) cannotEndure(c *clause) bool {
+	if !c.neg || c.modal == "" && !c.cessation || c.future {
+		return false
+	}
+	return r.emitTaste(c, c.verbAt+1, "DISLIKES", "can't "+c.verb)
+}
+
+// emitTaste emits pred for every kind of thing listed at i, without the
+// adverbs that trail it ("sushi completely", "jazz anymore").
+func (r *tasteRules) emitTaste(c *clause, i int, pred, phrase string) bool {
+	items, _ := takeList(c.toks, i)
+	done := false
+	for _, np := range items {
+		np = trimTrailingAdverbs(np)
+		if np.empty() {
+			continue
+		}
+		if typ, _ := classify(np); typ == ontology.Person {
+			continue
+		}
+		k, _ := c.object(np, "", 0)
+		if k == "" {
+			continue
+		}
+		c.emit(fx{pred: pred, obj: k, conf: 0.75, strength: 0.7, tmpl: "{S} " + phrase + " {O}", noDate: true})
+		done = true
+	}
+	return done
+}
+
+// trimTrailingAdverbs drops the adverbs a noun phrase may have swallowed at
+// its end ("sushi completely", "spicy food anymore").
+func trimTrailingAdverbs(np nounPhrase) nounPhrase {
+	for len(np.toks) > 1 && (evalAdverbs[np.toks[len(np.toks)-1].w] || trailingAdverbs[np.toks[len(np.toks)-1].w]) {
+		np.toks = np.toks[:len(np.toks)-1]
+	}
+	return np
+}
