@@ -1,8 +1,6 @@
 package retrieval
 
 import (
-	"fmt"
-	"os"
 	"context"
 	"slices"
 	"sort"
@@ -101,9 +99,6 @@ func (r *search) currency(ctx context.Context) error {
 	if len(stmts) < 2 {
 		return nil
 	}
-	for _, c := range stmts {
-		dbg("stmt %q topic=%q aff=%.3f qcos=%.3f ft=%.2f change=%v", c.Text[:min(50, len(c.Text))], topicOf[c], r.s.topics.Affinity(c.vec, asked), knowledge.Cosine(c.vec, r.qvec), c.Parts.FullText, c.change)
-	}
 	slot := asked
 	if slot == "" || !slices.ContainsFunc(stmts, func(c *candidate) bool { return topicOf[c] == slot }) {
 		slot = topicOf[stmts[0]] // the best-matching statement's topic
@@ -144,7 +139,6 @@ func (r *search) currency(ctx context.Context) error {
 		}
 		group = append(group, c)
 	}
-	dbg("slot=%q asked=%q group=%d", slot, asked, len(group))
 	if len(group) == 0 {
 		return nil
 	}
@@ -387,5 +381,3 @@ func slotName(topic string) string {
 	}
 	return topic + " slot"
 }
-
-func dbg(f string, a ...any) { fmt.Fprintf(os.Stderr, "DBG "+f+"\n", a...) }
