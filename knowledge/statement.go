@@ -40,7 +40,18 @@ type Statement struct {
 	// ("lately", "from now on", "no longer", "moved me to"): a newer
 	// statement on the same slot that marks itself as the update.
 	Change bool
+	// Ending is true when the turn says something of the speaker's ended
+	// ("we sold the car", "Miso passed away", "I quit the choir"): it closes
+	// an earlier statement about the same thing even in a slot that holds
+	// many values (pets, hobbies, possessions).
+	Ending bool
 }
+
+// endings are the phrases of something ended or given up.
+var endings = []string{"sold", "gave away", "given away", "passed away", "died", "put down", "put to sleep", "rehomed", "re-homed",
+	"got rid of", "quit", "quitted", "stopped", "gave up", "given up", "no longer", "broke up", "split up", "lost", "ended",
+	"moved out", "left", "retired", "dropped out", "cancelled", "canceled", "don't have", "do not have", "not anymore", "anymore",
+	"any more", "scrapped", "wrote off", "written off", "returned", "sold off"}
 
 // corrections are the phrases with which a speaker takes back what they
 // just said; they count at the start of a sentence or after a comma.
@@ -139,6 +150,7 @@ func ReadStatement(text string) Statement {
 	}
 	st.Hypothetical = hedged > 0 && plain == 0 && aboutOther == 0
 	st.Correction, st.Change = revision(text)
+	st.Ending = ending(text)
 	st.Other = aboutOther > 0 && plain == 0 && hedged == 0
 	switch {
 	case declarative:
@@ -176,6 +188,12 @@ func revision(text string) (correction, change bool) {
 		}
 	}
 	return correction, change
+}
+
+// ending reports whether text holds an ending phrase.
+func ending(text string) bool {
+	low := " " + strings.Join(tokens(text), " ") + " "
+	return slices.ContainsFunc(endings, func(e string) bool { return strings.Contains(low, " "+e+" ") })
 }
 
 // sentences splits text after '.', '!' and '?', keeping the mark.

@@ -22,7 +22,7 @@ type candidate struct {
 	// raw turns: hedged throughout, or about someone else throughout
 	hypothetical, other bool
 	// raw turns: takes back the speaker's previous statement; reports a change
-	correction, change bool
+	correction, change, ending bool
 	seq                int64     // raw turns: the turn's position in its session
 	vec                []float32 // raw turns: the stored vector, when the currency stage read it
 	// factor scales the final score (demotions), lift the relevance (the
@@ -206,7 +206,7 @@ func rawCandidate(r graph.RawEvent) *candidate {
 	}
 	return &candidate{SearchResult: SearchResult{ID: r.ID, Kind: KindRaw, Text: text, Status: StatusCurrent,
 		OccurredAt: r.OccurredAt, SourceEventIDs: []string{r.ID}, SessionID: r.SessionID}, speaker: r.Name, role: r.Role, stale: r.Stale,
-		form: st.Form, hypothetical: st.Hypothetical, other: st.Other, correction: st.Correction, change: st.Change, seq: r.Seq}
+		form: st.Form, hypothetical: st.Hypothetical, other: st.Other, correction: st.Correction, change: st.Change, ending: st.Ending, seq: r.Seq}
 }
 
 func factCandidate(f graph.Fact) *candidate {

@@ -2,6 +2,7 @@ package retrieval
 
 import (
 	"context"
+	"github.com/graphmem/graphmem/nlp"
 	"slices"
 	"sort"
 	"strings"
@@ -109,6 +110,11 @@ func (r *search) currency(ctx context.Context) error {
 		// form a slot (below).
 		topic, ok = ontology.Topic{Cardinality: ontology.One}, true
 	}
+	if ok && topic.Cardinality == ontology.Many && slot != ontology.TopicChatter {
+		r.endedValues(stmts, topicOf)
+		r.demoteStaleSummaries()
+		return nil
+	}
 	if !ok || topic.Cardinality != ontology.One || slot == ontology.TopicChatter {
 		return nil
 	}
@@ -186,6 +192,50 @@ func (r *search) currency(ctx context.Context) error {
 // topic reads otherwise.
 func (r *search) updatesQueried(c *candidate) bool {
 	return (c.change || c.correction) && c.Parts.FullText > 0 && c.vec != nil && knowledge.Cosine(c.vec, r.qvec) >= r.cfg.SlotQuerySimilarity
+}
+
+// endedValues: in a slot that holds many values (pets, hobbies, tastes), a
+// statement that something ended ("Miso passed away", "we sold the
+// caravan") supersedes the user's older statements on the same topic that
+// name the same thing; the other values of the slot stay current.
+func (r *search) endedValues(stmts []*candidate, topicOf map[*candidate]string) {
+	for _, e := range stmts {
+		if !e.ending || e.vec == nil || e.Status == StatusSuperseded {
+			continue
+		}
+		terms := contentTerms(e)
+		for _, c := range stmts {
+			if c == e || c.ending || c.vec == nil || c.Status == StatusSuperseded || !c.OccurredAt.Before(e.OccurredAt) {
+				continue
+			}
+			if topicOf[c] != topicOf[e] && knowledge.Cosine(c.vec, e.vec) < r.cfg.PairSlotSimilarity {
+				continue
+			}
+			if !slices.ContainsFunc(contentTerms(c), func(t string) bool { return slices.Contains(terms, t) }) {
+				continue
+			}
+			c.Status = StatusSuperseded
+			c.SupersededBy = e.ID
+			if r.history {
+				c.reasons = append(c.reasons, "what the user had before it ended, which a question about the past asks for")
+				continue
+			}
+			c.demote(r.cfg.SupersededWeight, "ended: the user said later that it is over")
+			if rel, best := relevance(e, r.cfg), relevance(c, r.cfg); rel > 0 && best > rel {
+				e.lift = max(e.lift, best/rel)
+				e.reasons = append(e.reasons, "the latest word on what it ends")
+			}
+		}
+	}
+}
+
+// contentTerms are a turn's search terms without the speaker's name.
+func contentTerms(c *candidate) []string {
+	text := c.Text
+	if c.speaker != "" {
+		text = strings.TrimPrefix(text, c.speaker+": ")
+	}
+	return nlp.Terms(text)
 }
 
 // slotQueryBar is how close to the query a statement must be to speak of

@@ -22,12 +22,13 @@ var testConcepts = map[string]int{
 	"work": 1, "job": 1, "employer": 1, "engineer": 1, "nurse": 1, "living": 1, "freelance": 1, "bank": 1,
 	"thanks": 2, "great": 2, "nice": 2, "okay": 2, "hi": 2, "good": 2, "sounds": 2, "lovely": 2,
 	"favourite": 3, "food": 3, "colour": 3, "love": 3, "dish": 3, "drink": 3,
+	"cat": 8, "dog": 8, "rabbit": 8, "puppy": 8, "animals": 8, "pets": 8, "pet": 8, "beagle": 8, "adopted": 8,
 }
 
 func (conceptEmbedder) Embed(_ context.Context, texts []string) ([][]float32, error) {
 	out := make([][]float32, len(texts))
 	for i, t := range texts {
-		v := make([]float32, 8)
+		v := make([]float32, 9)
 		for _, w := range strings.FieldsFunc(strings.ToLower(t), func(r rune) bool { return r < 'a' || r > 'z' }) {
 			if d, ok := testConcepts[w]; ok {
 				v[d]++
@@ -181,5 +182,43 @@ func TestCorrectionSupersedesThePreviousStatement(t *testing.T) {
 	past := byID("What was the user's favourite dish before?")
 	if past["first"].Score <= past["fix"].Score {
 		t.Fatalf("a question about the past ranks the correction first: first %.3f fix %.3f", past["first"].Score, past["fix"].Score)
+	}
+}
+
+// TestEndingClosesOneValueOfAManyValueSlot: the user has two pets; one
+// passes away. The statement naming it is superseded by the ending, the
+// other pet stays current.
+func TestEndingClosesOneValueOfAManyValueSlot(t *testing.T) {
+	t.Parallel()
+	jan := time.Date(2024, 1, 10, 9, 0, 0, 0, time.UTC)
+	turn := func(id, content string, at time.Time) graph.RawEvent {
+		return graph.RawEvent{NewRawEvent: graph.NewRawEvent{ID: id, Kind: graph.RawMessage, Role: "user", Content: content, OccurredAt: at},
+			SessionID: "s-" + id}
+	}
+	raws := []graph.RawEvent{
+		turn("cat", "We adopted a cat called Pickle.", jan),
+		turn("dog", "Our dog Rusty is a beagle.", jan.Add(time.Hour)),
+		turn("end", "Sadly Pickle the cat died last week.", jan.AddDate(0, 3, 0)),
+	}
+	g := &fakeGraph{raws: raws}
+	s, err := New(Deps{Text: g, Graph: g, Context: unusedContextStore{}, Views: unusedViews{}, Counter: zeroCounter{},
+		Embedder: conceptEmbedder{}, Vectors: fakeVectors{raws}, Topics: knowledge.NewTopicReader(conceptEmbedder{}),
+		Now: func() time.Time { return jan.AddDate(0, 4, 0) }}, Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := s.Search(t.Context(), "t1", SearchInput{UserID: "alice", Query: "Which pets does the user have?", Explain: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byID := map[string]SearchResult{}
+	for _, r := range out.Results {
+		byID[r.ID] = r
+	}
+	if c := byID["cat"]; c.Status != StatusSuperseded || c.SupersededBy != "end" {
+		t.Fatalf("the pet that died = %+v, want superseded by the ending", c)
+	}
+	if d := byID["dog"]; d.Status != StatusCurrent {
+		t.Fatalf("the other pet = %+v, want current", d)
 	}
 }
