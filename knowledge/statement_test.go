@@ -69,3 +69,20 @@ func TestRevisionMarkers(t *testing.T) {
 		}
 	}
 }
+
+// TestEndingMarkers: a turn that says something of the speaker's ended.
+func TestEndingMarkers(t *testing.T) {
+	for text, want := range map[string]bool{
+		"We finally sold the camper van.":         true,
+		"Biscuit passed away in his sleep.":       true,
+		"I quit the choir after ten years.":       true,
+		"I don't have the motorbike any more.":    true,
+		"We bought a camper van.":                 false,
+		"Biscuit loves sleeping on the sofa.":     false,
+		"I joined a choir that rehearses weekly.": false,
+	} {
+		if got := ReadStatement(text).Ending; got != want {
+			t.Errorf("ReadStatement(%q).Ending = %v, want %v", text, got, want)
+		}
+	}
+}
