@@ -24,15 +24,8 @@ func (r *tasteRules) actsOnMeFrame(c *clause) bool {
 		return false
 	}
 	pol := actingPolarity(c, v)
-	end := v
-	for end > 1 && (evalAdverbs[t[end-1].w] || alt("really|just|always|still|kind|sort|honestly", t[end-1].w)) {
-		end--
-	}
-	np := takeNP(t[:end], 0)
-	if np.next != end && bareWords(t[:end]) {
-		np = nounPhrase{toks: t[:end], next: end}
-	}
-	if np.next != end || !judgedKind(np) {
+	np, ok := subjectBefore(t, v, "really|just|always|still|kind|sort|honestly")
+	if !ok || !judgedKind(np) {
 		return false
 	}
 	return r.judge(c, np, pol, pick(pol < 0, "enjoys {O}", "doesn't enjoy {O}"))

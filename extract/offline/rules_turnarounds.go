@@ -163,15 +163,8 @@ func (r *tasteRules) growOnFrame(c *clause) bool {
 	if v >= len(t) || v >= 7 {
 		return false
 	}
-	end := v
-	for end > 1 && (evalAdverbs[t[end-1].w] || alt("has|have|'s|'ve|is|are|'re|slowly|finally|gradually|eventually", t[end-1].w)) {
-		end--
-	}
-	np := takeNP(t[:end], 0)
-	if np.next != end && bareWords(t[:end]) {
-		np = nounPhrase{toks: t[:end], next: end}
-	}
-	if np.next != end || !usableObject(np) || np.det == "my" || np.det == "our" {
+	np, ok := subjectBefore(t, v, "has|have|'s|'ve|is|are|'re|slowly|finally|gradually|eventually")
+	if !ok || !usableObject(np) || np.det == "my" || np.det == "our" {
 		return false
 	}
 	if typ, _ := classify(np); typ == ontology.Person {
@@ -239,3 +232,18 @@ func (r *tasteRules) turnaround(c *clause) bool {
 // ruleTurn is the verb rule of "warm" and "fall", which mean nothing else
 // to the engine.
 func (r *tasteRules) ruleTurn(c *clause) { r.turnaround(c) }
+
+// subjectBefore reads the noun phrase that is the subject of the verb at v,
+// without the adverbs and auxiliaries (skip) standing before the verb; ok
+// is false unless the phrase ends right there.
+func subjectBefore(t []tok, v int, skip string) (nounPhrase, bool) {
+	end := v
+	for end > 1 && (evalAdverbs[t[end-1].w] || alt(skip, t[end-1].w)) {
+		end--
+	}
+	np := takeNP(t[:end], 0)
+	if np.next != end && bareWords(t[:end]) {
+		np = nounPhrase{toks: t[:end], next: end}
+	}
+	return np, np.next == end
+}
