@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/graphmem/graphmem/errs"
@@ -26,7 +27,48 @@ type QueueStore interface {
 // the job; or not found: it is gone) as jobs.ErrLeaseLost.
 func JobQueue(store QueueStore) jobs.Store { return queue{store: store} }
 
-type queue struct{ store QueueStore }
+// JobQueue is JobQueue(store) for this service's workers: every job end
+// they record also wakes the service's close-with-wait requests at once,
+// instead of at their next poll (up to 500 ms later, per session closed).
+func (s *Service) JobQueue(store QueueStore) jobs.Store {
+	return queue{store: store, done: s.finished.broadcast}
+}
+
+type queue struct {
+	store QueueStore
+	done  func() // called after a job's end is recorded; nil: nobody listens
+}
+
+// jobSignal is a broadcast: wait returns a channel closed by the next
+// broadcast. The zero value is ready to use.
+type jobSignal struct {
+	mu sync.Mutex
+	ch chan struct{}
+}
+
+func (j *jobSignal) wait() <-chan struct{} {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.ch == nil {
+		j.ch = make(chan struct{})
+	}
+	return j.ch
+}
+
+func (j *jobSignal) broadcast() {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.ch != nil {
+		close(j.ch)
+		j.ch = nil
+	}
+}
+
+func (q queue) ended() {
+	if q.done != nil {
+		q.done()
+	}
+}
 
 func (q queue) ClaimJobs(ctx context.Context, owner string, filter jobs.ClaimFilter, max int, lease time.Duration) ([]jobs.Job, error) {
 	claimed, err := q.store.ClaimJobs(ctx, owner, graph.ClaimFilter{Kinds: filter.Kinds, Tenants: filter.Tenants}, max, lease)
@@ -50,9 +92,11 @@ func (q queue) RenewLease(ctx context.Context, tenant, jobID, owner string, leas
 }
 
 func (q queue) CompleteJob(ctx context.Context, tenant, jobID, owner string, result map[string]any) error {
+	defer q.ended()
 	return q.store.CompleteJob(ctx, tenant, jobID, owner, result)
 }
 
 func (q queue) FailJob(ctx context.Context, tenant, jobID, owner string, cause error, retryAt time.Time, permanent bool) error {
+	defer q.ended()
 	return q.store.FailJob(ctx, tenant, jobID, owner, cause, retryAt, permanent)
 }
