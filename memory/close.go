@@ -103,8 +103,9 @@ func (s *Service) waitForSession(ctx context.Context, tenant, sessionID string) 
 func (s *Service) waitForJobs(ctx context.Context, tenant, sessionID string) bool {
 	delay := 50 * time.Millisecond
 	zeros := 0
+	defer s.finished.forget(tenant, sessionID)
 	for {
-		ended := s.finished.wait() // before the count: an end during it is not missed
+		ended := s.finished.wait(tenant, sessionID) // before the count: an end during it is not missed
 		n, err := s.jobs.CountActiveJobs(ctx, tenant, sessionID)
 		switch {
 		case err == nil && n == 0:

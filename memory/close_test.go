@@ -83,7 +83,7 @@ func TestCloseWaitWakesOnJobEndsRecordedByLocalWorkers(t *testing.T) {
 	store.mu.Lock()
 	store.activeCounts = []int{1, 1, 1, 1}
 	store.mu.Unlock()
-	q := s.JobQueue(&fakeQueue{})
+	q := s.JobQueue(&fakeQueue{claimed: []graph.Job{{Tenant: "t1", ID: "j", SessionID: "s1"}, {Tenant: "t1", ID: "other", SessionID: "s2"}}})
 	stop := make(chan struct{})
 	defer close(stop)
 	go func() { // a worker finishing a job every 10 ms
@@ -92,6 +92,11 @@ func TestCloseWaitWakesOnJobEndsRecordedByLocalWorkers(t *testing.T) {
 			case <-stop:
 				return
 			case <-time.After(10 * time.Millisecond):
+				// The job of session s1 is claimed, then ends; another
+				// session's job ending must not be what wakes the close.
+				if _, err := q.ClaimJobs(context.Background(), "w", jobs.ClaimFilter{}, 2, time.Second); err != nil {
+					t.Error(err)
+				}
 				_ = q.CompleteJob(context.Background(), "t1", "j", "w", nil)
 			}
 		}

@@ -125,7 +125,7 @@ type Service struct {
 	kicker func()
 	// finished wakes waitForJobs when a local worker records a job's end
 	// (see Service.JobQueue); polling remains for other replicas' jobs.
-	finished jobSignal
+	finished jobEnds
 }
 
 // SetKicker registers the function that wakes local workers; main wires the
