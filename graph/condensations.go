@@ -88,7 +88,10 @@ func (s *Store) SessionLog(ctx context.Context, tenant, sessionID string) (Sessi
 	res, err := s.read(ctx, "session.log", `
 		MATCH (s:Session {tenant: $tenant, id: $session})
 		CALL (s) {
-		  MATCH (r:Raw {tenant: $tenant, session_id: $session})
+		  // seq IS NOT NULL (every raw event has one) lets the planner
+		  // seek the (tenant, session_id, seq) index instead of scanning
+		  // every :Raw node of the database.
+		  MATCH (r:Raw {tenant: $tenant, session_id: $session}) WHERE r.seq IS NOT NULL
 		  WITH r ORDER BY r.seq
 		  RETURN collect(r) AS raw
 		}
@@ -281,11 +284,14 @@ func (s *Store) createEventNode(ctx context.Context, tx neo4j.ManagedTransaction
 }
 
 // UncoveredEvents returns the session's raw events that no event-tier node
-// covers yet, in order; closing a session summarizes exactly these.
+// covers yet, in order; closing a session summarizes exactly these. Here
+// and in EventWindow, "seq IS NOT NULL" (always true) is what lets Neo4j
+// seek the (tenant, session_id, seq) index: with only tenant and session
+// it scanned every :Raw node of the database, per window.
 func (s *Store) UncoveredEvents(ctx context.Context, tenant, sessionID string) ([]RawEvent, error) {
 	res, err := s.read(ctx, "session.uncovered", `
 		MATCH (r:Raw {tenant: $tenant, session_id: $session})
-		WHERE r.window_id IS NULL AND r.kind <> 'condensation_request'
+		WHERE r.seq IS NOT NULL AND r.window_id IS NULL AND r.kind <> 'condensation_request'
 		RETURN r ORDER BY r.seq`,
 		map[string]any{"tenant": tenant, "session": sessionID})
 	if err != nil {
@@ -299,7 +305,8 @@ func (s *Store) UncoveredEvents(ctx context.Context, tenant, sessionID string) (
 func (s *Store) EventWindow(ctx context.Context, tenant, eventID string) (EventNode, []RawEvent, error) {
 	res, err := s.read(ctx, "event.window", `
 		MATCH (e:Event {tenant: $tenant, id: $id})
-		OPTIONAL MATCH (r:Raw {tenant: $tenant, session_id: e.session_id, window_id: e.id})
+		OPTIONAL MATCH (r:Raw {tenant: $tenant, session_id: e.session_id})
+		WHERE r.seq IS NOT NULL AND r.window_id = e.id
 		WITH e, r ORDER BY r.seq
 		RETURN e, collect(r) AS raws`,
 		map[string]any{"tenant": tenant, "id": eventID})

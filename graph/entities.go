@@ -382,9 +382,11 @@ func (s *Store) createEntity(ctx context.Context, tx neo4j.ManagedTransaction, k
 		return nil, fmt.Errorf("%w: entity type %q", ErrInvalid, g.typ)
 	}
 	id := knID("ent_")
+	// The label is a parameter ($($type), checked above): one statement
+	// text for every type, planned once by Neo4j instead of once per type.
 	recs, err := runTx(ctx, tx, `
 		MERGE (e:Entity {tenant: $tenant, user_id: $user, type: $type, norm_name: $norm})
-		ON CREATE SET e:`+label+`, e.id = $id, e.scope = $scope, e.name = $name, e.is_user = false,
+		ON CREATE SET e:$($type), e.id = $id, e.scope = $scope, e.name = $name, e.is_user = false,
 		  e.mention_count = 1, e.created_at = $now, e.aliases = [], e.alias_keys = [], e.merged_names = []
 		WITH e, e.id = $id AS created`+entityUpdate,
 		map[string]any{"tenant": kw.Tenant, "user": kw.UserID, "type": label, "norm": g.norm, "id": id,
@@ -408,7 +410,7 @@ func (s *Store) upsertMatched(ctx context.Context, tx neo4j.ManagedTransaction, 
 		if !ontology.ValidLabel(upgrade) {
 			return nil, fmt.Errorf("%w: entity type %q", ErrInvalid, upgrade)
 		}
-		set = "REMOVE e:Concept SET e:" + upgrade + ", e.type = $upgrade, e.upgraded_at = $now"
+		set = "REMOVE e:Concept SET e:$($upgrade), e.type = $upgrade, e.upgraded_at = $now"
 	}
 	var mergedNames []string
 	if merged {

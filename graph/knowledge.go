@@ -453,6 +453,16 @@ func (s *Store) relTypes(names ...string) (string, error) {
 	return strings.Join(out, "|"), nil
 }
 
+// relTypeList is relTypes as a sorted list, for a statement that takes
+// the types as a parameter ($any($types)) instead of in its text.
+func (s *Store) relTypeList(names ...string) ([]string, error) {
+	alt, err := s.relTypes(names...)
+	if err != nil {
+		return nil, err
+	}
+	return strings.Split(alt, "|"), nil
+}
+
 // allFactTypes is the alternation of every fact type of the store.
 func (s *Store) allFactTypes() (string, error) {
 	names := make([]string, len(s.factTypes))

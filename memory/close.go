@@ -97,11 +97,15 @@ func (s *Service) waitForSession(ctx context.Context, tenant, sessionID string) 
 	}
 }
 
-// waitForJobs polls until the session has no active job or ctx ends.
+// waitForJobs polls until the session has no active job or ctx ends. A
+// job end recorded by this replica's workers (Service.JobQueue) counts
+// again at once; the backoff covers jobs run by other replicas.
 func (s *Service) waitForJobs(ctx context.Context, tenant, sessionID string) bool {
 	delay := 50 * time.Millisecond
 	zeros := 0
+	defer s.finished.forget(tenant, sessionID)
 	for {
+		ended := s.finished.wait(tenant, sessionID) // before the count: an end during it is not missed
 		n, err := s.jobs.CountActiveJobs(ctx, tenant, sessionID)
 		switch {
 		case err == nil && n == 0:
@@ -114,12 +118,14 @@ func (s *Service) waitForJobs(ctx context.Context, tenant, sessionID string) boo
 				return true
 			}
 			delay = 20 * time.Millisecond
+			ended = nil // the confirming count waits its 20 ms
 		default:
 			zeros = 0
 		}
 		select {
 		case <-ctx.Done():
 			return false
+		case <-ended:
 		case <-time.After(delay):
 		}
 		delay = min(delay*2, 500*time.Millisecond)

@@ -73,6 +73,44 @@ func TestCloseWaitTrustsOnlyTwoZeroCountsInARow(t *testing.T) {
 	}
 }
 
+// A job end recorded through the service's queue wakes a waiting close at
+// once: with the counts answering "1 active" four times the backoff alone
+// needs 50+100+200+400 ms; four job ends make it return far sooner.
+func TestCloseWaitWakesOnJobEndsRecordedByLocalWorkers(t *testing.T) {
+	t.Parallel()
+	s, store, _ := newTestService(t)
+	store.addSession(t, "s1", "alice", 4)
+	store.mu.Lock()
+	store.activeCounts = []int{1, 1, 1, 1}
+	store.mu.Unlock()
+	q := s.JobQueue(&fakeQueue{claimed: []graph.Job{{Tenant: "t1", ID: "j", SessionID: "s1"}, {Tenant: "t1", ID: "other", SessionID: "s2"}}})
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() { // a worker finishing a job every 10 ms
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(10 * time.Millisecond):
+				// The job of session s1 is claimed, then ends; another
+				// session's job ending must not be what wakes the close.
+				if _, err := q.ClaimJobs(context.Background(), "w", jobs.ClaimFilter{}, 2, time.Second); err != nil {
+					t.Error(err)
+				}
+				_ = q.CompleteJob(context.Background(), "t1", "j", "w", nil)
+			}
+		}
+	}()
+	started := time.Now()
+	out, err := s.Close(t.Context(), "t1", "s1", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(started); !out.Done || took > 500*time.Millisecond {
+		t.Fatalf("done %v after %v, want done well before the 750 ms of backoff", out.Done, took)
+	}
+}
+
 func TestCloseWaitGivesUpAtTheDeadlineAndStillListsTheJobs(t *testing.T) {
 	t.Parallel()
 	s, store, _ := newTestService(t)

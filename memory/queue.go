@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/graphmem/graphmem/errs"
@@ -26,7 +27,85 @@ type QueueStore interface {
 // the job; or not found: it is gone) as jobs.ErrLeaseLost.
 func JobQueue(store QueueStore) jobs.Store { return queue{store: store} }
 
-type queue struct{ store QueueStore }
+// JobQueue is JobQueue(store) for this service's workers: every job end
+// they record also wakes the service's close-with-wait requests for that
+// job's session at once, instead of at their next poll (up to 500 ms
+// later, per session closed).
+func (s *Service) JobQueue(store QueueStore) jobs.Store {
+	return queue{store: store, ends: &s.finished}
+}
+
+type queue struct {
+	store QueueStore
+	ends  *jobEnds // nil: nobody listens
+}
+
+// jobEnds wakes the waiters of a session when a job of that session ends.
+// Claims note each job's session (the end calls only name the job). The
+// zero value is ready to use.
+type jobEnds struct {
+	mu      sync.Mutex
+	session map[string]string        // tenant \x00 job id -> tenant \x00 session id, while claimed here
+	waiters map[string]chan struct{} // tenant \x00 session id -> closed at the next end
+}
+
+func (j *jobEnds) claimed(tenant, jobID, sessionID string) {
+	if sessionID == "" {
+		return
+	}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.session == nil {
+		j.session = map[string]string{}
+	}
+	j.session[tenant+"\x00"+jobID] = tenant + "\x00" + sessionID
+}
+
+// wait returns a channel closed when a job of the session ends here.
+func (j *jobEnds) wait(tenant, sessionID string) <-chan struct{} {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.waiters == nil {
+		j.waiters = map[string]chan struct{}{}
+	}
+	k := tenant + "\x00" + sessionID
+	ch := j.waiters[k]
+	if ch == nil {
+		ch = make(chan struct{})
+		j.waiters[k] = ch
+	}
+	return ch
+}
+
+// forget drops the session's channel when its waiter is done, so sessions
+// whose jobs ran on another replica leave nothing behind. A concurrent
+// waiter of the same session then falls back to polling.
+func (j *jobEnds) forget(tenant, sessionID string) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	delete(j.waiters, tenant+"\x00"+sessionID)
+}
+
+func (j *jobEnds) ended(tenant, jobID string) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	k := tenant + "\x00" + jobID
+	sess, ok := j.session[k]
+	if !ok {
+		return
+	}
+	delete(j.session, k)
+	if ch := j.waiters[sess]; ch != nil {
+		close(ch)
+		delete(j.waiters, sess)
+	}
+}
+
+func (q queue) ended(tenant, jobID string) {
+	if q.ends != nil {
+		q.ends.ended(tenant, jobID)
+	}
+}
 
 func (q queue) ClaimJobs(ctx context.Context, owner string, filter jobs.ClaimFilter, max int, lease time.Duration) ([]jobs.Job, error) {
 	claimed, err := q.store.ClaimJobs(ctx, owner, graph.ClaimFilter{Kinds: filter.Kinds, Tenants: filter.Tenants}, max, lease)
@@ -37,6 +116,9 @@ func (q queue) ClaimJobs(ctx context.Context, owner string, filter jobs.ClaimFil
 	for i, j := range claimed {
 		out[i] = jobs.Job{Tenant: j.Tenant, ID: j.ID, Kind: j.Kind, SessionID: j.SessionID, UserID: j.UserID,
 			Payload: j.Payload, Attempts: j.Attempts, MaxAttempts: j.MaxAttempts}
+		if q.ends != nil {
+			q.ends.claimed(j.Tenant, j.ID, j.SessionID)
+		}
 	}
 	return out, nil
 }
@@ -50,9 +132,11 @@ func (q queue) RenewLease(ctx context.Context, tenant, jobID, owner string, leas
 }
 
 func (q queue) CompleteJob(ctx context.Context, tenant, jobID, owner string, result map[string]any) error {
+	defer q.ended(tenant, jobID)
 	return q.store.CompleteJob(ctx, tenant, jobID, owner, result)
 }
 
 func (q queue) FailJob(ctx context.Context, tenant, jobID, owner string, cause error, retryAt time.Time, permanent bool) error {
+	defer q.ended(tenant, jobID)
 	return q.store.FailJob(ctx, tenant, jobID, owner, cause, retryAt, permanent)
 }

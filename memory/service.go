@@ -123,6 +123,9 @@ type Service struct {
 	now       func() time.Time
 	// kicker wakes the local workers after an enqueue (nil: none).
 	kicker func()
+	// finished wakes waitForJobs when a local worker records a job's end
+	// (see Service.JobQueue); polling remains for other replicas' jobs.
+	finished jobEnds
 }
 
 // SetKicker registers the function that wakes local workers; main wires the

@@ -293,7 +293,7 @@ func buildApp(ctx context.Context, cfg Config, keys *api.KeyRing, log *slog.Logg
 	bgCtx, stop := context.WithCancel(context.WithoutCancel(ctx))
 	a.stop = stop
 	if cfg.Workers > 0 {
-		worker := jobs.NewWorker(memory.JobQueue(store), jobs.Config{Concurrency: cfg.Workers, Lease: cfg.JobLease, BaseBackoff: cfg.JobBackoff,
+		worker := jobs.NewWorker(svc.JobQueue(store), jobs.Config{Concurrency: cfg.Workers, Lease: cfg.JobLease, BaseBackoff: cfg.JobBackoff,
 			Tenants: cfg.WorkerTenants, Observe: metrics.ObserveJob}, log)
 		svc.RegisterJobs(worker)
 		life.RegisterJobs(worker)
