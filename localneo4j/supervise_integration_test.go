@@ -67,6 +67,12 @@ func TestSuperviseBringsAKilledServerBack(t *testing.T) {
 		time.Sleep(250 * time.Millisecond)
 	}
 	t.Logf("back %s after SIGKILL", time.Since(killed).Round(time.Millisecond))
+	// Start returns a moment after the server answers; let it log that.
+	for logged := false; !logged && time.Now().Before(deadline.Add(time.Minute)); time.Sleep(100 * time.Millisecond) {
+		mu.Lock()
+		logged = strings.Contains(log.String(), "is back")
+		mu.Unlock()
+	}
 	cancel()
 	if err := <-supervised; err != nil {
 		t.Fatalf("supervise: %v", err)

@@ -100,7 +100,8 @@ func main() {
 		fmt.Fprintln(os.Stderr, "reliability: -neo4j-uri (or NEO4J_THROWAWAY_URI) is required; run it through scripts/reliability.sh")
 		os.Exit(2)
 	}
-	run := fmt.Sprintf("rel%d", time.Now().Unix()%1_000_000)
+	began := time.Now()
+	run := fmt.Sprintf("rel%d", began.Unix()%1_000_000)
 	var (
 		rep report
 		err error
@@ -113,6 +114,9 @@ func main() {
 		rep, err = replicasPhase(ctx, *bin, *neo4jURI, run, *clients, *sessions, *logDir, *jobTimeout)
 	default:
 		err = fmt.Errorf("unknown -phase %q: crash or replicas", *phase)
+	}
+	if rep.WallSeconds == 0 {
+		rep.WallSeconds = round(time.Since(began).Seconds())
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "reliability:", err)

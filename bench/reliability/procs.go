@@ -172,10 +172,18 @@ func (n neo4j) stop(crash bool) error {
 	return nil
 }
 
+// start starts Neo4j, trying again (three tries in all) when a start times
+// out: on a loaded machine a JVM start can pass the 2 minute limit.
 func (n neo4j) start() error {
-	out, err := exec.Command(n.bin, "neo4j", "start").CombinedOutput()
-	if err != nil {
-		return fmt.Errorf("neo4j start: %w: %s", err, out)
+	var err error
+	for range 3 {
+		var out []byte
+		if out, err = exec.Command(n.bin, "neo4j", "start").CombinedOutput(); err == nil {
+			return nil
+		}
+		err = fmt.Errorf("neo4j start: %w: %s", err, out)
+		fmt.Println("reliability: Neo4j did not start; trying again in 15s")
+		time.Sleep(15 * time.Second) // the timed-out JVM lets go of its ports
 	}
-	return nil
+	return err
 }
