@@ -3,6 +3,8 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"net/http"
 	"os"
 	"os/exec"
@@ -64,10 +66,19 @@ func TestEmbeddedNeo4jKilledIsRestarted(t *testing.T) {
 	t.Cleanup(func() { p.stop(t) }) // SIGTERM: graphmem stops its Neo4j too
 
 	// A JVM start on a loaded 2-core machine takes one to two minutes.
+	// Not p.call, which fails the test on a refused connection: the port
+	// opens a moment after the process starts.
 	appendOK := func(id, text string) bool {
-		code, _ := p.call(t, http.MethodPost, "/v1/sessions/sup-s1/events",
-			batch("sup-user", map[string]any{"id": id, "kind": "message", "role": "user", "content": text}))
-		return code == http.StatusCreated || code == http.StatusOK
+		b, err := json.Marshal(batch("sup-user", map[string]any{"id": id, "kind": "message", "role": "user", "content": text}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := p.client.Post(p.base+"/v1/sessions/sup-s1/events", "application/json", bytes.NewReader(b))
+		if err != nil {
+			return false
+		}
+		resp.Body.Close()
+		return resp.StatusCode == http.StatusCreated || resp.StatusCode == http.StatusOK
 	}
 	waitFor := func(what string, limit time.Duration, ok func() bool) time.Duration {
 		t.Helper()
