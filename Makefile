@@ -5,7 +5,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 BIN     := bin/graphmem
 
-.PHONY: run demo test build model bench bench-scale lint vet neo4j-start neo4j-stop neo4j-status neo4j-fetch docker clean help
+.PHONY: run demo test build model bench bench-scale reliability lint vet neo4j-start neo4j-stop neo4j-status neo4j-fetch docker clean help
 
 help: ## list targets
 	@grep -E '^[a-z-]+:.*##' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -27,6 +27,9 @@ test: ## every test, against a throwaway Neo4j the script starts and stops
 
 bench: build ## LoCoMo and knowledge-update benchmarks (not part of make test)
 	./scripts/bench.sh
+
+reliability: build ## kill -9 graphmem 20 times and restart Neo4j 5 times under traffic, then 1 vs 2 replicas (scripts/reliability.sh)
+	./scripts/reliability.sh
 
 bench-scale: build ## the 1M raw event scale run
 	BENCH_SCALE=1 ./scripts/bench.sh

@@ -45,6 +45,11 @@ export GRAPHMEM_TEST_NEO4J_BROWSER="http://127.0.0.1:$GRAPHMEM_NEO4J_HTTP_PORT/b
 echo "== tests (unit + integration against $GRAPHMEM_TEST_NEO4J_URI)"
 go test -race -tags integration -count=1 -timeout 15m ${TEST_FLAGS:-} ./...
 
+echo "== reliability, short form: graphmem killed 3 times, Neo4j restarted once, under traffic (scripts/reliability.sh)"
+RELIABILITY_NEO4J_URI="$NEO4J_THROWAWAY_URI" RELIABILITY_PHASES=crash RELIABILITY_OUT=bench/out/reliability-short \
+  RELIABILITY_KILLS="${RELIABILITY_KILLS:-3}" RELIABILITY_RESTARTS="${RELIABILITY_RESTARTS:-1}" RELIABILITY_GAP="${RELIABILITY_GAP:-2s}" \
+  scripts/reliability.sh
+
 echo "== schemathesis: the served openapi.yaml against the service, auth on (seeded, bounded; scripts/schemathesis.sh)"
 ST_EXAMPLES="${ST_EXAMPLES:-20}" scripts/schemathesis.sh
 

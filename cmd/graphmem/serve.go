@@ -124,7 +124,7 @@ func serve(ctx context.Context, cfg Config, stdout, stderr io.Writer) error {
 		}
 		cfg.Neo4jURI = srv.Options().BoltURI()
 		log.Info("Neo4j Browser", "url", srv.Options().HTTPURL()+"/browser/", "connect_url", cfg.Neo4jURI)
-		go watchLocalNeo4j(ctx, srv, serveErr)
+		go superviseLocalNeo4j(ctx, srv, serveErr)
 	}
 
 	if cfg.PprofAddr != "" {
@@ -163,22 +163,15 @@ func serve(ctx context.Context, cfg Config, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// watchLocalNeo4j ends the service when its local Neo4j exits under it
-// (killed, out of memory): unready forever with nothing in the log would
-// leave a supervisor nothing to restart and a user nothing to read.
-func watchLocalNeo4j(ctx context.Context, srv *localneo4j.Server, fail chan<- error) {
-	tick := time.NewTicker(2 * time.Second)
-	defer tick.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-			if _, ok := srv.Running(); !ok && ctx.Err() == nil {
-				fail <- fmt.Errorf("the local Neo4j exited while graphmem was running (see %s); start graphmem again (make run)", srv.Options().NeoLog())
-				return
-			}
-		}
+// superviseLocalNeo4j restarts the local Neo4j when it exits under the
+// service (killed, out of memory), with backoff and a bounded number of
+// attempts (localneo4j.Supervise logs each); meanwhile requests get 503s
+// and the service recovers by itself. Only when the restarts fail does it
+// end the service: unready forever would leave a supervisor nothing to
+// restart and a user nothing to read.
+func superviseLocalNeo4j(ctx context.Context, srv *localneo4j.Server, fail chan<- error) {
+	if err := srv.Supervise(ctx, localneo4j.Supervision{}); err != nil && ctx.Err() == nil {
+		fail <- fmt.Errorf("%w; start graphmem again (make run) once the cause is fixed", err)
 	}
 }
 
