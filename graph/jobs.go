@@ -110,6 +110,11 @@ type Job struct {
 	StartedAt   time.Time // start of the latest attempt
 	FinishedAt  time.Time
 	Result      map[string]any
+	// Usage is the LLM usage of all the job's attempts (RecordJobUsage).
+	Usage Usage
+	// DeferredReason says why a pending job waits for its run_after
+	// without having failed (a token budget); empty otherwise.
+	DeferredReason string
 }
 
 // Decode unmarshals the job's payload into v.
@@ -470,7 +475,7 @@ func (s *Store) CompleteJob(ctx context.Context, tenant, jobID, owner string, re
 		res = string(b)
 	}
 	_, err := s.ownedTransition(ctx, "job.complete", tenant, jobID, owner, `
-		SET j.status = 'done', j.result = $result, j.lease_until = null,
+		SET j.status = 'done', j.result = $result, j.lease_until = null, j.deferred_reason = null,
 		    j.finished_at = datetime(), j.updated_at = datetime()`,
 		map[string]any{"result": res})
 	return err
@@ -493,7 +498,7 @@ func (s *Store) FailJob(ctx context.Context, tenant, jobID, owner string, cause 
 		SET j.status = CASE WHEN final THEN 'failed' ELSE 'pending' END,
 		    j.run_after = CASE WHEN final THEN j.run_after ELSE $retry_at END,
 		    j.finished_at = CASE WHEN final THEN datetime() ELSE null END,
-		    j.last_error = $error, j.lease_until = null, j.updated_at = datetime()`,
+		    j.last_error = $error, j.lease_until = null, j.deferred_reason = null, j.updated_at = datetime()`,
 		map[string]any{"permanent": permanent, "retry_at": retryAt.UTC(), "error": msg})
 	return err
 }
@@ -649,6 +654,8 @@ func decodeJobRecord(rec *neo4j.Record) (Job, error) {
 		LastError: str(p, "last_error"), RunAfter: tm(p, "run_after"), LeaseOwner: str(p, "lease_owner"),
 		LeaseUntil: tm(p, "lease_until"), CreatedAt: tm(p, "created_at"), UpdatedAt: tm(p, "updated_at"),
 		StartedAt: tm(p, "started_at"), FinishedAt: tm(p, "finished_at"),
+		Usage:          decodeUsage(p, "usage_calls", "usage_embed_calls", "usage_prompt_tokens", "usage_completion_tokens"),
+		DeferredReason: str(p, "deferred_reason"),
 	}
 	if v := str(p, "payload"); v != "" {
 		j.Payload = json.RawMessage(v)

@@ -18,6 +18,7 @@ type QueueStore interface {
 	RenewLease(ctx context.Context, tenant, jobID, owner string, lease time.Duration) error
 	CompleteJob(ctx context.Context, tenant, jobID, owner string, result map[string]any) error
 	FailJob(ctx context.Context, tenant, jobID, owner string, cause error, retryAt time.Time, permanent bool) error
+	DeferJob(ctx context.Context, tenant, jobID, owner string, until time.Time, reason string) error
 }
 
 // JobQueue adapts the graph's job table to the worker's jobs.Store: it
@@ -55,4 +56,10 @@ func (q queue) CompleteJob(ctx context.Context, tenant, jobID, owner string, res
 
 func (q queue) FailJob(ctx context.Context, tenant, jobID, owner string, cause error, retryAt time.Time, permanent bool) error {
 	return q.store.FailJob(ctx, tenant, jobID, owner, cause, retryAt, permanent)
+}
+
+// DeferJob makes the queue a jobs.Deferrer: a job over its tenant's token
+// budget waits without using an attempt.
+func (q queue) DeferJob(ctx context.Context, tenant, jobID, owner string, until time.Time, reason string) error {
+	return q.store.DeferJob(ctx, tenant, jobID, owner, until, reason)
 }
