@@ -355,8 +355,8 @@ func (c Config) validate() error {
 	if c.LLMTokenBudget < 0 {
 		bad("LLM_TOKEN_BUDGET", "%d must not be negative", c.LLMTokenBudget)
 	}
-	if c.LLMBudgetWindow < time.Minute {
-		bad("LLM_BUDGET_WINDOW", "%s is below 1m", c.LLMBudgetWindow)
+	if c.LLMBudgetWindow < time.Second {
+		bad("LLM_BUDGET_WINDOW", "%s is below 1s", c.LLMBudgetWindow)
 	}
 	if c.OTelEndpoint != "" {
 		if u, err := url.Parse(c.OTelEndpoint); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
