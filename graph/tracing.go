@@ -6,6 +6,8 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
+
+	"github.com/graphmem/graphmem/telemetry"
 )
 
 // startSpan opens the client span of one statement (cypher set) or one
@@ -21,7 +23,11 @@ func (s *Store) startSpan(ctx context.Context, op, cypher string) (context.Conte
 	if cypher != "" {
 		attrs = append(attrs, attribute.String("db.query.text", cypher))
 	}
-	return s.tracer.Start(ctx, "neo4j "+op, trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(attrs...))
+	tracer := s.tracer
+	if tracer == nil { // a Store not built by Open
+		tracer = telemetry.Tracer(nil, "graph")
+	}
+	return tracer.Start(ctx, "neo4j "+op, trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(attrs...))
 }
 
 // endSpan records the outcome and ends the span.
