@@ -373,7 +373,11 @@ func (w *Worker) process(base context.Context, job Job, h Handler) {
 		log.Warn("job cancelled at shutdown; it is retried after its lease expires", "err", err)
 
 	case w.deferJob(sctx, log, job, err):
-		err = nil // not a failure: the job waits, its attempt not counted
+		// Not a failure, and no run to time: the job waits, its attempt
+		// given back, and is neither counted nor observed.
+		err = nil
+		span.SetAttributes(attribute.Bool("graphmem.job.deferred", true))
+		return
 
 	default:
 		permanent := IsPermanent(err)
