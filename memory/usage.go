@@ -86,9 +86,11 @@ func (s *Service) Usage(ctx context.Context, tenant string) (TenantUsage, error)
 
 // metered wraps a handler of a job that may call the LLM: it defers the job
 // while its tenant is over budget, scopes the context to the job (whose
-// usage the LLM engine reports), and stores what the attempt used on the
-// job and in the tenant's window, failed attempts included: their tokens
-// were spent too.
+// usage the LLM engine reports), and stores each call's usage on the job
+// and in the tenant's window as the call ends, failed attempts included:
+// their tokens were spent too. Storing per call, not per job, is what lets
+// the job this one enqueues (an extraction after a summary) see the
+// summary's tokens when it checks the budget.
 func (s *Service) metered(h jobs.Handler) jobs.Handler {
 	return func(ctx context.Context, job jobs.Job) (map[string]any, error) {
 		start, end := s.cfg.Budget.windowOf(s.now())
@@ -103,17 +105,19 @@ func (s *Service) metered(h jobs.Handler) jobs.Handler {
 			}
 		}
 		ctx = telemetry.WithScope(ctx, telemetry.Scope{Tenant: job.Tenant, User: job.UserID, Job: job.ID})
-		ctx, tally := telemetry.WithTally(ctx)
-		res, err := h(ctx, job)
-		if u := tally.Usage(); !u.Zero() && s.usage != nil {
-			// The attempt's usage is recorded even when ctx ended with it.
-			rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-			defer cancel()
-			if rerr := s.usage.RecordJobUsage(rctx, job.Tenant, job.ID, start,
-				graph.Usage{Calls: u.Calls, EmbedCalls: u.EmbedCalls, PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens}); rerr != nil {
-				s.log.Warn("record job usage", "job", job.ID, "tenant", job.Tenant, "error", rerr)
+		var record func(telemetry.Usage)
+		if s.usage != nil {
+			record = func(u telemetry.Usage) {
+				// Recorded even when the job's ctx ended with the call.
+				rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+				defer cancel()
+				if err := s.usage.RecordJobUsage(rctx, job.Tenant, job.ID, start,
+					graph.Usage{Calls: u.Calls, EmbedCalls: u.EmbedCalls, PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens}); err != nil {
+					s.log.Warn("record job usage", "job", job.ID, "tenant", job.Tenant, "error", err)
+				}
 			}
 		}
-		return res, err
+		ctx, _ = telemetry.WithTally(ctx, record)
+		return h(ctx, job)
 	}
 }

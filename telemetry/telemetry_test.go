@@ -44,15 +44,21 @@ func TestTracingOffUnlessConfigured(t *testing.T) {
 // goroutines, adds up; usage outside one is dropped, not misattributed.
 func TestTallyAddsUpConcurrentCalls(t *testing.T) {
 	Record(t.Context(), Usage{Calls: 99}) // no tally: nothing to add to
-	ctx, tally := WithTally(WithScope(t.Context(), Scope{Tenant: "t1", User: "u1", Job: "j1"}))
+	var mu sync.Mutex
+	var told Usage
+	ctx, tally := WithTally(WithScope(t.Context(), Scope{Tenant: "t1", User: "u1", Job: "j1"}), func(u Usage) {
+		mu.Lock()
+		told = told.Add(u)
+		mu.Unlock()
+	})
 	var wg sync.WaitGroup
 	for i := range 50 {
 		wg.Go(func() { Record(ctx, Usage{Calls: 1, PromptTokens: int64(i), CompletionTokens: 2}) })
 	}
 	wg.Wait()
 	want := Usage{Calls: 50, PromptTokens: 49 * 50 / 2, CompletionTokens: 100}
-	if got := tally.Usage(); got != want || got.Tokens() != want.PromptTokens+100 {
-		t.Fatalf("tally %+v, want %+v", got, want)
+	if got := tally.Usage(); got != want || got.Tokens() != want.PromptTokens+100 || told != want {
+		t.Fatalf("tally %+v, told per call %+v, want %+v", got, told, want)
 	}
 	if s := ScopeFrom(ctx); s.Tenant != "t1" || s.User != "u1" || s.Job != "j1" {
 		t.Fatalf("scope %+v", s)

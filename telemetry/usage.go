@@ -50,25 +50,34 @@ func ScopeFrom(ctx context.Context) Scope {
 // Tally adds up the usage of one unit of work (a job attempt). It is safe
 // for concurrent use: a job may embed and chat at once.
 type Tally struct {
-	mu sync.Mutex
-	u  Usage
+	mu     sync.Mutex
+	u      Usage
+	onCall func(Usage)
 }
 
 type tallyKey struct{}
 
-// WithTally returns ctx carrying a fresh tally, and the tally.
-func WithTally(ctx context.Context) (context.Context, *Tally) {
-	t := &Tally{}
+// WithTally returns ctx carrying a fresh tally, and the tally. onCall, when
+// set, is told each call's usage as it is recorded, on the caller's
+// goroutine: the job wrapper stores it at once, so a budget check by the
+// next job (which this one may enqueue before it returns) already sees it.
+func WithTally(ctx context.Context, onCall func(Usage)) (context.Context, *Tally) {
+	t := &Tally{onCall: onCall}
 	return context.WithValue(ctx, tallyKey{}, t), t
 }
 
 // Record adds u to the tally ctx carries, if any; usage outside a tallied
 // unit of work (a request's own LLM call) is only counted in metrics.
 func Record(ctx context.Context, u Usage) {
-	if t, ok := ctx.Value(tallyKey{}).(*Tally); ok {
-		t.mu.Lock()
-		t.u = t.u.Add(u)
-		t.mu.Unlock()
+	t, ok := ctx.Value(tallyKey{}).(*Tally)
+	if !ok {
+		return
+	}
+	t.mu.Lock()
+	t.u = t.u.Add(u)
+	t.mu.Unlock()
+	if t.onCall != nil {
+		t.onCall(u)
 	}
 }
 
