@@ -123,8 +123,11 @@ func TestLLMFaults(t *testing.T) {
 				t.Fatalf("%d extraction requests after the API retry, want %d", n, tc.steps+1)
 			}
 			reason := job.LastError
-			if i := strings.Index(reason, "llm "); i >= 0 {
-				reason = reason[i:] // past the window id
+			for _, from := range []string{"invalid llm output", "llm unavailable"} {
+				if i := strings.Index(reason, from); i >= 0 {
+					reason = reason[i:] // past the window id
+					break
+				}
 			}
 			t.Logf("llm-fault: %-16s requests=%d job_attempts=%d min_gap=%s job_backoff=%s failed_after=%s graph_writes=0 retried_by_api=ok reason=%.110q",
 				tc.name, len(calls), job.Attempts, minGap.Round(time.Millisecond), jobGap.Round(time.Millisecond), took.Round(time.Millisecond), reason)
