@@ -100,7 +100,7 @@ type Config struct {
 	RetentionFile    string        `env:"RETENTION_FILE" desc:"JSON file of retention policies by tenant (\"*\": every tenant), e.g. {\"*\": {\"raw_text_days\": 90}}; PUT /v1/retention overrides"`
 	RetentionEvery   time.Duration `env:"RETENTION_EVERY" envDefault:"1h" desc:"how often tenants with a retention policy are swept (0 disables; POST /v1/retention/sweep still works)"`
 
-	LLMTokenBudget  int64         `env:"LLM_TOKEN_BUDGET" envDefault:"0" desc:"LLM tokens (prompt + completion) each tenant may use per LLM_BUDGET_WINDOW; jobs over it wait for the next window (0: no budget)"`
+	LLMTokenBudget  int64         `env:"LLM_BUDGET" envDefault:"0" desc:"LLM tokens (prompt + completion) each tenant may use per LLM_BUDGET_WINDOW; jobs over it wait for the next window (0: no budget)"`
 	LLMBudgetWindow time.Duration `env:"LLM_BUDGET_WINDOW" envDefault:"24h" desc:"the token budget's window, aligned to UTC (24h: midnight to midnight)"`
 	OTelEndpoint    string        `env:"OTEL_ENDPOINT" desc:"OTLP/HTTP endpoint traces are sent to (e.g. http://localhost:4318); empty: tracing off unless the standard OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is set"`
 	OTelSampleRatio float64       `env:"OTEL_SAMPLE_RATIO" envDefault:"1" desc:"share of new traces kept (0-1]; a caller's sampled traceparent is always followed"`
@@ -353,7 +353,7 @@ func (c Config) validate() error {
 		bad("SESSION_IDLE_CLOSE", "%s must not be negative", c.IdleClose)
 	}
 	if c.LLMTokenBudget < 0 {
-		bad("LLM_TOKEN_BUDGET", "%d must not be negative", c.LLMTokenBudget)
+		bad("LLM_BUDGET", "%d must not be negative", c.LLMTokenBudget)
 	}
 	if c.LLMBudgetWindow < time.Second {
 		bad("LLM_BUDGET_WINDOW", "%s is below 1s", c.LLMBudgetWindow)

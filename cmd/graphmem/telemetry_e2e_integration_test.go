@@ -260,7 +260,7 @@ func TestTokenBudgetDefersJobs(t *testing.T) {
 	const window = 20 * time.Second
 	sc := newScope()
 	fake := newFakeLLM(t, sc.token)
-	e := newLLME2E(t, fake, "GRAPHMEM_LLM_TOKEN_BUDGET", "1", "GRAPHMEM_LLM_BUDGET_WINDOW", window.String())
+	e := newLLME2E(t, fake, "GRAPHMEM_LLM_BUDGET", "1", "GRAPHMEM_LLM_BUDGET_WINDOW", window.String())
 	// Start early in a window, so the summary and the extraction share it.
 	if left := time.Until(time.Now().Truncate(window).Add(window)); left < 14*time.Second {
 		time.Sleep(left + 200*time.Millisecond)
