@@ -366,7 +366,9 @@ type chatResult struct {
 func (l *Engine) chat(ctx context.Context, op string, req openai.ChatCompletionRequest) (res chatResult, err error) {
 	l.calls.Add(1)
 	ctx, done := l.observeCall(ctx, op, "chat")
-	defer func() { done(telemetry.Usage{Calls: 1, PromptTokens: int64(res.promptTokens), CompletionTokens: int64(res.completionTokens)}, res.model, err) }()
+	defer func() {
+		done(telemetry.Usage{Calls: 1, PromptTokens: int64(res.promptTokens), CompletionTokens: int64(res.completionTokens)}, res.model, err)
+	}()
 	req.Model = l.cfg.Model
 	if t := l.cfg.Temperature; t != nil {
 		req.Temperature = max(*t, smallestTemperature)
