@@ -45,11 +45,12 @@ func traced(tp trace.TracerProvider) gin.HandlerFunc {
 	}
 }
 
-// scoped names the request's tenant in its context, after authentication:
-// the LLM engine's usage reports read it for their tenant label.
+// scoped names the request's tenant and id in its context, after
+// authentication: the LLM engine's usage reports read the tenant for their
+// label, and the jobs the request enqueues keep its id.
 func scoped() gin.HandlerFunc {
 	return func(c *gin.Context) {
-		c.Request = c.Request.WithContext(telemetry.WithScope(c.Request.Context(), telemetry.Scope{Tenant: tenantOf(c)}))
+		c.Request = c.Request.WithContext(telemetry.WithScope(c.Request.Context(), telemetry.Scope{Tenant: tenantOf(c), RequestID: requestIDFrom(c)}))
 		c.Next()
 	}
 }

@@ -15,6 +15,7 @@ type Job struct {
 	Kind        string
 	SessionID   string
 	UserID      string
+	RequestID   string // the request that caused the job, if any (for traces)
 	Payload     json.RawMessage
 	Attempts    int // claims so far, including this one
 	MaxAttempts int // 0: no limit besides Permanent errors

@@ -322,7 +322,8 @@ func (w *Worker) process(base context.Context, job Job, h Handler) {
 	// long ago, and its trace would otherwise grow by every retry.
 	base, span := w.tracer.Start(base, "job "+job.Kind, trace.WithNewRoot(), trace.WithSpanKind(trace.SpanKindConsumer),
 		trace.WithAttributes(attribute.String("graphmem.job.id", job.ID), attribute.String("graphmem.job.kind", job.Kind),
-			attribute.String("graphmem.tenant", job.Tenant), attribute.Int("graphmem.job.attempt", job.Attempts)))
+			attribute.String("graphmem.tenant", job.Tenant), attribute.Int("graphmem.job.attempt", job.Attempts),
+			attribute.String("graphmem.request_id", job.RequestID)))
 	var err error
 	defer func() {
 		if err != nil {

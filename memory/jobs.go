@@ -107,6 +107,9 @@ func (s *Service) enqueue(ctx context.Context, tenant string, spec graph.JobSpec
 	if spec.MaxAttempts == 0 {
 		spec.MaxAttempts = s.cfg.JobMaxAttempts
 	}
+	if spec.RequestID == "" {
+		spec.RequestID = telemetry.ScopeFrom(ctx).RequestID // a job's follow-ups keep its request
+	}
 	j, _, err := s.jobs.EnqueueJob(ctx, tenant, spec)
 	if err != nil {
 		return graph.Job{}, fmt.Errorf("enqueue %s job: %w", spec.Kind, err)

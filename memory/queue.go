@@ -37,7 +37,7 @@ func (q queue) ClaimJobs(ctx context.Context, owner string, filter jobs.ClaimFil
 	out := make([]jobs.Job, len(claimed))
 	for i, j := range claimed {
 		out[i] = jobs.Job{Tenant: j.Tenant, ID: j.ID, Kind: j.Kind, SessionID: j.SessionID, UserID: j.UserID,
-			Payload: j.Payload, Attempts: j.Attempts, MaxAttempts: j.MaxAttempts}
+			RequestID: j.RequestID, Payload: j.Payload, Attempts: j.Attempts, MaxAttempts: j.MaxAttempts}
 	}
 	return out, nil
 }

@@ -104,7 +104,7 @@ func (s *Service) metered(h jobs.Handler) jobs.Handler {
 					tokens, s.cfg.Budget.Tokens, start.Format(time.RFC3339)))
 			}
 		}
-		ctx = telemetry.WithScope(ctx, telemetry.Scope{Tenant: job.Tenant, User: job.UserID, Job: job.ID})
+		ctx = telemetry.WithScope(ctx, telemetry.Scope{Tenant: job.Tenant, User: job.UserID, Job: job.ID, RequestID: job.RequestID})
 		var record func(telemetry.Usage)
 		if s.usage != nil {
 			record = func(u telemetry.Usage) {

@@ -32,6 +32,10 @@ type Scope struct {
 	Tenant string
 	User   string
 	Job    string
+	// RequestID is the id of the request that caused the work: the
+	// request itself, or the one that enqueued the job (its jobs carry it
+	// on, so a job's trace names the request it came from).
+	RequestID string
 }
 
 type scopeKey struct{}

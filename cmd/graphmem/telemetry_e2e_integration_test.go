@@ -177,6 +177,7 @@ func TestTracesAndUsage(t *testing.T) {
 	// Each job: its own trace, LLM spans whose tokens are the job's usage.
 	jobs := usedJobs(t, e, "")
 	var total usageView
+	closeRequest := ""
 	perUser := map[string]usageView{}
 	llmSpans := 0
 	for _, j := range jobs {
@@ -188,6 +189,17 @@ func TestTracesAndUsage(t *testing.T) {
 		}
 		if root == nil || root.Parent.IsValid() {
 			t.Fatalf("job %s (%s): no root span of its own", j.ID, j.Kind)
+		}
+		// The request that caused the job: close enqueued the close job,
+		// which enqueued the extraction (and the insights) under its id.
+		if j.Kind == "session.close" || j.Kind == "extract" {
+			rid := attrString(root.Attributes, "graphmem.request_id")
+			if closeRequest == "" {
+				closeRequest = rid
+			}
+			if rid == "" || rid != closeRequest {
+				t.Fatalf("job %s carries request id %q, want the close request's (%q)", j.Kind, rid, closeRequest)
+			}
 		}
 		var fromSpans usageView
 		jobStatements := 0
@@ -221,6 +233,13 @@ func TestTracesAndUsage(t *testing.T) {
 		u := perUser[j.UserID]
 		u.Calls, u.Prompt, u.Completion = u.Calls+j.Usage.Calls, u.Prompt+j.Usage.Prompt, u.Completion+j.Usage.Completion
 		perUser[j.UserID] = u
+	}
+	closeSpan := false
+	for _, s := range spans {
+		closeSpan = closeSpan || (s.Name == "POST /v1/sessions/:session_id/close" && attrString(s.Attributes, "graphmem.request_id") == closeRequest)
+	}
+	if !closeSpan {
+		t.Fatalf("no close request span has the jobs' request id %q", closeRequest)
 	}
 	// The fake's own count: it reports len(prompt)/4 prompt tokens.
 	var faked int64
