@@ -29,7 +29,8 @@ var importRule = map[string][]string{ // package → graphmem packages it may im
 	"nlp":             nil,
 	"condenser":       nil,
 	"errs":            nil,
-	"jobs":            nil,
+	"jobs":            {"telemetry"},
+	"telemetry":       nil, // tracing setup and usage accounting: a leaf every traced package may use
 	"localneo4j":      nil,
 	"embed":           nil,                                                            // sentence embedders; the packages that search declare what they need
 	"bench":           nil,                                                            // an HTTP client of the service, like any user
@@ -39,12 +40,12 @@ var importRule = map[string][]string{ // package → graphmem packages it may im
 	"bench/kuextract": {"extract", "extract/offline", "knowledge", "ontology", "nlp"}, // engine output through the policy, no graph
 	"extract":         {"ontology"},
 	"extract/offline": {"extract", "ontology", "nlp"},
-	"extract/llm":     {"extract", "ontology"},
+	"extract/llm":     {"extract", "ontology", "telemetry"},
 	"knowledge":       {"ontology", "nlp"},
-	"graph":           {"ontology", "nlp", "knowledge", "errs"},
+	"graph":           {"ontology", "nlp", "knowledge", "errs", "telemetry"},
 	"retrieval":       {"graph", "ontology", "nlp", "knowledge", "errs"}, // knowledge: the currency rules read at search time
-	"memory":          {"ontology", "nlp", "condenser", "extract", "graph", "knowledge", "errs", "jobs"},
-	"api":             {"memory", "retrieval", "ontology", "errs"},
+	"memory":          {"ontology", "nlp", "condenser", "extract", "graph", "knowledge", "errs", "jobs", "telemetry"},
+	"api":             {"memory", "retrieval", "ontology", "errs", "telemetry"},
 	"cmd":             {"*"}, // wires everything
 }
 
@@ -59,6 +60,10 @@ var clientOwners = map[string][]string{
 	"github.com/getkin/kin-openapi":    {"api"},
 	"github.com/modelcontextprotocol/": {"api/mcp"},
 	"github.com/google/jsonschema-go":  {"api/mcp"},
+	// The trace API (go.opentelemetry.io/otel/trace) is for every traced
+	// package; the SDK and the exporter only for the one that sets them up.
+	"go.opentelemetry.io/otel/sdk":       {"telemetry"},
+	"go.opentelemetry.io/otel/exporters": {"telemetry"},
 }
 
 // ruleFor returns the key of the rule a package follows: its own, or its

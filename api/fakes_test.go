@@ -125,6 +125,10 @@ func (f *fakeMemory) RetryJob(context.Context, string, string) (memory.Job, erro
 	return memory.Job{}, errs.ErrNotFound
 }
 
+func (f *fakeMemory) Usage(context.Context, string) (memory.TenantUsage, error) {
+	return memory.TenantUsage{}, nil
+}
+
 func (f *fakeMemory) Search(ctx context.Context, _ string, in retrieval.SearchInput) (retrieval.SearchOutput, error) {
 	f.noteDeadline(ctx, "Search")
 	return retrieval.SearchOutput{Results: []retrieval.SearchResult{{ID: "m1", Kind: retrieval.KindRaw, Text: "Alice: hi",

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"net/http"
 	"strconv"
 	"time"
@@ -9,6 +10,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/graphmem/graphmem/telemetry"
 )
 
 // Metrics is graphmem's Prometheus registry. It is created once in main and
@@ -25,6 +28,8 @@ type Metrics struct {
 	embedSeconds  prometheus.Counter
 	embedBacklog  prometheus.Gauge
 	embedLag      prometheus.Gauge
+	llmCalls      *prometheus.CounterVec
+	llmTokens     *prometheus.CounterVec
 }
 
 // NewMetrics builds a registry with Go runtime and process collectors.
@@ -62,16 +67,38 @@ func NewMetrics() *Metrics {
 		embedLag: prometheus.NewGauge(prometheus.GaugeOpts{
 			Name: "graphmem_embedding_lag_seconds", Help: "Age of the oldest memory waiting for its vector (0 when none waits).",
 		}),
+		// Usage is labelled by tenant only: tenants are few (one per API
+		// key), users are unbounded, so per-user usage is served by
+		// GET /v1/usage and on each job instead of as a label.
+		llmCalls: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "graphmem_llm_calls_total", Help: "LLM and embedding calls (retries inside a call not counted) by tenant and op (summarize, extract, insights, attention, embed).",
+		}, []string{"tenant", "op"}),
+		llmTokens: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "graphmem_llm_tokens_total", Help: "Tokens LLM and embedding servers reported by tenant and type (prompt, completion).",
+		}, []string{"tenant", "type"}),
 	}
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		m.httpRequests, m.httpDuration, m.queryDuration, m.jobs, m.jobDuration,
-		m.embedded, m.embedSeconds, m.embedBacklog, m.embedLag)
+		m.embedded, m.embedSeconds, m.embedBacklog, m.embedLag, m.llmCalls, m.llmTokens)
 	return m
 }
 
 // ObserveQuery records one Neo4j query; graph.Config.Observe points here.
 func (m *Metrics) ObserveQuery(op string, d time.Duration, err error) {
 	m.queryDuration.WithLabelValues(op, outcome(err)).Observe(d.Seconds())
+}
+
+// ObserveLLM records one LLM or embedding call for the tenant its context
+// names (telemetry.Scope; "none" outside any tenant's work);
+// llm.Config.OnUsage points here.
+func (m *Metrics) ObserveLLM(ctx context.Context, op string, u telemetry.Usage) {
+	tenant := telemetry.ScopeFrom(ctx).Tenant
+	if tenant == "" {
+		tenant = "none"
+	}
+	m.llmCalls.WithLabelValues(tenant, op).Inc()
+	m.llmTokens.WithLabelValues(tenant, "prompt").Add(float64(u.PromptTokens))
+	m.llmTokens.WithLabelValues(tenant, "completion").Add(float64(u.CompletionTokens))
 }
 
 // ObserveJob records one finished background job.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 	"github.com/go-playground/validator/v10"
+	"go.opentelemetry.io/otel/trace"
 )
 
 // Defaults of Options; cmd/graphmem's settings default to the same values
@@ -47,6 +48,9 @@ type Options struct {
 	Version string
 	Log     *slog.Logger
 	Metrics *Metrics
+	// Tracer, when set, gets a server span per request (see traced); nil
+	// traces nothing.
+	Tracer trace.TracerProvider
 	// MetricsElsewhere leaves /metrics off this router because main serves
 	// Metrics.Handler on a listener of its own, one that is not published
 	// where the API is (a container binds the API to every interface).
@@ -128,7 +132,7 @@ func New(deps Deps, opts Options) (*gin.Engine, error) {
 	}
 	// Recovery sits inside the access log and metrics, so a panicking
 	// request is logged and counted with the 500 it answered.
-	r.Use(requestID(), accessLog(s.log), opts.Metrics.middleware(), recovery(s.log), limitBody(opts.MaxBodyBytes, fail))
+	r.Use(requestID(), traced(opts.Tracer), accessLog(s.log), opts.Metrics.middleware(), recovery(s.log), limitBody(opts.MaxBodyBytes, fail))
 	r.NoRoute(func(c *gin.Context) { fail(c, errRouteNotFound) })
 	r.NoMethod(func(c *gin.Context) { fail(c, errMethod) })
 
@@ -149,13 +153,13 @@ func New(deps Deps, opts Options) (*gin.Engine, error) {
 	r.OPTIONS("/browser/:file", s.browserPreflight)
 
 	limiter := newRateLimiter(opts.RateLimit, opts.RateBurst)
-	v1 := r.Group("/v1", authenticate(opts.Keys, fail), admit(limiter, fail))
+	v1 := r.Group("/v1", authenticate(opts.Keys, fail), admit(limiter, fail), scoped())
 	s.register(v1)
 	mcpHandler := gin.HandlerFunc(func(c *gin.Context) { fail(c, errRouteNotFound) })
 	if opts.MCP != nil {
 		mcpHandler = gin.WrapH(opts.MCP(r))
 	}
-	r.POST("/mcp", authenticate(opts.Keys, fail), admit(limiter, fail), s.long(), mcpHandler)
+	r.POST("/mcp", authenticate(opts.Keys, fail), admit(limiter, fail), scoped(), s.long(), mcpHandler)
 	return r, nil
 }
 
@@ -187,6 +191,7 @@ func (s *server) register(v1 *gin.RouterGroup) {
 	v1.POST("/search", s.timed(), s.search)
 	v1.POST("/context", s.long(), s.context) // may condense the session with the LLM first
 	v1.GET("/jobs", s.timed(), s.listJobs)
+	v1.GET("/usage", s.timed(), s.getUsage)
 	v1.POST("/jobs/:job_id/retry", s.timed(), s.retryJob)
 	// memory lifecycle (lifecycle.go)
 	v1.DELETE("/users/:user_id", s.timed(), s.forgetUser)

@@ -80,6 +80,8 @@ type JobSpec struct {
 	UserID      string
 	MaxAttempts int       // 0 means DefaultJobMaxAttempts
 	RunAfter    time.Time // zero means now
+	// RequestID names the request that caused the job (kept for traces).
+	RequestID string
 	// RequeueWhileRunning makes only a pending job absorb an enqueue of
 	// its key: while it runs, a new generation is added to run after it.
 	// For jobs that recompute from current state (insights), where the
@@ -109,7 +111,13 @@ type Job struct {
 	UpdatedAt   time.Time
 	StartedAt   time.Time // start of the latest attempt
 	FinishedAt  time.Time
+	RequestID   string // the request that caused it, when one did
 	Result      map[string]any
+	// Usage is the LLM usage of all the job's attempts (RecordJobUsage).
+	Usage Usage
+	// DeferredReason says why a pending job waits for its run_after
+	// without having failed (a token budget); empty otherwise.
+	DeferredReason string
 }
 
 // Decode unmarshals the job's payload into v.
@@ -231,7 +239,7 @@ func jobCreateParams(tenant string, spec JobSpec) (map[string]any, error) {
 	return map[string]any{
 		"tenant": tenant, "kind": spec.Kind, "key": nilIfEmpty(spec.Key), "payload": payload,
 		"session": nilIfEmpty(spec.SessionID), "user": nilIfEmpty(spec.UserID),
-		"max_attempts": int64(maxAttempts), "run_after": runAfter,
+		"max_attempts": int64(maxAttempts), "run_after": runAfter, "request_id": nilIfEmpty(truncateUTF8(spec.RequestID, 64)),
 	}, nil
 }
 
@@ -296,7 +304,7 @@ func mergeJob(ctx context.Context, tx neo4j.ManagedTransaction, base map[string]
 	recs, err := runTx(ctx, tx, `
 		MERGE (j:Job {tenant: $tenant, id: $id})
 		ON CREATE SET j.kind = $kind, j.key = $key, j.generation = $generation, j.payload = $payload,
-		              j.session_id = $session, j.user_id = $user, j.status = 'pending',
+		              j.session_id = $session, j.user_id = $user, j.status = 'pending', j.request_id = $request_id,
 		              j.attempts = 0, j.max_attempts = $max_attempts,
 		              j.run_after = coalesce($run_after, datetime()),
 		              j.created_at = datetime(), j.updated_at = datetime(), j._created = $token
@@ -470,7 +478,7 @@ func (s *Store) CompleteJob(ctx context.Context, tenant, jobID, owner string, re
 		res = string(b)
 	}
 	_, err := s.ownedTransition(ctx, "job.complete", tenant, jobID, owner, `
-		SET j.status = 'done', j.result = $result, j.lease_until = null,
+		SET j.status = 'done', j.result = $result, j.lease_until = null, j.deferred_reason = null,
 		    j.finished_at = datetime(), j.updated_at = datetime()`,
 		map[string]any{"result": res})
 	return err
@@ -493,7 +501,7 @@ func (s *Store) FailJob(ctx context.Context, tenant, jobID, owner string, cause 
 		SET j.status = CASE WHEN final THEN 'failed' ELSE 'pending' END,
 		    j.run_after = CASE WHEN final THEN j.run_after ELSE $retry_at END,
 		    j.finished_at = CASE WHEN final THEN datetime() ELSE null END,
-		    j.last_error = $error, j.lease_until = null, j.updated_at = datetime()`,
+		    j.last_error = $error, j.lease_until = null, j.deferred_reason = null, j.updated_at = datetime()`,
 		map[string]any{"permanent": permanent, "retry_at": retryAt.UTC(), "error": msg})
 	return err
 }
@@ -648,7 +656,9 @@ func decodeJobRecord(rec *neo4j.Record) (Job, error) {
 		Status: JobStatus(str(p, "status")), Attempts: int(i64(p, "attempts")), MaxAttempts: int(i64(p, "max_attempts")),
 		LastError: str(p, "last_error"), RunAfter: tm(p, "run_after"), LeaseOwner: str(p, "lease_owner"),
 		LeaseUntil: tm(p, "lease_until"), CreatedAt: tm(p, "created_at"), UpdatedAt: tm(p, "updated_at"),
-		StartedAt: tm(p, "started_at"), FinishedAt: tm(p, "finished_at"),
+		StartedAt: tm(p, "started_at"), FinishedAt: tm(p, "finished_at"), RequestID: str(p, "request_id"),
+		Usage:          decodeUsage(p, "usage_calls", "usage_embed_calls", "usage_prompt_tokens", "usage_completion_tokens"),
+		DeferredReason: str(p, "deferred_reason"),
 	}
 	if v := str(p, "payload"); v != "" {
 		j.Payload = json.RawMessage(v)

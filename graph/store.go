@@ -9,8 +9,11 @@ import (
 	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/graphmem/graphmem/ontology"
+	"github.com/graphmem/graphmem/telemetry"
 )
 
 // Config is what the graph layer needs to know; cmd/graphmem fills it from
@@ -37,6 +40,9 @@ type Config struct {
 	// AppVersion is sent as transaction metadata so queries can be traced
 	// to the graphmem build in Neo4j's query log.
 	AppVersion string
+	// Tracer, when set, gets one client span per statement (or managed
+	// transaction), named after its op; nil traces nothing.
+	Tracer trace.TracerProvider
 }
 
 // Store is the Neo4j-backed memory store. It is safe for concurrent use and
@@ -44,6 +50,7 @@ type Config struct {
 type Store struct {
 	driver    neo4j.DriverWithContext
 	cfg       Config
+	tracer    trace.Tracer
 	log       *slog.Logger
 	factTypes []ontology.Predicate
 	// schemaApplied flips once ApplySchema succeeded; Ready reports it.
@@ -92,7 +99,8 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open graph: %w: %w", ErrInvalid, err)
 	}
-	s := &Store{driver: driver, cfg: cfg, log: log, factTypes: ontology.Vocabulary(cfg.ExtraFactTypes...)}
+	s := &Store{driver: driver, cfg: cfg, log: log, factTypes: ontology.Vocabulary(cfg.ExtraFactTypes...),
+		tracer: telemetry.Tracer(cfg.Tracer, "graph")}
 
 	deadline := time.Now().Add(cfg.ConnectTimeout)
 	for {
@@ -155,18 +163,23 @@ func (s *Store) write(ctx context.Context, op, cypher string, params map[string]
 	return s.query(ctx, op, cypher, params, neo4j.ExecuteQueryWithWritersRouting())
 }
 
-func (s *Store) query(ctx context.Context, op, cypher string, params map[string]any, routing neo4j.ExecuteQueryConfigurationOption) (*neo4j.EagerResult, error) {
+func (s *Store) query(ctx context.Context, op, cypher string, params map[string]any, routing neo4j.ExecuteQueryConfigurationOption) (res *neo4j.EagerResult, err error) {
+	ctx, span := s.startSpan(ctx, op, cypher)
+	defer func() { endSpan(span, err) }()
 	start := time.Now()
 	if err := s.reachable(ctx, op); err != nil {
 		s.observe(op, time.Since(start), err)
 		return nil, err
 	}
-	res, err := neo4j.ExecuteQuery(ctx, s.driver, cypher, params, neo4j.EagerResultTransformer,
+	res, err = neo4j.ExecuteQuery(ctx, s.driver, cypher, params, neo4j.EagerResultTransformer,
 		neo4j.ExecuteQueryWithDatabase(s.cfg.Database), routing,
 		neo4j.ExecuteQueryWithTransactionConfig(s.txConfig(op)...))
 	s.noteReach(err)
 	err = mapError(op, err)
 	s.observe(op, time.Since(start), err)
+	if err == nil && res != nil {
+		span.SetAttributes(attribute.Int("db.response.returned_rows", len(res.Records)))
+	}
 	return res, err
 }
 
@@ -208,7 +221,9 @@ func (s *Store) noteReach(err error) {
 
 // writeTx runs fn in a managed write transaction. The driver retries fn on
 // transient errors, so fn must be idempotent and consume its results.
-func writeTx[T any](ctx context.Context, s *Store, op string, fn func(tx neo4j.ManagedTransaction) (T, error)) (T, error) {
+func writeTx[T any](ctx context.Context, s *Store, op string, fn func(tx neo4j.ManagedTransaction) (T, error)) (out T, err error) {
+	ctx, span := s.startSpan(ctx, op, "")
+	defer func() { endSpan(span, err) }()
 	start := time.Now()
 	if err := s.reachable(ctx, op); err != nil {
 		s.observe(op, time.Since(start), err)
@@ -217,7 +232,7 @@ func writeTx[T any](ctx context.Context, s *Store, op string, fn func(tx neo4j.M
 	}
 	sess := s.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: s.cfg.Database, AccessMode: neo4j.AccessModeWrite})
 	defer sess.Close(context.WithoutCancel(ctx))
-	out, err := neo4j.ExecuteWrite(ctx, sess, fn, s.txConfig(op)...)
+	out, err = neo4j.ExecuteWrite(ctx, sess, fn, s.txConfig(op)...)
 	s.noteReach(err)
 	err = mapError(op, err)
 	s.observe(op, time.Since(start), err)

@@ -15,6 +15,7 @@ type Job struct {
 	Kind        string
 	SessionID   string
 	UserID      string
+	RequestID   string // the request that caused the job, if any (for traces)
 	Payload     json.RawMessage
 	Attempts    int // claims so far, including this one
 	MaxAttempts int // 0: no limit besides Permanent errors
@@ -56,6 +57,14 @@ type Store interface {
 	FailJob(ctx context.Context, tenant, jobID, owner string, cause error, retryAt time.Time, permanent bool) error
 }
 
+// Deferrer is what a Store also implements when handlers may Defer jobs:
+// the job goes back to pending until the given time, its attempt not
+// counted, with reason for operators to read. A Store without it records a
+// deferral as an ordinary failed attempt retried at that time.
+type Deferrer interface {
+	DeferJob(ctx context.Context, tenant, jobID, owner string, until time.Time, reason string) error
+}
+
 // Handler runs one job. Its result (a short summary) is stored with the
 // job. It must honour ctx: ctx is cancelled when the job's lease is lost,
 // when the job times out, and when shutdown's grace period ends.
@@ -74,6 +83,22 @@ var (
 
 	errShutdown = errors.New("worker shutting down")
 )
+
+// DeferredError is a handler's "not now": the job should wait until Until
+// (a budget window resets, say) without using an attempt. Nothing failed,
+// so nothing is dropped.
+type DeferredError struct {
+	Until  time.Time
+	Reason string
+}
+
+func (e *DeferredError) Error() string {
+	return fmt.Sprintf("deferred until %s: %s", e.Until.UTC().Format(time.RFC3339), e.Reason)
+}
+
+// Defer returns the error a handler returns to put its job off until
+// until, for reason.
+func Defer(until time.Time, reason string) error { return &DeferredError{Until: until, Reason: reason} }
 
 // permanentError marks a failure that retrying cannot fix.
 type permanentError struct{ err error }

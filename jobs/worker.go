@@ -13,6 +13,12 @@ import (
 	"sort"
 	"sync"
 	"time"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/graphmem/graphmem/telemetry"
 )
 
 // Defaults of Config; cmd/graphmem's settings default to the same values
@@ -58,14 +64,18 @@ type Config struct {
 	// Observe, when set, is called after every handler run with the kind,
 	// duration and error (nil on success); the service feeds Prometheus.
 	Observe func(kind string, d time.Duration, err error)
+	// Tracer, when set, gets one trace per job attempt (a root span the
+	// handler's Neo4j and LLM spans hang under); nil traces nothing.
+	Tracer trace.TracerProvider
 }
 
 // Worker claims jobs from the shared queue and runs their handlers on a
 // bounded pool. Replicas coordinate only through the store's leases.
 type Worker struct {
-	store Store
-	cfg   Config
-	log   *slog.Logger
+	store  Store
+	cfg    Config
+	log    *slog.Logger
+	tracer trace.Tracer
 
 	kick  chan struct{} // Kick: poll now
 	freed chan struct{} // a handler finished: a slot is free
@@ -116,7 +126,7 @@ func NewWorker(store Store, cfg Config, log *slog.Logger) *Worker {
 		log = slog.New(slog.DiscardHandler)
 	}
 	return &Worker{
-		store: store, cfg: cfg, log: log.With("worker", cfg.Owner),
+		store: store, cfg: cfg, log: log.With("worker", cfg.Owner), tracer: telemetry.Tracer(cfg.Tracer, "jobs"),
 		kick: make(chan struct{}, 1), freed: make(chan struct{}, 1),
 		handlers: map[string]Handler{}, inflight: map[string]bool{},
 		now: time.Now, jitter: mrand.Float64,
@@ -308,13 +318,26 @@ func (w *Worker) process(base context.Context, job Job, h Handler) {
 		"attempt", job.Attempts, "max_attempts", job.MaxAttempts)
 	started := w.now()
 
+	// A job attempt is its own trace: the request that enqueued it ended
+	// long ago, and its trace would otherwise grow by every retry.
+	base, span := w.tracer.Start(base, "job "+job.Kind, trace.WithNewRoot(), trace.WithSpanKind(trace.SpanKindConsumer),
+		trace.WithAttributes(attribute.String("graphmem.job.id", job.ID), attribute.String("graphmem.job.kind", job.Kind),
+			attribute.String("graphmem.tenant", job.Tenant), attribute.Int("graphmem.job.attempt", job.Attempts),
+			attribute.String("graphmem.request_id", job.RequestID)))
+	var err error
+	defer func() {
+		if err != nil {
+			span.RecordError(err)
+			span.SetStatus(codes.Error, "job attempt failed")
+		}
+		span.End()
+	}()
 	leaseCtx, loseLease := context.WithCancelCause(base)
 	defer loseLease(nil)
 	ctx, cancel := context.WithTimeout(leaseCtx, w.cfg.JobTimeout)
 	defer cancel()
 
 	var result map[string]any
-	var err error
 	if h == nil {
 		err = Permanent(fmt.Errorf("no handler for job kind %q", job.Kind))
 	} else {
@@ -350,6 +373,13 @@ func (w *Worker) process(base context.Context, job Job, h Handler) {
 	case errors.Is(cause, errShutdown):
 		log.Warn("job cancelled at shutdown; it is retried after its lease expires", "err", err)
 
+	case w.deferJob(sctx, log, job, err):
+		// Not a failure, and no run to time: the job waits, its attempt
+		// given back, and is neither counted nor observed.
+		err = nil
+		span.SetAttributes(attribute.Bool("graphmem.job.deferred", true))
+		return
+
 	default:
 		permanent := IsPermanent(err)
 		final := permanent || (job.MaxAttempts > 0 && job.Attempts >= job.MaxAttempts)
@@ -370,6 +400,24 @@ func (w *Worker) process(base context.Context, job Job, h Handler) {
 	if w.cfg.Observe != nil {
 		w.cfg.Observe(job.Kind, elapsed, err)
 	}
+}
+
+// deferJob records a handler's Defer and reports whether err was one.
+func (w *Worker) deferJob(ctx context.Context, log *slog.Logger, job Job, err error) bool {
+	d, ok := errors.AsType[*DeferredError](err)
+	if !ok {
+		return false
+	}
+	deferrer, ok := w.store.(Deferrer)
+	if !ok {
+		return false // recorded as a failure, retried at the next backoff
+	}
+	if derr := deferrer.DeferJob(ctx, job.Tenant, job.ID, w.cfg.Owner, d.Until, d.Reason); derr != nil {
+		log.Error("record job deferral", "err", derr)
+	} else {
+		log.Info("job deferred", "until", d.Until, "reason", d.Reason)
+	}
+	return true
 }
 
 // keepLease renews the job's lease every Lease/3 until stopped. When the

@@ -175,6 +175,25 @@ func (f *fakeJobs) FailJob(_ context.Context, _, id, owner string, cause error, 
 	return nil
 }
 
+// deferringJobs is fakeJobs that can also defer (a Deferrer), as the
+// service's queue can.
+type deferringJobs struct {
+	*fakeJobs
+	deferred []string // reasons
+}
+
+func (f *deferringJobs) DeferJob(_ context.Context, _, id, owner string, until time.Time, reason string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	j, err := f.owned(id, owner)
+	if err != nil {
+		return err
+	}
+	f.deferred = append(f.deferred, reason)
+	j.Status, j.RunAfter, j.Attempts, j.LastError = statusPending, until, j.Attempts-1, reason
+	return nil
+}
+
 // workerLogBuffer is a log sink safe for concurrent handlers.
 type workerLogBuffer struct {
 	mu sync.Mutex
@@ -654,5 +673,50 @@ func TestWorkerHandlePanicsOnWiringMistakes(t *testing.T) {
 			}()
 			f()
 		}()
+	}
+}
+
+// TestWorkerDefersWithoutUsingAttempts: a handler's Defer puts the job back
+// until the given time with its attempt given back, as often as it asks
+// (a job of one attempt deferred three times still runs), and is neither
+// a failure nor a completion; without a Deferrer the store records it as
+// an ordinary failure retried at the next backoff.
+func TestWorkerDefersWithoutUsingAttempts(t *testing.T) {
+	t.Parallel()
+	store := &deferringJobs{fakeJobs: newFakeJobs()}
+	w, _ := testWorker(store, Config{})
+	var runs atomic.Int32
+	w.Handle("budgeted", func(context.Context, Job) (map[string]any, error) {
+		if runs.Add(1) <= 3 {
+			// Due again soon, but not before this run has returned: a job
+			// claimed while its last run still winds down here is left to
+			// its lease (Worker.start), which a test would wait out.
+			return nil, Defer(time.Now().Add(50*time.Millisecond), "token budget exhausted")
+		}
+		return map[string]any{"ok": true}, nil
+	})
+	id := store.add("budgeted", 1)
+	runWorker(t, w)
+	w.Kick()
+	workerEventually(t, "the job done after three deferrals", func() bool { _, _, c, _ := store.snapshot(); return c[id] != nil })
+	_, _, _, failures := store.snapshot()
+	store.mu.Lock()
+	deferred := len(store.deferred)
+	store.mu.Unlock()
+	if j := store.job(id); len(failures) != 0 || deferred != 3 || j.Attempts != 1 || j.Status != statusDone {
+		t.Fatalf("want 3 deferrals, no failure, done in its one attempt: deferred %d, failures %+v, job %+v", deferred, failures, j)
+	}
+
+	plain := newFakeJobs()
+	w2, _ := testWorker(plain, Config{})
+	w2.Handle("budgeted", func(context.Context, Job) (map[string]any, error) {
+		return nil, Defer(time.Now().Add(time.Hour), "token budget exhausted")
+	})
+	id2 := plain.add("budgeted", 5)
+	runWorker(t, w2)
+	workerEventually(t, "a failure recorded", func() bool { _, _, _, f := plain.snapshot(); return len(f) == 1 })
+	_, _, _, f := plain.snapshot()
+	if _, ok := errors.AsType[*DeferredError](f[0].cause); !ok || f[0].id != id2 || f[0].permanent {
+		t.Fatalf("without a Deferrer, want a transient failure carrying the deferral: %+v", f[0])
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/graphmem/graphmem/errs"
 	"github.com/graphmem/graphmem/graph"
 	"github.com/graphmem/graphmem/jobs"
+	"github.com/graphmem/graphmem/telemetry"
 )
 
 // Job kinds the service runs in the background. Every handler is
@@ -30,9 +31,9 @@ const (
 // RegisterJobs installs the service's job handlers on a worker and lets
 // the service wake it after each enqueue.
 func (s *Service) RegisterJobs(w *jobs.Worker) {
-	w.Handle(JobCloseSession, failInvalidForGood(s.handleCloseSession))
-	w.Handle(JobExtract, failInvalidForGood(s.handleExtract))
-	w.Handle(JobInsights, failInvalidForGood(s.handleInsights))
+	w.Handle(JobCloseSession, s.metered(failInvalidForGood(s.handleCloseSession)))
+	w.Handle(JobExtract, s.metered(failInvalidForGood(s.handleExtract)))
+	w.Handle(JobInsights, s.metered(failInvalidForGood(s.handleInsights)))
 	s.SetKicker(w.Kick)
 }
 
@@ -64,6 +65,10 @@ type Job struct {
 	UpdatedAt   time.Time
 	FinishedAt  time.Time
 	Result      map[string]any
+	// Usage is the LLM usage of the job's attempts.
+	Usage telemetry.Usage
+	// DeferredReason says why a pending job waits without having failed.
+	DeferredReason string
 }
 
 // JobQuery filters ListJobs.
@@ -102,6 +107,9 @@ func (s *Service) enqueue(ctx context.Context, tenant string, spec graph.JobSpec
 	if spec.MaxAttempts == 0 {
 		spec.MaxAttempts = s.cfg.JobMaxAttempts
 	}
+	if spec.RequestID == "" {
+		spec.RequestID = telemetry.ScopeFrom(ctx).RequestID // a job's follow-ups keep its request
+	}
 	j, _, err := s.jobs.EnqueueJob(ctx, tenant, spec)
 	if err != nil {
 		return graph.Job{}, fmt.Errorf("enqueue %s job: %w", spec.Kind, err)
@@ -128,5 +136,6 @@ func jobKey(parts ...string) string {
 func fromGraphJob(j graph.Job) Job {
 	return Job{ID: j.ID, Kind: j.Kind, Status: j.Status, SessionID: j.SessionID, UserID: j.UserID,
 		Attempts: j.Attempts, MaxAttempts: j.MaxAttempts, LastError: j.LastError, RunAfter: j.RunAfter,
-		CreatedAt: j.CreatedAt, UpdatedAt: j.UpdatedAt, FinishedAt: j.FinishedAt, Result: j.Result}
+		CreatedAt: j.CreatedAt, UpdatedAt: j.UpdatedAt, FinishedAt: j.FinishedAt, Result: j.Result,
+		Usage: fromGraphUsage(j.Usage), DeferredReason: j.DeferredReason}
 }

@@ -68,6 +68,10 @@ func (f *fakeQueue) FailJob(context.Context, string, string, string, error, time
 	return nil
 }
 
+func (f *fakeQueue) DeferJob(context.Context, string, string, string, time.Time, string) error {
+	return nil
+}
+
 func TestJobQueueReportsLostLeases(t *testing.T) {
 	t.Parallel()
 	cases := []struct {

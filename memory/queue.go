@@ -19,6 +19,7 @@ type QueueStore interface {
 	RenewLease(ctx context.Context, tenant, jobID, owner string, lease time.Duration) error
 	CompleteJob(ctx context.Context, tenant, jobID, owner string, result map[string]any) error
 	FailJob(ctx context.Context, tenant, jobID, owner string, cause error, retryAt time.Time, permanent bool) error
+	DeferJob(ctx context.Context, tenant, jobID, owner string, until time.Time, reason string) error
 }
 
 // JobQueue adapts the graph's job table to the worker's jobs.Store: it
@@ -115,7 +116,7 @@ func (q queue) ClaimJobs(ctx context.Context, owner string, filter jobs.ClaimFil
 	out := make([]jobs.Job, len(claimed))
 	for i, j := range claimed {
 		out[i] = jobs.Job{Tenant: j.Tenant, ID: j.ID, Kind: j.Kind, SessionID: j.SessionID, UserID: j.UserID,
-			Payload: j.Payload, Attempts: j.Attempts, MaxAttempts: j.MaxAttempts}
+			RequestID: j.RequestID, Payload: j.Payload, Attempts: j.Attempts, MaxAttempts: j.MaxAttempts}
 		if q.ends != nil {
 			q.ends.claimed(j.Tenant, j.ID, j.SessionID)
 		}
@@ -139,4 +140,11 @@ func (q queue) CompleteJob(ctx context.Context, tenant, jobID, owner string, res
 func (q queue) FailJob(ctx context.Context, tenant, jobID, owner string, cause error, retryAt time.Time, permanent bool) error {
 	defer q.ended(tenant, jobID)
 	return q.store.FailJob(ctx, tenant, jobID, owner, cause, retryAt, permanent)
+}
+
+// DeferJob makes the queue a jobs.Deferrer: a job over its tenant's token
+// budget waits without using an attempt.
+func (q queue) DeferJob(ctx context.Context, tenant, jobID, owner string, until time.Time, reason string) error {
+	defer q.ended(tenant, jobID) // back to pending: this claim is over
+	return q.store.DeferJob(ctx, tenant, jobID, owner, until, reason)
 }

@@ -103,6 +103,8 @@ type Config struct {
 	// JobMaxAttempts bounds retries of background jobs; 0 leaves it to
 	// the job table (graph.DefaultJobMaxAttempts).
 	JobMaxAttempts int
+	// Budget caps each tenant's LLM tokens per window (needs Deps.Usage).
+	Budget Budget
 }
 
 // Service is graphmem's orchestration. It is safe for concurrent use and
@@ -126,6 +128,7 @@ type Service struct {
 	// finished wakes waitForJobs when a local worker records a job's end
 	// (see Service.JobQueue); polling remains for other replicas' jobs.
 	finished jobEnds
+	usage    UsageStore // nil: usage is counted in metrics only
 }
 
 // SetKicker registers the function that wakes local workers; main wires the
@@ -148,7 +151,10 @@ type Deps struct {
 	// Embedded is optional; with it, Close with wait also waits until the
 	// session's memories have their vectors (the embedding lane runs).
 	Embedded EmbeddingWaiter
-	Log      *slog.Logger
+	// Usage is optional; with it, each job's LLM usage is stored on the
+	// job and in its tenant's budget window, and Config.Budget applies.
+	Usage UsageStore
+	Log   *slog.Logger
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 }
@@ -180,7 +186,7 @@ func New(deps Deps, cfg Config) (*Service, error) {
 	}
 	s := &Service{sessions: deps.Sessions, windows: deps.Windows, jobs: deps.Jobs, knowledge: deps.Knowledge,
 		insights: deps.Insights, embedded: deps.Embedded, engine: deps.Engine, embedder: deps.Embedder, counter: deps.Counter,
-		cfg: cfg, log: deps.Log, now: deps.Now}
+		cfg: cfg, log: deps.Log, now: deps.Now, usage: deps.Usage}
 	if _, ok := cfg.Profiles[cfg.DefaultProfile]; !ok {
 		return nil, fmt.Errorf("memory: default condenser profile %q is not defined", cfg.DefaultProfile)
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/caarlos0/env/v11"
 	"github.com/joho/godotenv"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/graphmem/graphmem/api"
 	"github.com/graphmem/graphmem/localneo4j"
@@ -99,8 +100,18 @@ type Config struct {
 	RetentionFile    string        `env:"RETENTION_FILE" desc:"JSON file of retention policies by tenant (\"*\": every tenant), e.g. {\"*\": {\"raw_text_days\": 90}}; PUT /v1/retention overrides"`
 	RetentionEvery   time.Duration `env:"RETENTION_EVERY" envDefault:"1h" desc:"how often tenants with a retention policy are swept (0 disables; POST /v1/retention/sweep still works)"`
 
+	LLMTokenBudget  int64         `env:"LLM_BUDGET" envDefault:"0" desc:"LLM tokens (prompt + completion) each tenant may use per LLM_BUDGET_WINDOW; jobs over it wait for the next window (0: no budget)"`
+	LLMBudgetWindow time.Duration `env:"LLM_BUDGET_WINDOW" envDefault:"24h" desc:"the token budget's window, aligned to UTC (24h: midnight to midnight)"`
+	OTelEndpoint    string        `env:"OTEL_ENDPOINT" desc:"OTLP/HTTP endpoint traces are sent to (e.g. http://localhost:4318); empty: tracing off unless the standard OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is set"`
+	OTelSampleRatio float64       `env:"OTEL_SAMPLE_RATIO" envDefault:"1" desc:"share of new traces kept (0-1]; a caller's sampled traceparent is always followed"`
+
 	// apiKeysPath is the path of API_KEYS_FILE, read again on SIGHUP.
 	apiKeysPath string
+	// otelStandard: the standard OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT is
+	// set, which the exporter reads itself.
+	otelStandard bool
+	// tracer, when set (tests), replaces the provider the settings build.
+	tracer trace.TracerProvider
 }
 
 const envPrefix = "GRAPHMEM_"
@@ -128,6 +139,7 @@ func loadConfig(getenv func(string) string, environ []string) (Config, error) {
 		return cfg, parseErrors(err)
 	}
 	cfg.apiKeysPath = vars[envPrefix+"API_KEYS_FILE"] // the field holds the file's content
+	cfg.otelStandard = getenv("OTEL_EXPORTER_OTLP_ENDPOINT") != "" || getenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT") != ""
 	return cfg, cfg.validate()
 }
 
@@ -339,6 +351,20 @@ func (c Config) validate() error {
 	}
 	if c.IdleClose < 0 {
 		bad("SESSION_IDLE_CLOSE", "%s must not be negative", c.IdleClose)
+	}
+	if c.LLMTokenBudget < 0 {
+		bad("LLM_BUDGET", "%d must not be negative", c.LLMTokenBudget)
+	}
+	if c.LLMBudgetWindow < time.Second {
+		bad("LLM_BUDGET_WINDOW", "%s is below 1s", c.LLMBudgetWindow)
+	}
+	if c.OTelEndpoint != "" {
+		if u, err := url.Parse(c.OTelEndpoint); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			bad("OTEL_ENDPOINT", "%q must be an http(s) URL", c.OTelEndpoint)
+		}
+	}
+	if !(c.OTelSampleRatio > 0 && c.OTelSampleRatio <= 1) {
+		bad("OTEL_SAMPLE_RATIO", "%g must be within (0, 1]", c.OTelSampleRatio)
 	}
 	if len(errs) > 0 {
 		return fmt.Errorf("invalid configuration (%d problems):\n  %w", len(errs), joinLines(errs))

@@ -30,6 +30,13 @@ type e2e struct {
 
 func newE2E(t *testing.T, env ...string) *e2e {
 	t.Helper()
+	return newE2EWith(t, nil, env...)
+}
+
+// newE2EWith is newE2E with tweak applied to the loaded configuration
+// (what no variable sets: a test's tracer provider).
+func newE2EWith(t *testing.T, tweak func(*Config), env ...string) *e2e {
+	t.Helper()
 	var b [6]byte
 	_, _ = rand.Read(b[:])
 	tenant := "e2e-" + hex.EncodeToString(b[:])
@@ -47,6 +54,9 @@ func newE2E(t *testing.T, env ...string) *e2e {
 	cfg, err := loadConfig(getenv, environ)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if tweak != nil {
+		tweak(&cfg)
 	}
 	keys, err := api.ParseKeys(cfg.apiKeySource())
 	if err != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -10,17 +11,20 @@ import (
 	"slices"
 	"strings"
 
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/graphmem/graphmem/condenser"
 	"github.com/graphmem/graphmem/embed"
 	"github.com/graphmem/graphmem/extract/llm"
 	"github.com/graphmem/graphmem/extract/offline"
 	"github.com/graphmem/graphmem/memory"
+	"github.com/graphmem/graphmem/telemetry"
 )
 
 // newEngine picks the language engine: an OpenAI-compatible LLM when
 // GRAPHMEM_LLM_BASE_URL is set, the offline rule-based engine otherwise
 // (no network, no key).
-func newEngine(cfg Config, log *slog.Logger) (memory.Engine, string, error) {
+func newEngine(cfg Config, obs llmObservers, log *slog.Logger) (memory.Engine, string, error) {
 	if cfg.LLMBaseURL == "" {
 		log.Info("language engine: offline (rule-based extraction, extractive summaries); set GRAPHMEM_LLM_BASE_URL to use an LLM")
 		return offline.New(offline.Config{}), "offline", nil
@@ -33,12 +37,20 @@ func newEngine(cfg Config, log *slog.Logger) (memory.Engine, string, error) {
 	llmCfg.UseJSONSchema = cfg.LLMJSONSchema
 	llmCfg.EmbeddingModel = cfg.EmbedModel
 	llmCfg.EmbeddingDimensions = cfg.EmbedDims
+	llmCfg.Tracer, llmCfg.OnUsage = obs.tracer, obs.onUsage
 	eng, err := llm.New(llmCfg, log)
 	if err != nil {
 		return nil, "", fmt.Errorf("LLM engine: %w", err)
 	}
 	log.Info("language engine: LLM", "llm", llmCfg)
 	return eng, "llm/" + cfg.LLMModel, nil
+}
+
+// llmObservers are what every OpenAI-compatible client reports to: the
+// tracer of its call spans and the usage counter of /metrics.
+type llmObservers struct {
+	tracer  trace.TracerProvider
+	onUsage func(ctx context.Context, op string, u telemetry.Usage)
 }
 
 // vectorEmbedder is the sentence embedder behind vector search and the
@@ -65,7 +77,7 @@ func (o openAIEmbedder) Model() string   { return o.model }
 // is an error naming `make model`, never a silent fall-back: a user who did
 // not ask for vectors off would otherwise lose recall without knowing. The
 // returned close frees the local model.
-func newEmbedder(cfg Config, engine memory.Engine, log *slog.Logger) (vectorEmbedder, func(), error) {
+func newEmbedder(cfg Config, engine memory.Engine, obs llmObservers, log *slog.Logger) (vectorEmbedder, func(), error) {
 	switch cfg.embedder() {
 	case embedderOff:
 		log.Warn("vector search off (GRAPHMEM_EMBEDDER=off): search uses full text, the graph and recency only")
@@ -85,6 +97,7 @@ func newEmbedder(cfg Config, engine memory.Engine, log *slog.Logger) (vectorEmbe
 		ec.Timeout = cfg.LLMTimeout
 		ec.EmbeddingModel = cfg.EmbedModel
 		ec.EmbeddingDimensions = cfg.EmbedDims
+		ec.Tracer, ec.OnUsage = obs.tracer, obs.onUsage
 		emb, err := llm.New(ec, log)
 		if err != nil {
 			return nil, nil, fmt.Errorf("embedder: %w", err)

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // fakeLLM is an OpenAI-compatible server standing in for the LLM in the
@@ -85,6 +86,7 @@ type fakeCall struct {
 	Facts  []fakeEvent // <FACT id=...> lines (insights)
 	Status int         // the HTTP status it answered (0 while hanging)
 	Body   []byte
+	At     time.Time // when it arrived
 }
 
 // EventIDs lists the ids of the events the prompt showed.
@@ -272,7 +274,7 @@ var (
 
 func (f *fakeLLM) serve(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
-	call := fakeCall{Kind: llmOther, Path: r.URL.Path, Body: body}
+	call := fakeCall{Kind: llmOther, Path: r.URL.Path, Body: body, At: time.Now()}
 	if r.Method != http.MethodPost || r.URL.Path != "/v1/chat/completions" {
 		i := f.record(call, fmt.Sprintf("%s %s: not an endpoint the engine uses", r.Method, r.URL.Path))
 		f.writeError(w, i, http.StatusNotFound, nil)

@@ -28,6 +28,7 @@ import (
 	"github.com/graphmem/graphmem/memory"
 	"github.com/graphmem/graphmem/nlp"
 	"github.com/graphmem/graphmem/retrieval"
+	"github.com/graphmem/graphmem/telemetry"
 )
 
 // HTTP server timeouts. Bodies are small JSON documents, so headers and
@@ -196,6 +197,8 @@ type app struct {
 	wg      sync.WaitGroup
 	// closeEmbedder frees the local embedding model, after the workers.
 	closeEmbedder func()
+	// stopTracing flushes the spans still buffered, last.
+	stopTracing func(context.Context) error
 }
 
 // buildApp connects to Neo4j, applies the schema, builds the engine, the
@@ -203,13 +206,26 @@ type app struct {
 // idle-session sweeper. close stops them in order.
 func buildApp(ctx context.Context, cfg Config, keys *api.KeyRing, log *slog.Logger) (*app, error) {
 	metrics := api.NewMetrics()
-	engine, engineName, err := newEngine(cfg, log)
+	tracer, stopTracing := cfg.tracer, func(context.Context) error { return nil }
+	if tracer == nil {
+		var err error
+		tracer, stopTracing, err = telemetry.NewTracerProvider(ctx, telemetry.Config{Endpoint: cfg.OTelEndpoint,
+			Standard: cfg.otelStandard, SampleRatio: cfg.OTelSampleRatio, Service: "graphmem", Version: version})
+		if err != nil {
+			return nil, fmt.Errorf("tracing: %w", err)
+		}
+		if cfg.OTelEndpoint != "" || cfg.otelStandard {
+			log.Info("tracing on: OTLP/HTTP", "endpoint", cfg.OTelEndpoint, "sample_ratio", cfg.OTelSampleRatio)
+		}
+	}
+	obs := llmObservers{tracer: tracer, onUsage: metrics.ObserveLLM}
+	engine, engineName, err := newEngine(cfg, obs, log)
 	if err != nil {
 		return nil, err
 	}
 	// The embedder comes before the store: its vectors' size is the
 	// vector index's.
-	embedder, closeEmbedder, err := newEmbedder(cfg, engine, log)
+	embedder, closeEmbedder, err := newEmbedder(cfg, engine, obs, log)
 	if err != nil {
 		return nil, err
 	}
@@ -220,13 +236,13 @@ func buildApp(ctx context.Context, cfg Config, keys *api.KeyRing, log *slog.Logg
 	store, err := graph.Open(ctx, graph.Config{
 		URI: cfg.Neo4jURI, Username: cfg.Neo4jUser, Password: cfg.neo4jPassword(), Database: cfg.Neo4jDatabase,
 		QueryTimeout: cfg.Neo4jTimeout, ExtraFactTypes: cfg.ExtraFactTypes,
-		EmbeddingDimensions: dims, Observe: metrics.ObserveQuery, AppVersion: version,
+		EmbeddingDimensions: dims, Observe: metrics.ObserveQuery, AppVersion: version, Tracer: tracer,
 	}, log)
 	if err != nil {
 		closeEmbedder()
 		return nil, fmt.Errorf("connect to Neo4j: %w (check GRAPHMEM_NEO4J_URI and credentials)", err)
 	}
-	a := &app{store: store, metrics: metrics, log: log, closeEmbedder: closeEmbedder}
+	a := &app{store: store, metrics: metrics, log: log, closeEmbedder: closeEmbedder, stopTracing: stopTracing}
 	fail := func(err error) (*app, error) {
 		_ = store.Close(context.WithoutCancel(ctx))
 		closeEmbedder()
@@ -250,7 +266,7 @@ func buildApp(ctx context.Context, cfg Config, keys *api.KeyRing, log *slog.Logg
 		return fail(fmt.Errorf("GRAPHMEM_CONDENSER_PROFILES_FILE: %w", err))
 	}
 	mdeps := memory.Deps{Sessions: store, Windows: store, Jobs: store, Knowledge: store, Insights: store,
-		Engine: engine, Counter: counter, Log: log}
+		Engine: engine, Counter: counter, Usage: store, Log: log}
 	if embedder != nil && cfg.EntityVectors {
 		mdeps.Embedder = embedder
 	}
@@ -260,6 +276,7 @@ func buildApp(ctx context.Context, cfg Config, keys *api.KeyRing, log *slog.Logg
 	svc, err := memory.New(mdeps, memory.Config{
 		Profiles: profiles, DefaultProfile: cfg.CondenserProfile, EngineName: engineName,
 		EngineIsLLM: cfg.LLMBaseURL != "", JobMaxAttempts: cfg.JobMaxAttempts,
+		Budget: memory.Budget{Tokens: cfg.LLMTokenBudget, Window: cfg.LLMBudgetWindow},
 	})
 	if err != nil {
 		return fail(err)
@@ -287,7 +304,7 @@ func buildApp(ctx context.Context, cfg Config, keys *api.KeyRing, log *slog.Logg
 	a.stop = stop
 	if cfg.Workers > 0 {
 		worker := jobs.NewWorker(svc.JobQueue(store), jobs.Config{Concurrency: cfg.Workers, Lease: cfg.JobLease, BaseBackoff: cfg.JobBackoff,
-			Tenants: cfg.WorkerTenants, Observe: metrics.ObserveJob}, log)
+			Tenants: cfg.WorkerTenants, Observe: metrics.ObserveJob, Tracer: tracer}, log)
 		svc.RegisterJobs(worker)
 		life.RegisterJobs(worker)
 		a.wg.Add(1)
@@ -338,7 +355,8 @@ func buildApp(ctx context.Context, cfg Config, keys *api.KeyRing, log *slog.Logg
 		RateLimit: cfg.RateLimit, RateBurst: cfg.RateBurst,
 		LongRequestTimeout: longRequest, TrustedProxies: cfg.TrustedProxies,
 		Spec: graphmem.OpenAPI, BrowserGuide: graphmem.BrowserGuide, BrowserStyle: graphmem.BrowserStyle, Version: version, Log: log, Metrics: metrics, MetricsElsewhere: cfg.MetricsAddr != "",
-		MCP: func(h http.Handler) http.Handler { return mcp.Handler(h, version, log) },
+		Tracer: tracer,
+		MCP:    func(h http.Handler) http.Handler { return mcp.Handler(h, version, log) },
 	})
 	if err != nil {
 		a.close(ctx)
@@ -356,6 +374,9 @@ func (a *app) close(ctx context.Context) {
 		a.log.Warn("close Neo4j driver", "error", err)
 	}
 	a.closeEmbedder()
+	if err := a.stopTracing(ctx); err != nil {
+		a.log.Warn("flush traces", "error", err)
+	}
 }
 
 // metricsServer serves only /metrics, for GRAPHMEM_METRICS_ADDR: scrapers

@@ -9,6 +9,7 @@ import (
 	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/graphmem/graphmem/extract"
+	"github.com/graphmem/graphmem/telemetry"
 )
 
 // Embed returns one vector per text through the embeddings API, in input
@@ -55,14 +56,18 @@ func (l *Engine) Embed(ctx context.Context, texts []string) ([][]float32, error)
 // embedBatch sends one embeddings request and puts the vectors back in
 // input order (the API returns an index per vector; servers are not
 // obliged to keep the order).
-func (l *Engine) embedBatch(ctx context.Context, batch []string) ([][]float32, error) {
+func (l *Engine) embedBatch(ctx context.Context, batch []string) (_ [][]float32, err error) {
 	l.embedCalls.Add(1)
+	var resp openai.EmbeddingResponse
+	ctx, done := l.observeCall(ctx, "embed", "embeddings")
+	defer func() {
+		done(telemetry.Usage{EmbedCalls: 1, PromptTokens: int64(resp.Usage.PromptTokens)}, string(resp.Model), err)
+	}()
 	req := openai.EmbeddingRequest{Input: batch, Model: openai.EmbeddingModel(l.cfg.EmbeddingModel)}
 	if l.cfg.RequestEmbeddingDimensions {
 		req.Dimensions = l.cfg.EmbeddingDimensions
 	}
-	var resp openai.EmbeddingResponse
-	err := l.retry(ctx, "embed", func(actx context.Context) error {
+	err = l.retry(ctx, "embed", func(actx context.Context) error {
 		r, err := l.client.CreateEmbeddings(actx, req)
 		if err != nil {
 			return err

@@ -18,8 +18,10 @@ import (
 	"time"
 
 	openai "github.com/sashabaranov/go-openai"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/graphmem/graphmem/extract"
+	"github.com/graphmem/graphmem/telemetry"
 )
 
 // promptFS holds the prompt templates. They live in files rather than Go
@@ -130,6 +132,15 @@ type Config struct {
 	// HTTPClient replaces the default client (proxies, custom TLS). Leave
 	// its Timeout zero: per-attempt deadlines come from Timeout.
 	HTTPClient *http.Client
+
+	// Tracer, when set, gets one client span per logical call (retries
+	// inside it) with the model, tokens and latency; nil traces nothing.
+	Tracer trace.TracerProvider
+	// OnUsage, when set, is told each logical call's usage (tokens 0 when
+	// it failed) with the call's context, whose telemetry.Scope says whose
+	// it was; the service counts it in Prometheus. The engine itself adds
+	// the usage to the context's telemetry.Tally.
+	OnUsage func(ctx context.Context, op string, u telemetry.Usage)
 }
 
 // DefaultConfig returns a config with every default filled in and
@@ -254,6 +265,7 @@ type Engine struct {
 	log     *slog.Logger
 	prompts *template.Template
 	schemas schemas
+	tracer  trace.Tracer
 
 	calls            atomic.Int64 // logical chat calls (retries not counted)
 	requests         atomic.Int64 // HTTP requests, retries and embeddings included
@@ -315,7 +327,7 @@ func New(cfg Config, log *slog.Logger) (*Engine, error) {
 	if cfg.HTTPClient != nil {
 		next = cfg.HTTPClient
 	}
-	l := &Engine{cfg: cfg, log: log, prompts: prompts, schemas: schemas}
+	l := &Engine{cfg: cfg, log: log, prompts: prompts, schemas: schemas, tracer: telemetry.Tracer(cfg.Tracer, "extract/llm")}
 	oc.HTTPClient = doer{next: next, requests: &l.requests}
 	l.client = openai.NewClientWithConfig(oc)
 	return l, nil
@@ -351,8 +363,12 @@ type chatResult struct {
 // chat sends one logical chat completion, retrying transient failures. It
 // counts the call once, before the first attempt, so a failed call still
 // counts against the per-window budget.
-func (l *Engine) chat(ctx context.Context, op string, req openai.ChatCompletionRequest) (chatResult, error) {
+func (l *Engine) chat(ctx context.Context, op string, req openai.ChatCompletionRequest) (res chatResult, err error) {
 	l.calls.Add(1)
+	ctx, done := l.observeCall(ctx, op, "chat")
+	defer func() {
+		done(telemetry.Usage{Calls: 1, PromptTokens: int64(res.promptTokens), CompletionTokens: int64(res.completionTokens)}, res.model, err)
+	}()
 	req.Model = l.cfg.Model
 	if t := l.cfg.Temperature; t != nil {
 		req.Temperature = max(*t, smallestTemperature)
@@ -360,7 +376,7 @@ func (l *Engine) chat(ctx context.Context, op string, req openai.ChatCompletionR
 	req.MaxTokens = l.cfg.MaxTokens //nolint:staticcheck // SA1019: max_tokens is the field every compatible server knows; see Config.MaxTokens
 
 	var resp openai.ChatCompletionResponse
-	err := l.retry(ctx, op, func(actx context.Context) error {
+	err = l.retry(ctx, op, func(actx context.Context) error {
 		r, err := l.client.CreateChatCompletion(actx, req)
 		if err != nil {
 			return err
@@ -373,12 +389,14 @@ func (l *Engine) chat(ctx context.Context, op string, req openai.ChatCompletionR
 	}
 	l.promptTokens.Add(int64(resp.Usage.PromptTokens))
 	l.completionTokens.Add(int64(resp.Usage.CompletionTokens))
+	// Tokens the server billed count even when the answer is unusable.
+	spent := chatResult{model: resp.Model, promptTokens: resp.Usage.PromptTokens, completionTokens: resp.Usage.CompletionTokens}
 	if len(resp.Choices) == 0 {
-		return chatResult{}, fmt.Errorf("%s: %w: response has no choices", op, extract.ErrInvalidOutput)
+		return spent, fmt.Errorf("%s: %w: response has no choices", op, extract.ErrInvalidOutput)
 	}
 	msg := resp.Choices[0].Message
 	if msg.Refusal != "" {
-		return chatResult{}, fmt.Errorf("%s: %w: model refused: %s", op, extract.ErrInvalidOutput, clip(msg.Refusal, 200))
+		return spent, fmt.Errorf("%s: %w: model refused: %s", op, extract.ErrInvalidOutput, clip(msg.Refusal, 200))
 	}
 	model := resp.Model
 	if model == "" {
