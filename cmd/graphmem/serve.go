@@ -340,7 +340,7 @@ func buildApp(ctx context.Context, cfg Config, keys *api.KeyRing, log *slog.Logg
 	}
 
 	gin.SetMode(gin.ReleaseMode)
-	handler, err := api.New(api.Deps{Ready: store, Sessions: svc, Knowledge: svc, Jobs: svc, Retrieval: search, Edits: svc, Lifecycle: life}, api.Options{
+	handler, err := api.New(api.Deps{Ready: store, Sessions: svc, Knowledge: svc, Jobs: svc, Retrieval: search, Edits: svc, Lifecycle: life, Consolidation: life}, api.Options{
 		Keys: keys, MaxBodyBytes: cfg.MaxBodyBytes, RequestTimeout: cfg.RequestTimeout,
 		RateLimit: cfg.RateLimit, RateBurst: cfg.RateBurst,
 		LongRequestTimeout: longRequest, TrustedProxies: cfg.TrustedProxies,
