@@ -272,6 +272,11 @@ func buildApp(ctx context.Context, cfg Config, keys *api.KeyRing, log *slog.Logg
 		return fail(err)
 	}
 	rdeps := retrieval.Deps{Text: store, Graph: store, Context: store, Views: sessionViews{svc}, Counter: counter}
+	var access *memory.AccessCounter // access counts of search results, flushed in batches
+	if cfg.AccessFlushEvery > 0 {
+		access = memory.NewAccessCounter(store, log)
+		rdeps.Access = access
+	}
 	if embedder != nil {
 		rdeps.Embedder, rdeps.Vectors = memory.ClassifiedEmbedder(embedder), store
 		rdeps.Topics = knowledge.NewTopicReader(memory.ClassifiedEmbedder(embedder))
@@ -329,6 +334,13 @@ func buildApp(ctx context.Context, cfg Config, keys *api.KeyRing, log *slog.Logg
 		go func() {
 			defer a.wg.Done()
 			life.RunRetention(bgCtx, cfg.RetentionEvery)
+		}()
+	}
+	if access != nil {
+		a.wg.Add(1)
+		go func() {
+			defer a.wg.Done()
+			access.Run(bgCtx, cfg.AccessFlushEvery)
 		}()
 	}
 	if cfg.IdleClose > 0 {
