@@ -137,6 +137,19 @@ func TestMergeAndSplitRestoreTheExactGraph(t *testing.T) {
 	if v, err := s.Entity(ctx, tenant, bob, graph.EntityQuery{}); err == nil {
 		t.Fatalf("the absorbed entity is still readable: %+v", v.Name)
 	}
+	// The export carries the merged graph: no line names the archived
+	// entity (the fact left between the two stays out with it).
+	if err := s.ExportUser(ctx, tenant, "alice", func(l graph.ExportLine) error {
+		if l.Kind == "rel" && (l.Start.Label == "" || l.End.Label == "" || l.Start.ID == bob || l.End.ID == bob) {
+			t.Errorf("export line %+v names the merged-away entity", l)
+		}
+		if l.Kind == "node" && slices.Contains(l.Labels, "MergedEntity") {
+			t.Errorf("export has the archived node %+v", l.Labels)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
 
 	// Split twice: the second is a conflict, the graph is the one before.
 	sp, err := s.SplitMerge(ctx, tenant, m.ID, "ops")
@@ -170,6 +183,17 @@ func TestMergeAndSplitRestoreTheExactGraph(t *testing.T) {
 	}
 	if pairs[graph.PairKey(bob, bobSmith)] != graph.MergeSplit {
 		t.Fatalf("decided pairs %v", pairs)
+	}
+	// Erasure takes the merge records and an archived entity along.
+	if _, err := s.ProposeMerge(ctx, graph.MergeProposal{Tenant: tenant, UserID: "alice", KeepID: bobSmith, DropID: bob,
+		Apply: true}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.ForgetUser(ctx, graph.ForgetRequest{Tenant: tenant, UserID: "alice", Who: tenant}); err != nil {
+		t.Fatal(err)
+	}
+	if left := graphtest.CensusOf(graphtest.Census(t, tenant), tenant, "alice"); len(left) > 0 {
+		t.Fatalf("left of alice after erasure: %v", left)
 	}
 }
 

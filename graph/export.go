@@ -155,6 +155,7 @@ func (s *Store) exportUserBody(ctx context.Context, tenant, userID string, emit 
 	for _, l := range exportLabels {
 		res, err := s.read(ctx, "export.rels", `
 			MATCH (a:`+l+` {tenant: $tenant})-[r]->(b) WHERE a.user_id = $user AND b.tenant = $tenant AND b.user_id = $user
+			  AND any(x IN labels(b) WHERE x IN $primary) // not to a merged-away entity (graph/consolidate.go)
 			RETURN a {.id, .session_id} AS a, [x IN labels(b) WHERE x IN $primary][0] AS bl, b {.id, .session_id} AS b,
 			       type(r) AS type, properties(r) AS props
 			ORDER BY coalesce(r.recorded_at, r.created_at), type, a.id, a.session_id, b.id, b.session_id, r.id`, map[string]any{"tenant": tenant, "user": userID, "primary": exportLabels})
