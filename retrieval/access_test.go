@@ -16,7 +16,9 @@ type fakeTracker struct {
 	reads    int
 }
 
-func (f *fakeTracker) Record(_ string, refs []graph.AccessRef) { f.recorded = append(f.recorded, refs...) }
+func (f *fakeTracker) Record(_ string, refs []graph.AccessRef) {
+	f.recorded = append(f.recorded, refs...)
+}
 
 func (f *fakeTracker) AccessStats(context.Context, string, []graph.AccessRef) (map[string]graph.AccessStat, error) {
 	f.reads++
