@@ -52,7 +52,12 @@ type ConsolidateStore interface {
 	ListMerges(ctx context.Context, tenant string, f graph.MergeFilter) ([]graph.Merge, error)
 	DecideMerge(ctx context.Context, tenant, id string, approve bool, actor string) (graph.Merge, error)
 	SplitMerge(ctx context.Context, tenant, id, actor string) (graph.Merge, error)
+	RunningJobs(ctx context.Context, tenant, userID, sessionID, except string) (int, error)
 }
+
+// consolidateMaxAttempts is generous: the job waits (retries) while an
+// extraction of the same user runs, which is not a failure.
+const consolidateMaxAttempts = 30
 
 // MergeCandidate is a scored pair of entities of one user and type.
 type MergeCandidate struct {
@@ -357,7 +362,7 @@ func (l *Lifecycle) Consolidate(ctx context.Context, tenant, userID string, dry 
 	}
 	actor := actorOf(who)
 	j, err := l.enqueueJob(ctx, tenant, graph.JobSpec{Kind: JobConsolidate, Key: userID, UserID: userID,
-		Payload: consolidatePayload{UserID: userID, Actor: actor}}, "consolidation")
+		Payload: consolidatePayload{UserID: userID, Actor: actor}, MaxAttempts: consolidateMaxAttempts}, "consolidation")
 	return ConsolidationReport{}, j, err
 }
 
@@ -413,6 +418,15 @@ func (l *Lifecycle) handleConsolidate(ctx context.Context, job jobs.Job) (map[st
 	var p consolidatePayload
 	if err := job.Decode(&p); err != nil || p.UserID == "" {
 		return nil, jobs.Permanent(fmt.Errorf("consolidation job %q: payload names no user", job.ID))
+	}
+	// A running extraction could write a fact to an entity while it is
+	// merged away: wait for it (the retry comes after the worker's backoff).
+	n, err := l.store.RunningJobs(ctx, job.Tenant, p.UserID, "", job.ID)
+	if err != nil {
+		return nil, err
+	}
+	if n > 0 {
+		return nil, fmt.Errorf("consolidation waits for %d running job(s) of the user", n)
 	}
 	r, err := l.consolidate(ctx, job.Tenant, p.UserID, false, p.Actor)
 	if err != nil {
