@@ -144,3 +144,16 @@ func AccessKey(r AccessRef) string {
 	}
 	return r.Kind + "|" + r.ID
 }
+
+// usageProps are the access-count properties: usage, not memory, so an
+// export leaves them out (an export of an unchanged memory stays the same
+// however often it is searched, and an import starts its counts afresh).
+var usageProps = []string{"access_count", "last_accessed_at"}
+
+// withoutUsage returns props without the usage properties.
+func withoutUsage(props map[string]any) map[string]any {
+	for _, k := range usageProps {
+		delete(props, k)
+	}
+	return props
+}

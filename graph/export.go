@@ -140,7 +140,7 @@ func (s *Store) exportUserBody(ctx context.Context, tenant, userID string, emit 
 		for _, rec := range res.Records {
 			labels, _ := get[[]any](rec, "labels")
 			props, _ := get[map[string]any](rec, "props")
-			line := ExportLine{Kind: "node", Props: encodeProps(props)}
+			line := ExportLine{Kind: "node", Props: encodeProps(withoutUsage(props))}
 			for _, x := range labels {
 				if str, ok := x.(string); ok && str != "Unembedded" {
 					line.Labels = append(line.Labels, str)
@@ -155,7 +155,6 @@ func (s *Store) exportUserBody(ctx context.Context, tenant, userID string, emit 
 	for _, l := range exportLabels {
 		res, err := s.read(ctx, "export.rels", `
 			MATCH (a:`+l+` {tenant: $tenant})-[r]->(b) WHERE a.user_id = $user AND b.tenant = $tenant AND b.user_id = $user
-			  AND any(x IN labels(b) WHERE x IN $primary) // not to a merged-away entity (graph/consolidate.go)
 			RETURN a {.id, .session_id} AS a, [x IN labels(b) WHERE x IN $primary][0] AS bl, b {.id, .session_id} AS b,
 			       type(r) AS type, properties(r) AS props
 			ORDER BY coalesce(r.recorded_at, r.created_at), type, a.id, a.session_id, b.id, b.session_id, r.id`, map[string]any{"tenant": tenant, "user": userID, "primary": exportLabels})
@@ -171,7 +170,7 @@ func (s *Store) exportUserBody(ctx context.Context, tenant, userID string, emit 
 			if bl == "" {
 				continue
 			}
-			line := ExportLine{Kind: "rel", Type: typ, Props: encodeProps(props),
+			line := ExportLine{Kind: "rel", Type: typ, Props: encodeProps(withoutUsage(props)),
 				Start: &NodeRef{Label: l, ID: str(a, "id"), SessionID: refSession(l, a)},
 				End:   &NodeRef{Label: bl, ID: str(b, "id"), SessionID: refSession(bl, b)}}
 			if err := emit(line); err != nil {
