@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
@@ -539,8 +540,8 @@ func (s *Store) SplitMerge(ctx context.Context, tenant, id, actor string) (Merge
 		kind, _ := get[string](recs[0], "kind")
 		if kind == MergeEntities {
 			snap, _ := get[string](recs[0], "snap")
-			before := map[string]any{}
-			if err := json.Unmarshal([]byte(snap), &before); err != nil {
+			before, err := decodeSnapshot(snap)
+			if err != nil {
 				return Merge{}, fmt.Errorf("split merge %q: snapshot: %w", id, err)
 			}
 			for _, k := range keepSnapshotProps {
@@ -597,4 +598,25 @@ func (s *Store) SplitMerge(ctx context.Context, tenant, id, actor string) (Merge
 		}
 		return readMergeTx(ctx, tx, tenant, id)
 	})
+}
+
+// decodeSnapshot reads keep_before back with the types Neo4j stored:
+// whole numbers as integers (a count must not come back as a float).
+func decodeSnapshot(snap string) (map[string]any, error) {
+	dec := json.NewDecoder(strings.NewReader(snap))
+	dec.UseNumber()
+	raw := map[string]any{}
+	if err := dec.Decode(&raw); err != nil {
+		return nil, err
+	}
+	for k, v := range raw {
+		if n, ok := v.(json.Number); ok {
+			if i, err := n.Int64(); err == nil {
+				raw[k] = i
+			} else if f, err := n.Float64(); err == nil {
+				raw[k] = f
+			}
+		}
+	}
+	return raw, nil
 }

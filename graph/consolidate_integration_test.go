@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -68,15 +69,27 @@ func graphDump(t *testing.T, tenant string) []string {
 		RETURN elementId(n) AS id, labels(n) AS labels, properties(n) AS props`, map[string]any{"tenant": tenant}) {
 		labels := knStrings(rec.Values[1])
 		slices.Sort(labels)
-		out = append(out, fmt.Sprintf("N %v %v %v", rec.Values[0], labels, rec.Values[2]))
+		out = append(out, fmt.Sprintf("N %v %v %s", rec.Values[0], labels, typedProps(rec.Values[2])))
 	}
 	for _, rec := range knQuery(t, `
 		MATCH (a)-[r]->(b) WHERE r.tenant = $tenant OR a.tenant = $tenant OR b.tenant = $tenant
 		RETURN type(r) AS t, elementId(a) AS a, elementId(b) AS b, properties(r) AS props`, map[string]any{"tenant": tenant}) {
-		out = append(out, fmt.Sprintf("R %v %v->%v %v", rec.Values[0], rec.Values[1], rec.Values[2], rec.Values[3]))
+		out = append(out, fmt.Sprintf("R %v %v->%v %s", rec.Values[0], rec.Values[1], rec.Values[2], typedProps(rec.Values[3])))
 	}
 	slices.Sort(out)
 	return out
+}
+
+// typedProps renders properties with their Go types, sorted by key, so
+// an integer that came back as a float differs.
+func typedProps(v any) string {
+	m, _ := v.(map[string]any)
+	keys := slices.Sorted(maps.Keys(m))
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s=%T(%v)", k, m[k], m[k])
+	}
+	return strings.Join(parts, " ")
 }
 
 // TestMergeAndSplitRestoreTheExactGraph: a merge moves the absorbed
