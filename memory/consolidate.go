@@ -201,6 +201,7 @@ func scorePair(group []*graph.ConsolidationEntity, toks [][]string, byToken map[
 	ta, tb := toks[i], toks[j]
 	var score float64
 	var reasons []string
+	var ambiguous, byVector bool
 	vec := 0.0
 	if len(a.Embedding) > 0 {
 		vec = cosine(a.Embedding, b.Embedding)
@@ -214,11 +215,13 @@ func scorePair(group []*graph.ConsolidationEntity, toks [][]string, byToken map[
 			short = tb
 		}
 		if containedElsewhere(group, toks, byToken, short, i, j) {
+			ambiguous = true
 			score, reasons = scoreAmbiguous, append(reasons, "name contained, but in more than one entity")
 		} else {
 			score, reasons = scoreContained, append(reasons, "name contained in the other")
 		}
 	case vec >= vectorNear:
+		byVector = true
 		score, reasons = scoreVectorName, append(reasons, fmt.Sprintf("name vectors close (%.2f)", vec))
 	default:
 		return MergeCandidate{}, false
@@ -235,7 +238,7 @@ func scorePair(group []*graph.ConsolidationEntity, toks [][]string, byToken map[
 		score += min(maxNeighbours, float64(neighbours)*scoreNeighbour)
 		reasons = append(reasons, fmt.Sprintf("%d shared neighbour(s)", neighbours))
 	}
-	if vec >= vectorNear && !strings.HasPrefix(reasons[0], "name vectors") {
+	if vec >= vectorNear && !byVector {
 		score += scoreVectorBoost
 		reasons = append(reasons, fmt.Sprintf("name vectors close (%.2f)", vec))
 	}
@@ -243,7 +246,7 @@ func scorePair(group []*graph.ConsolidationEntity, toks [][]string, byToken map[
 		score -= scoreExclusive
 		reasons = append(reasons, "an exclusive slot holds different values")
 	}
-	if reasons[0] == "name contained, but in more than one entity" {
+	if ambiguous {
 		score = min(score, ApplyScore-0.01) // ambiguous: a person decides
 	}
 	score = min(1, score)
