@@ -83,6 +83,8 @@ type Deps struct {
 	Edits     FactEditService
 	// Lifecycle (erasure) is optional: without it its routes answer 404.
 	Lifecycle LifecycleService
+	// Consolidation (merges and their review) is optional like Lifecycle.
+	Consolidation ConsolidationService
 }
 
 // server holds what every handler needs.
@@ -204,6 +206,13 @@ func (s *server) register(v1 *gin.RouterGroup) {
 	v1.GET("/retention", s.timed(), s.getRetention)
 	v1.PUT("/retention", s.timed(), s.putRetention)
 	v1.POST("/retention/sweep", s.timed(), s.sweepRetention)
+	// consolidation and merge review (merges.go)
+	users.POST("/consolidate", s.long(), s.consolidate) // a dry run reads the whole user
+	v1.GET("/merges", s.timed(), s.listMerges)
+	v1.GET("/merges/:merge_id", s.timed(), s.getMerge)
+	v1.POST("/merges/:merge_id/approve", s.timed(), s.approveMerge)
+	v1.POST("/merges/:merge_id/reject", s.timed(), s.rejectMerge)
+	v1.POST("/merges/:merge_id/split", s.timed(), s.splitMerge)
 }
 
 // fail maps an error to a problem response; the one exit for errors.

@@ -140,7 +140,7 @@ func (s *Store) exportUserBody(ctx context.Context, tenant, userID string, emit 
 		for _, rec := range res.Records {
 			labels, _ := get[[]any](rec, "labels")
 			props, _ := get[map[string]any](rec, "props")
-			line := ExportLine{Kind: "node", Props: encodeProps(props)}
+			line := ExportLine{Kind: "node", Props: encodeProps(withoutUsage(props))}
 			for _, x := range labels {
 				if str, ok := x.(string); ok && str != "Unembedded" {
 					line.Labels = append(line.Labels, str)
@@ -170,7 +170,7 @@ func (s *Store) exportUserBody(ctx context.Context, tenant, userID string, emit 
 			if bl == "" {
 				continue
 			}
-			line := ExportLine{Kind: "rel", Type: typ, Props: encodeProps(props),
+			line := ExportLine{Kind: "rel", Type: typ, Props: encodeProps(withoutUsage(props)),
 				Start: &NodeRef{Label: l, ID: str(a, "id"), SessionID: refSession(l, a)},
 				End:   &NodeRef{Label: bl, ID: str(b, "id"), SessionID: refSession(bl, b)}}
 			if err := emit(line); err != nil {

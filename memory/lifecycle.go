@@ -39,6 +39,7 @@ type LifecycleStore interface {
 	PortStore
 	MarkStore
 	RetentionStore
+	ConsolidateStore
 }
 
 // Lifecycle runs what happens to memories after they are written: erasure
@@ -65,6 +66,7 @@ func NewLifecycle(store LifecycleStore, log *slog.Logger) *Lifecycle {
 func (l *Lifecycle) RegisterJobs(w *jobs.Worker) {
 	w.Handle(JobForget, failInvalidForGood(l.handleForget))
 	w.Handle(JobRetention, failInvalidForGood(l.handleRetention))
+	w.Handle(JobConsolidate, failInvalidForGood(l.handleConsolidate))
 	l.mu.Lock()
 	l.kick = w.Kick
 	l.mu.Unlock()

@@ -165,6 +165,11 @@ type Config struct {
 	RRFK float64
 	// HalfLife of the recency decay, 0.5^(age/HalfLife).
 	HalfLife time.Duration
+	// AccessDecay > 0 decays the best results by the years since they
+	// were last returned, slower the more often (retrieval/access.go);
+	// pinned and critical memories are exempt. 0, the default, changes
+	// no ranking and reads nothing.
+	AccessDecay float64
 	// TierWeights scale each kind's score: a fact is a distilled, dated
 	// statement; a summary is long and matches many queries weakly; an
 	// entity's name alone answers little.

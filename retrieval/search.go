@@ -121,7 +121,12 @@ func (s *Service) Search(ctx context.Context, tenant string, in SearchInput) (Se
 	}
 	r.citeMatchingTurns()
 	out := SearchOutput{Terms: r.q.Words, Hints: r.hints(), Entities: r.seedNames(), Topic: r.slotTopic}
-	out.Results = dedupeByEvents(r.fuse(), r.limit, r.cfg.MaxMergedFacts)
+	fused := r.fuse()
+	if err := r.decay(ctx, fused); err != nil {
+		return SearchOutput{}, err
+	}
+	out.Results = dedupeByEvents(fused, r.limit, r.cfg.MaxMergedFacts)
+	s.record(tenant, out.Results)
 	if in.Explain {
 		for i := range out.Results {
 			out.Results[i].Explanation = explain(out.Results[i], out.Results[i].reasons, r.q)

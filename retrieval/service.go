@@ -58,6 +58,7 @@ type Service struct {
 	embedder Embedder    // nil: no vector signal
 	topics   TopicReader // nil: no slot reading by meaning
 	counter  TokenCounter
+	access   AccessTracker // nil: no access counts, no decay
 	cfg      Config
 	hints    hintIndex
 	now      func() time.Time
@@ -79,6 +80,8 @@ type Deps struct {
 	// stage reads which slot a question and the user's statements speak
 	// of.
 	Topics TopicReader
+	// Access is optional: access counts and the decay they feed.
+	Access AccessTracker
 	// Now is the clock recency is measured against; nil means time.Now.
 	Now func() time.Time
 }
@@ -98,5 +101,5 @@ func New(deps Deps, cfg Config) (*Service, error) {
 		cfg = DefaultConfig()
 	}
 	return &Service{text: deps.Text, graph: deps.Graph, vectors: deps.Vectors, store: deps.Context, views: deps.Views,
-		embedder: deps.Embedder, topics: deps.Topics, counter: deps.Counter, cfg: cfg, hints: newHintIndex(), now: deps.Now}, nil
+		embedder: deps.Embedder, topics: deps.Topics, counter: deps.Counter, access: deps.Access, cfg: cfg, hints: newHintIndex(), now: deps.Now}, nil
 }

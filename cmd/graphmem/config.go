@@ -98,6 +98,8 @@ type Config struct {
 	WorkerTenants    []string      `env:"WORKER_TENANTS" envSeparator:"," desc:"dedicate this replica's workers to these tenants (empty: all)"`
 	IdleClose        time.Duration `env:"SESSION_IDLE_CLOSE" envDefault:"30m" desc:"sessions idle this long are condensed and extracted (0 disables)"`
 	RetentionFile    string        `env:"RETENTION_FILE" desc:"JSON file of retention policies by tenant (\"*\": every tenant), e.g. {\"*\": {\"raw_text_days\": 90}}; PUT /v1/retention overrides"`
+	AccessFlushEvery time.Duration `env:"ACCESS_FLUSH_EVERY" envDefault:"30s" desc:"how often the access counts of search results are written (0 disables counting and decay)"`
+	AccessDecay      float64       `env:"SEARCH_ACCESS_DECAY" envDefault:"0" desc:"decay of results by years since last returned, slower the more often (0 keeps rankings as they are; pinned and critical exempt)"`
 	RetentionEvery   time.Duration `env:"RETENTION_EVERY" envDefault:"1h" desc:"how often tenants with a retention policy are swept (0 disables; POST /v1/retention/sweep still works)"`
 
 	LLMTokenBudget  int64         `env:"LLM_BUDGET" envDefault:"0" desc:"LLM tokens (prompt + completion) each tenant may use per LLM_BUDGET_WINDOW; jobs over it wait for the next window (0: no budget)"`
@@ -334,6 +336,12 @@ func (c Config) validate() error {
 	if _, err := loadRetention(c.RetentionFile); err != nil {
 		bad("RETENTION_FILE", "%v", err)
 	}
+	if c.AccessFlushEvery != 0 && c.AccessFlushEvery < time.Second {
+		bad("ACCESS_FLUSH_EVERY", "%s is below 1s (0 disables)", c.AccessFlushEvery)
+	}
+	if c.AccessDecay < 0 || c.AccessDecay > 100 {
+		bad("SEARCH_ACCESS_DECAY", "%g must be within [0, 100]", c.AccessDecay)
+	}
 	if c.RetentionEvery != 0 && c.RetentionEvery < time.Minute {
 		bad("RETENTION_EVERY", "%s is below 1m (0 disables)", c.RetentionEvery)
 	}
@@ -402,6 +410,7 @@ func (c Config) searchConfig() retrieval.Config {
 	sc.HalfLife = c.SearchHalfLife
 	sc.Hops = c.SearchHops
 	sc.VectorFloor, sc.VectorSpan = c.VectorFloor, c.VectorSpan
+	sc.AccessDecay = c.AccessDecay
 	sc.Pool, sc.VectorPool = c.SearchPool, c.VectorPool
 	if w, err := parseWeights(c.SearchWeights, signalNames()); err == nil {
 		fields := signalWeights(&sc)

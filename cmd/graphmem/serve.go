@@ -282,6 +282,11 @@ func buildApp(ctx context.Context, cfg Config, keys *api.KeyRing, log *slog.Logg
 		return fail(err)
 	}
 	rdeps := retrieval.Deps{Text: store, Graph: store, Context: store, Views: sessionViews{svc}, Counter: counter}
+	var access *memory.AccessCounter // access counts of search results, flushed in batches
+	if cfg.AccessFlushEvery > 0 {
+		access = memory.NewAccessCounter(store, log)
+		rdeps.Access = access
+	}
 	if embedder != nil {
 		rdeps.Embedder, rdeps.Vectors = memory.ClassifiedEmbedder(embedder), store
 		rdeps.Topics = knowledge.NewTopicReader(memory.ClassifiedEmbedder(embedder))
@@ -341,6 +346,13 @@ func buildApp(ctx context.Context, cfg Config, keys *api.KeyRing, log *slog.Logg
 			life.RunRetention(bgCtx, cfg.RetentionEvery)
 		}()
 	}
+	if access != nil {
+		a.wg.Add(1)
+		go func() {
+			defer a.wg.Done()
+			access.Run(bgCtx, cfg.AccessFlushEvery)
+		}()
+	}
 	if cfg.IdleClose > 0 {
 		a.wg.Add(1)
 		go func() {
@@ -350,7 +362,7 @@ func buildApp(ctx context.Context, cfg Config, keys *api.KeyRing, log *slog.Logg
 	}
 
 	gin.SetMode(gin.ReleaseMode)
-	handler, err := api.New(api.Deps{Ready: store, Sessions: svc, Knowledge: svc, Jobs: svc, Retrieval: search, Edits: svc, Lifecycle: life}, api.Options{
+	handler, err := api.New(api.Deps{Ready: store, Sessions: svc, Knowledge: svc, Jobs: svc, Retrieval: search, Edits: svc, Lifecycle: life, Consolidation: life}, api.Options{
 		Keys: keys, MaxBodyBytes: cfg.MaxBodyBytes, RequestTimeout: cfg.RequestTimeout,
 		RateLimit: cfg.RateLimit, RateBurst: cfg.RateBurst,
 		LongRequestTimeout: longRequest, TrustedProxies: cfg.TrustedProxies,
