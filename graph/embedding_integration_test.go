@@ -79,11 +79,11 @@ func TestEmbeddingQueue(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(hits) == 0 || hits[0].Raw.Text != claimed[1].Text || hits[0].Score < 0.99 {
+	if len(hits) == 0 || hits[0].Raw.Content != claimed[1].Text || hits[0].Score < 0.99 {
 		t.Fatalf("vector search = %+v; want the turn with vector 8 first", hits)
 	}
 	for _, h := range hits {
-		if h.Raw.Text == claimed[2].Text {
+		if h.Raw.Content == claimed[2].Text {
 			t.Fatalf("the turn left unembedded was found by vector: %+v", h)
 		}
 	}

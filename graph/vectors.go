@@ -18,17 +18,88 @@ type VectorHit struct {
 }
 
 // VectorSearch returns the scope's nodes nearest to vec, by exact cosine
-// over the user's embedded memories (found through the (tenant, user_id)
-// index), not through the vector index. Neo4j 5.26 cannot filter inside a
-// vector index: an approximate search over every tenant's vectors, cut to
-// this user's afterwards, misses a user with few memories in a large
-// database entirely (measured: a user's 5 turns among 20,000 others found
-// none of them), while an exact scan of one user's memories is complete
-// and costs a few milliseconds for thousands of them.
+// over the user's embedded memories, not through the vector index. Neo4j
+// 5.26 cannot filter inside a vector index: an approximate search over
+// every tenant's vectors, cut to this user's afterwards, misses a user with
+// few memories in a large database entirely (measured: a user's 5 turns
+// among 20,000 others found none of them). The exact scan runs in Go over
+// the user's vectors held in memory (vectorcache.go); Neo4j then reads only
+// the nodes that made the cut, applying the scope filter. A user whose
+// vectors do not fit in the cache is scanned in Cypher instead.
 func (s *Store) VectorSearch(ctx context.Context, sc SearchScope, vec []float32, limit int) ([]VectorHit, error) {
 	if s.cfg.EmbeddingDimensions == 0 || len(vec) != s.cfg.EmbeddingDimensions || limit <= 0 {
 		return nil, nil
 	}
+	u, err := s.userVectors(ctx, userKey{sc.Tenant, sc.UserID})
+	if err != nil {
+		return nil, fmt.Errorf("vector search: %w", err)
+	}
+	if u == nil {
+		return s.vectorScan(ctx, sc, vec, limit)
+	}
+	ranked := u.rank(vec, sc.SessionID)
+	u.mu.RUnlock()
+	return s.vectorNodes(ctx, sc, ranked, limit)
+}
+
+// vectorHitFields projects a vector hit as full-text search reads the same
+// tier: never the embedding, nor a summary's stored condensation record and
+// config (which made the vector hits' payload several times the text
+// search's).
+const vectorHitFields = `CASE WHEN node:Raw THEN node {` + rawSearchFields + `}
+		     WHEN node:Event THEN node {` + eventSearchFields + `}
+		     ELSE node {.*, embedding: null} END`
+
+// vectorNodes reads the nodes of the best ranked memories until limit of
+// them pass the scope filter (or none is left): most searches take one
+// round trip, since the cache already kept only the scope's session; the
+// filter drops superseded insights, memories after as_of or of another
+// agent, and memories deleted since the cache read them.
+func (s *Store) vectorNodes(ctx context.Context, sc SearchScope, ranked []scored, limit int) ([]VectorHit, error) {
+	out := make([]VectorHit, 0, limit)
+	for next := 0; next < len(ranked) && len(out) < limit; {
+		want := limit - len(out)
+		chunk := ranked[next:min(next+want+want/4+1, len(ranked))]
+		next += len(chunk)
+		keys := make([]map[string]any, len(chunk))
+		score := make(map[string]float64, len(chunk))
+		for i, c := range chunk {
+			keys[i] = map[string]any{"eid": c.ref.elementID, "id": c.ref.id}
+			score[c.ref.elementID] = c.score
+		}
+		params := scopeParams(sc)
+		params["keys"] = keys
+		res, err := s.read(ctx, "search.vector_nodes", `
+			UNWIND $keys AS k
+			MATCH (node:Memory) WHERE elementId(node) = k.eid
+			WITH node, k WHERE node.id = k.id AND node.embedding IS NOT NULL AND `+memoryFilter+`
+			RETURN elementId(node) AS eid, labels(node) AS labels, `+vectorHitFields+` AS p`, params)
+		if err != nil {
+			return nil, fmt.Errorf("vector search: %w", err)
+		}
+		hits, err := decodeVectorHits(res.Records, func(rec *neo4j.Record) float64 {
+			eid, _ := get[string](rec, "eid")
+			return score[eid]
+		})
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, hits...)
+	}
+	slices.SortStableFunc(out, func(a, b VectorHit) int {
+		switch {
+		case a.Score > b.Score:
+			return -1
+		case a.Score < b.Score:
+			return 1
+		}
+		return 0
+	})
+	return out[:min(len(out), limit)], nil
+}
+
+// vectorScan is the exact scan in Cypher, for a user too large to cache.
+func (s *Store) vectorScan(ctx context.Context, sc SearchScope, vec []float32, limit int) ([]VectorHit, error) {
 	query := make([]float64, len(vec))
 	for i, v := range vec {
 		query[i] = float64(v)
@@ -39,20 +110,22 @@ func (s *Store) VectorSearch(ctx context.Context, sc SearchScope, vec []float32,
 		MATCH (node:Memory {tenant: $tenant, user_id: $user}) WHERE node.embedding IS NOT NULL AND `+memoryFilter+`
 		WITH node, vector.similarity.cosine(node.embedding, $vec) AS score
 		ORDER BY score DESC LIMIT $limit
-		RETURN labels(node) AS labels, node {.*, embedding: null} AS p, score`, params)
+		RETURN labels(node) AS labels, `+vectorHitFields+` AS p, score`, params)
 	if err != nil {
 		return nil, fmt.Errorf("vector search: %w", err)
 	}
-	return decodeVectorHits(res.Records)
+	return decodeVectorHits(res.Records, func(rec *neo4j.Record) float64 {
+		score, _ := get[float64](rec, "score")
+		return score
+	})
 }
 
-func decodeVectorHits(recs []*neo4j.Record) ([]VectorHit, error) {
+func decodeVectorHits(recs []*neo4j.Record, score func(*neo4j.Record) float64) ([]VectorHit, error) {
 	out := make([]VectorHit, 0, len(recs))
 	for _, rec := range recs {
 		labels, _ := get[[]any](rec, "labels")
 		p, _ := get[map[string]any](rec, "p")
-		score, _ := get[float64](rec, "score")
-		h := VectorHit{Score: score}
+		h := VectorHit{Score: score(rec)}
 		switch {
 		case slices.Contains(labels, any("Raw")):
 			ev, err := decodeRaw(p)
