@@ -75,7 +75,7 @@ func TestEmbeddingQueue(t *testing.T) {
 		t.Fatalf("backlog after completion = %+v, %v", b, err)
 	}
 
-	hits, err := s.VectorSearch(ctx, graph.SearchScope{Tenant: tenant, UserID: "alice"}, unitVector(8), 5)
+	hits, err := s.VectorSearch(ctx, graph.SearchScope{Tenant: tenant, UserID: "alice"}, graph.VectorQuery{Vec: unitVector(8), Limit: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +87,7 @@ func TestEmbeddingQueue(t *testing.T) {
 			t.Fatalf("the turn left unembedded was found by vector: %+v", h)
 		}
 	}
-	if other, err := s.VectorSearch(ctx, graph.SearchScope{Tenant: tenant, UserID: "bob"}, unitVector(8), 5); err != nil || len(other) != 0 {
+	if other, err := s.VectorSearch(ctx, graph.SearchScope{Tenant: tenant, UserID: "bob"}, graph.VectorQuery{Vec: unitVector(8), Limit: 5}); err != nil || len(other) != 0 {
 		t.Fatalf("another user's search found %d hits (%v)", len(other), err)
 	}
 }

@@ -74,11 +74,11 @@ func TestVectorCacheMatchesCypherScan(t *testing.T) {
 	}
 	q := randomVector(r)
 	for _, sc := range []graph.SearchScope{{Tenant: tenant, UserID: "alice"}, {Tenant: tenant, UserID: "alice", SessionID: "s2"}} {
-		want, err := scan.VectorSearch(ctx, sc, q, 10)
+		want, err := scan.VectorSearch(ctx, sc, graph.VectorQuery{Vec: q, Limit: 10})
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := cached.VectorSearch(ctx, sc, q, 10)
+		got, err := cached.VectorSearch(ctx, sc, graph.VectorQuery{Vec: q, Limit: 10})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -91,6 +91,31 @@ func TestVectorCacheMatchesCypherScan(t *testing.T) {
 			}
 			if sc.SessionID != "" && got[i].Raw.SessionID != sc.SessionID {
 				t.Fatalf("session-scoped search returned a turn of %s", got[i].Raw.SessionID)
+			}
+		}
+
+		// The turns the caller holds come back by ref, in rank order, the
+		// others with their nodes; a floor above the 5th hit's score cuts
+		// the list there.
+		held := map[string]bool{want[0].Raw.ID: true, want[3].Raw.ID: true}
+		got, err = cached.VectorSearch(ctx, sc, graph.VectorQuery{Vec: q, Limit: 10, Kinds: []string{"raw"},
+			MinScore: want[4].Score - 1e-6, Held: func(ref graph.VectorRef) bool { return ref.Kind == "raw" && held[ref.ID] }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != 5 {
+			t.Fatalf("with a floor at the 5th score: %d hits, want 5", len(got))
+		}
+		for i, h := range got {
+			id := h.Raw.ID
+			if h.Held {
+				id = h.Ref.ID
+				if h.Raw.Content != "" || h.Ref.SessionID != want[i].Raw.SessionID {
+					t.Fatalf("held hit %d read its node or lost its session: %+v", i, h)
+				}
+			}
+			if id != want[i].Raw.ID || h.Held != held[id] {
+				t.Fatalf("hit %d = %s (held %v), want %s (held %v)", i, id, h.Held, want[i].Raw.ID, held[want[i].Raw.ID])
 			}
 		}
 	}
@@ -109,7 +134,7 @@ func TestVectorCacheAcrossReplicas(t *testing.T) {
 	}
 	embedAll(t, a, tenant, func(string) []float32 { return unitVector(1) })
 	for _, s := range []*graph.Store{a, b} { // both cache alice's one vector
-		if hits, err := s.VectorSearch(ctx, sc, unitVector(1), 5); err != nil || len(hits) != 1 {
+		if hits, err := s.VectorSearch(ctx, sc, graph.VectorQuery{Vec: unitVector(1), Limit: 5}); err != nil || len(hits) != 1 {
 			t.Fatalf("first search = %d hits, %v; want 1", len(hits), err)
 		}
 	}
@@ -118,13 +143,13 @@ func TestVectorCacheAcrossReplicas(t *testing.T) {
 		t.Fatal(err)
 	}
 	embedAll(t, a, tenant, func(string) []float32 { return unitVector(2) })
-	hits, err := a.VectorSearch(ctx, sc, unitVector(2), 1)
+	hits, err := a.VectorSearch(ctx, sc, graph.VectorQuery{Vec: unitVector(2), Limit: 1})
 	if err != nil || len(hits) != 1 || hits[0].Raw.SessionID != "s2" {
 		t.Fatalf("replica that embedded: %+v, %v; want the new turn first at once", hits, err)
 	}
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		hits, err := b.VectorSearch(ctx, sc, unitVector(2), 1)
+		hits, err := b.VectorSearch(ctx, sc, graph.VectorQuery{Vec: unitVector(2), Limit: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -141,7 +166,7 @@ func TestVectorCacheAcrossReplicas(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, s := range []*graph.Store{a, b} {
-		hits, err := s.VectorSearch(ctx, sc, unitVector(2), 5)
+		hits, err := s.VectorSearch(ctx, sc, graph.VectorQuery{Vec: unitVector(2), Limit: 5})
 		if err != nil || len(hits) != 1 || hits[0].Raw.SessionID != "s1" {
 			t.Fatalf("after forgetting s2: %+v, %v; want only the turn of s1", hits, err)
 		}
@@ -159,7 +184,7 @@ func TestVectorCacheTooSmall(t *testing.T) {
 	n := 0
 	embedAll(t, s, tenant, func(string) []float32 { n++; return unitVector(n) })
 	for range 2 {
-		hits, err := tiny.VectorSearch(ctx, graph.SearchScope{Tenant: tenant, UserID: "alice"}, unitVector(2), 5)
+		hits, err := tiny.VectorSearch(ctx, graph.SearchScope{Tenant: tenant, UserID: "alice"}, graph.VectorQuery{Vec: unitVector(2), Limit: 5})
 		if err != nil || len(hits) != 3 || hits[0].Score < 0.99 {
 			t.Fatalf("uncached search = %+v, %v; want 3 hits, the one with vector 2 first", hits, err)
 		}

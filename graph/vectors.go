@@ -15,6 +15,36 @@ type VectorHit struct {
 	Node    EventNode
 	Insight Insight
 	Score   float64 // cosine similarity mapped to [0,1] by Neo4j
+	// Held is set, and only Ref is filled, for a memory the caller said it
+	// already holds (VectorQuery.Held): its node was not read.
+	Held bool
+	Ref  VectorRef
+}
+
+// VectorRef names a memory found by vector: its tier, its session (raw
+// turns and summaries) and its id.
+type VectorRef struct {
+	Kind, SessionID, ID string
+}
+
+// VectorQuery is one vector search.
+type VectorQuery struct {
+	Vec   []float32
+	Limit int
+	// MinScore drops hits scoring below it (the caller would discard them).
+	MinScore float64
+	// Kinds are the tiers wanted (raw, event, insight); empty means all.
+	Kinds []string
+	// Held reports the memories the caller already holds, found by the
+	// full-text search of the same scope (so they pass its filter): they
+	// come back as Held hits, by ref and score, without reading their
+	// nodes again. Nil holds none.
+	Held func(VectorRef) bool
+}
+
+// wants reports whether a memory of that kind and score can be returned.
+func (q VectorQuery) wants(kind string, score float64) bool {
+	return score >= q.MinScore && (len(q.Kinds) == 0 || slices.Contains(q.Kinds, kind))
 }
 
 // VectorSearch returns the scope's nodes nearest to vec, by exact cosine
@@ -26,8 +56,8 @@ type VectorHit struct {
 // the user's vectors held in memory (vectorcache.go); Neo4j then reads only
 // the nodes that made the cut, applying the scope filter. A user whose
 // vectors do not fit in the cache is scanned in Cypher instead.
-func (s *Store) VectorSearch(ctx context.Context, sc SearchScope, vec []float32, limit int) ([]VectorHit, error) {
-	if s.cfg.EmbeddingDimensions == 0 || len(vec) != s.cfg.EmbeddingDimensions || limit <= 0 {
+func (s *Store) VectorSearch(ctx context.Context, sc SearchScope, q VectorQuery) ([]VectorHit, error) {
+	if s.cfg.EmbeddingDimensions == 0 || len(q.Vec) != s.cfg.EmbeddingDimensions || q.Limit <= 0 {
 		return nil, nil
 	}
 	u, err := s.userVectors(ctx, userKey{sc.Tenant, sc.UserID})
@@ -35,11 +65,11 @@ func (s *Store) VectorSearch(ctx context.Context, sc SearchScope, vec []float32,
 		return nil, fmt.Errorf("vector search: %w", err)
 	}
 	if u == nil {
-		return s.vectorScan(ctx, sc, vec, limit)
+		return s.vectorScan(ctx, sc, q)
 	}
-	ranked := u.rank(vec, sc.SessionID)
+	ranked := u.rank(q.Vec, sc.SessionID)
 	u.mu.RUnlock()
-	return s.vectorNodes(ctx, sc, ranked, limit)
+	return s.vectorNodes(ctx, sc, ranked, q)
 }
 
 // vectorHitFields projects a vector hit as full-text search reads the same
@@ -55,17 +85,33 @@ const vectorHitFields = `CASE WHEN node:Raw THEN node {` + rawSearchFields + `}
 // round trip, since the cache already kept only the scope's session; the
 // filter drops superseded insights, memories after as_of or of another
 // agent, and memories deleted since the cache read them.
-func (s *Store) vectorNodes(ctx context.Context, sc SearchScope, ranked []scored, limit int) ([]VectorHit, error) {
+func (s *Store) vectorNodes(ctx context.Context, sc SearchScope, ranked []scored, q VectorQuery) ([]VectorHit, error) {
+	limit := q.Limit
 	out := make([]VectorHit, 0, limit)
-	for next := 0; next < len(ranked) && len(out) < limit; {
+	next := 0
+	for next < len(ranked) && len(out) < limit {
 		want := limit - len(out)
-		chunk := ranked[next:min(next+want+want/4+1, len(ranked))]
-		next += len(chunk)
-		keys := make([]map[string]any, len(chunk))
-		score := make(map[string]float64, len(chunk))
-		for i, c := range chunk {
-			keys[i] = map[string]any{"eid": c.ref.elementID, "id": c.ref.id}
+		var keys []map[string]any
+		score := make(map[string]float64, want)
+		for ; next < len(ranked) && len(keys) < want+want/4+1 && len(out) < limit; next++ {
+			c := ranked[next]
+			if c.score < q.MinScore {
+				next = len(ranked) // ranked best first: nothing after scores more
+				break
+			}
+			if !q.wants(c.ref.kind, c.score) {
+				continue
+			}
+			ref := VectorRef{Kind: c.ref.kind, SessionID: c.ref.sessionID, ID: c.ref.id}
+			if q.Held != nil && q.Held(ref) {
+				out = append(out, VectorHit{Kind: ref.Kind, Score: c.score, Held: true, Ref: ref})
+				continue
+			}
+			keys = append(keys, map[string]any{"eid": c.ref.elementID, "id": c.ref.id})
 			score[c.ref.elementID] = c.score
+		}
+		if len(keys) == 0 {
+			continue
 		}
 		params := scopeParams(sc)
 		params["keys"] = keys
@@ -99,13 +145,13 @@ func (s *Store) vectorNodes(ctx context.Context, sc SearchScope, ranked []scored
 }
 
 // vectorScan is the exact scan in Cypher, for a user too large to cache.
-func (s *Store) vectorScan(ctx context.Context, sc SearchScope, vec []float32, limit int) ([]VectorHit, error) {
-	query := make([]float64, len(vec))
-	for i, v := range vec {
+func (s *Store) vectorScan(ctx context.Context, sc SearchScope, q VectorQuery) ([]VectorHit, error) {
+	query := make([]float64, len(q.Vec))
+	for i, v := range q.Vec {
 		query[i] = float64(v)
 	}
 	params := scopeParams(sc)
-	params["vec"], params["limit"] = query, int64(limit)
+	params["vec"], params["limit"] = query, int64(q.Limit)
 	res, err := s.read(ctx, "search.vector", `
 		MATCH (node:Memory {tenant: $tenant, user_id: $user}) WHERE node.embedding IS NOT NULL AND `+memoryFilter+`
 		WITH node, vector.similarity.cosine(node.embedding, $vec) AS score
@@ -114,10 +160,11 @@ func (s *Store) vectorScan(ctx context.Context, sc SearchScope, vec []float32, l
 	if err != nil {
 		return nil, fmt.Errorf("vector search: %w", err)
 	}
-	return decodeVectorHits(res.Records, func(rec *neo4j.Record) float64 {
+	hits, err := decodeVectorHits(res.Records, func(rec *neo4j.Record) float64 {
 		score, _ := get[float64](rec, "score")
 		return score
 	})
+	return slices.DeleteFunc(hits, func(h VectorHit) bool { return !q.wants(h.Kind, h.Score) }), err
 }
 
 func decodeVectorHits(recs []*neo4j.Record, score func(*neo4j.Record) float64) ([]VectorHit, error) {

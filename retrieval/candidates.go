@@ -161,11 +161,36 @@ func (r *search) vectorCandidates(ctx context.Context) error {
 		return fmt.Errorf("embed query: %w: the embedder returned %d vectors for one text", errs.ErrUnavailable, len(vecs))
 	}
 	r.qvec = vecs[0]
-	hits, err := r.s.vectors.VectorSearch(ctx, r.scope, vecs[0], r.vectorPool())
+	var kinds []string
+	for _, k := range []string{KindRaw, KindEvent, KindInsight} {
+		if r.want(k) {
+			kinds = append(kinds, k)
+		}
+	}
+	if len(kinds) == 0 {
+		return nil // the currency stage still reads the query's vector
+	}
+	// Memories the full-text stage already holds only need their score, and
+	// hits at or below the vector floor would carry no signal: neither is
+	// read from the graph.
+	hits, err := r.s.vectors.VectorSearch(ctx, r.scope, graph.VectorQuery{
+		Vec: vecs[0], Limit: r.vectorPool(), Kinds: kinds, MinScore: (1 + r.cfg.VectorFloor) / 2,
+		Held: func(ref graph.VectorRef) bool { return r.set[vectorKey(ref)] != nil },
+	})
 	if err != nil {
 		return err
 	}
 	for _, h := range hits {
+		signal := vectorSignal(h.Score, r.cfg)
+		if signal <= 0 {
+			continue
+		}
+		if h.Held {
+			if c := r.set[vectorKey(h.Ref)]; c != nil {
+				c.Parts.Vector = max(c.Parts.Vector, signal)
+			}
+			continue
+		}
 		var c *candidate
 		switch {
 		case h.Kind == KindRaw && r.want(KindRaw):
@@ -177,12 +202,18 @@ func (r *search) vectorCandidates(ctx context.Context) error {
 		default:
 			continue
 		}
-		c.Parts.Vector = vectorSignal(h.Score, r.cfg)
-		if c.Parts.Vector > 0 {
-			r.set.add(c)
-		}
+		c.Parts.Vector = signal
+		r.set.add(c)
 	}
 	return nil
+}
+
+// vectorKey is the candidateKey of the memory a vector hit names.
+func vectorKey(ref graph.VectorRef) string {
+	if ref.Kind == KindRaw {
+		return KindRaw + ":" + turnKey(ref.SessionID, ref.ID)
+	}
+	return ref.Kind + ":" + ref.ID
 }
 
 // vectorSignal maps a vector index score, (1 + cosine) / 2 for a cosine

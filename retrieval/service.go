@@ -23,7 +23,7 @@ type GraphExpander interface {
 // VectorSearcher finds the nodes nearest to a query vector, and reads the
 // stored vectors of a few turns (the currency stage compares their topics).
 type VectorSearcher interface {
-	VectorSearch(ctx context.Context, sc graph.SearchScope, vec []float32, limit int) ([]graph.VectorHit, error)
+	VectorSearch(ctx context.Context, sc graph.SearchScope, q graph.VectorQuery) ([]graph.VectorHit, error)
 	RawVectors(ctx context.Context, tenant string, turns []graph.TurnRef) (map[graph.TurnRef][]float32, error)
 }
 
