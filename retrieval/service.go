@@ -48,7 +48,7 @@ type TokenCounter interface {
 }
 
 // Service ranks memories and assembles contexts. It is safe for concurrent
-// use and keeps no state between requests.
+// use and keeps no state between requests beyond memos of pure functions.
 type Service struct {
 	text     TextSearcher
 	graph    GraphExpander
@@ -60,7 +60,9 @@ type Service struct {
 	counter  TokenCounter
 	cfg      Config
 	hints    hintIndex
-	now      func() time.Time
+	// statements memoizes the reading of candidate turns (candidates.go).
+	statements *statementMemo
+	now        func() time.Time
 }
 
 // Deps are the service's collaborators; *graph.Store is every store.
@@ -98,5 +100,6 @@ func New(deps Deps, cfg Config) (*Service, error) {
 		cfg = DefaultConfig()
 	}
 	return &Service{text: deps.Text, graph: deps.Graph, vectors: deps.Vectors, store: deps.Context, views: deps.Views,
-		embedder: deps.Embedder, topics: deps.Topics, counter: deps.Counter, cfg: cfg, hints: newHintIndex(), now: deps.Now}, nil
+		embedder: deps.Embedder, topics: deps.Topics, counter: deps.Counter, cfg: cfg, hints: newHintIndex(), now: deps.Now,
+		statements: newStatementMemo(statementMemoSize)}, nil
 }
