@@ -241,11 +241,7 @@ func (u *userVectors) rank(query []float32, sessionID string) []scored {
 		if sessionID != "" && ref.kind != "insight" && ref.sessionID != sessionID {
 			continue
 		}
-		v := u.vecs[i*u.dims : (i+1)*u.dims : (i+1)*u.dims]
-		var dot float32
-		for j, x := range q {
-			dot += x * v[j]
-		}
+		dot := dot32(q, u.vecs[i*u.dims:(i+1)*u.dims:(i+1)*u.dims])
 		out = append(out, scored{ref: ref, score: (1 + float64(dot)) / 2})
 	}
 	slices.SortFunc(out, func(a, b scored) int {
@@ -258,6 +254,25 @@ func (u *userVectors) rank(query []float32, sessionID string) []scored {
 		return 0
 	})
 	return out
+}
+
+// dot32 is the dot product of two vectors of one size, with four
+// independent sums (about twice as fast as one: the additions no longer
+// wait for each other).
+func dot32(a, b []float32) float32 {
+	b = b[:len(a)]
+	var s0, s1, s2, s3 float32
+	i := 0
+	for ; i+4 <= len(a); i += 4 {
+		s0 += a[i] * b[i]
+		s1 += a[i+1] * b[i+1]
+		s2 += a[i+2] * b[i+2]
+		s3 += a[i+3] * b[i+3]
+	}
+	for ; i < len(a); i++ {
+		s0 += a[i] * b[i]
+	}
+	return (s0 + s1) + (s2 + s3)
 }
 
 // userVectors returns the user's entry, loaded and refreshed as needed,
