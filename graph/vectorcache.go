@@ -166,8 +166,11 @@ func (c *vectorCache) dropLocked(u *userVectors) {
 	c.floats -= u.size
 }
 
-// drop forgets a user's entry (erasure of the user).
+// drop forgets a user's entry (erasure of the user); a nil cache has none.
 func (c *vectorCache) drop(k userKey) {
+	if c == nil {
+		return
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if u := c.users[k]; u != nil {
