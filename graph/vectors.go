@@ -89,11 +89,14 @@ func (s *Store) vectorNodes(ctx context.Context, sc SearchScope, ranked []scored
 	limit := q.Limit
 	out := make([]VectorHit, 0, limit)
 	next := 0
-	for next < len(ranked) && len(out) < limit {
-		want := limit - len(out)
+	for round := 0; next < len(ranked) && len(out) < limit; round++ {
+		// The first read asks for exactly what is missing (the filter
+		// rarely drops any); a later one, after the filter dropped some,
+		// for twice that, so scoped searches converge in a few trips.
+		want, start := (limit-len(out))<<min(round, 1), len(out)
 		var keys []map[string]any
 		score := make(map[string]float64, want)
-		for ; next < len(ranked) && len(keys) < want+want/4+1 && len(out) < limit; next++ {
+		for ; next < len(ranked) && len(keys)+len(out)-start < want; next++ {
 			c := ranked[next]
 			if c.score < q.MinScore {
 				next = len(ranked) // ranked best first: nothing after scores more
