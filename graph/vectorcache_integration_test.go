@@ -3,6 +3,7 @@
 package graph_test
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -190,5 +191,57 @@ func TestVectorCacheTooSmall(t *testing.T) {
 		if err != nil || len(hits) != 3 || hits[0].Score < 0.99 {
 			t.Fatalf("uncached search = %+v, %v; want 3 hits, the one with vector 2 first", hits, err)
 		}
+	}
+}
+
+// TestVectorCacheConcurrent: searches of one user running while the lane
+// stores more of their vectors (run with -race) each see a consistent
+// list, and the last ones see every vector.
+func TestVectorCacheConcurrent(t *testing.T) {
+	s := graphtest.Open(t, graph.Config{EmbeddingDimensions: 384, VectorCacheRefresh: 10 * time.Millisecond})
+	tenant, ctx := graphtest.Tenant(t), t.Context()
+	sc := graph.SearchScope{Tenant: tenant, UserID: "alice"}
+	if _, err := s.AppendEvents(ctx, tenant, "s0", "alice", "", events("a")); err != nil {
+		t.Fatal(err)
+	}
+	embedAll(t, s, tenant, func(string) []float32 { return unitVector(0) })
+	stop := make(chan struct{})
+	errc := make(chan error, 4)
+	for range 4 {
+		go func() {
+			for {
+				select {
+				case <-stop:
+					errc <- nil
+					return
+				default:
+				}
+				hits, err := s.VectorSearch(ctx, sc, graph.VectorQuery{Vec: unitVector(0), Limit: 20})
+				if err == nil && (len(hits) == 0 || hits[0].Raw.SessionID != "s0") {
+					err = fmt.Errorf("search found %d hits, first %+v; want the turn of s0 first", len(hits), hits)
+				}
+				if err != nil {
+					errc <- err
+					return
+				}
+			}
+		}()
+	}
+	for i := 1; i <= 5; i++ {
+		session := fmt.Sprintf("s%d", i)
+		if _, err := s.AppendEvents(ctx, tenant, session, "alice", "", events("a")); err != nil {
+			t.Fatal(err)
+		}
+		embedAll(t, s, tenant, func(string) []float32 { return unitVector(i) })
+	}
+	close(stop)
+	for range 4 {
+		if err := <-errc; err != nil {
+			t.Fatal(err)
+		}
+	}
+	hits, err := s.VectorSearch(ctx, sc, graph.VectorQuery{Vec: unitVector(0), Limit: 20})
+	if err != nil || len(hits) != 6 {
+		t.Fatalf("after the lane: %d hits (%v), want all 6 turns", len(hits), err)
 	}
 }
