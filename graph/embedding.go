@@ -107,14 +107,38 @@ func (s *Store) CompleteEmbeddings(ctx context.Context, model string, results []
 			return fmt.Errorf("store embeddings: %w", err)
 		}
 	}
-	if _, err := s.write(ctx, "embedding.done", `
+	// embedded_at (Neo4j's clock) lets other replicas' vector caches read
+	// only what was embedded since their last look (vectorcache.go).
+	res, err := s.write(ctx, "embedding.done", `
 		UNWIND $ids AS id
 		MATCH (n:Unembedded) WHERE elementId(n) = id
-		SET n.embedding_model = $model
-		REMOVE n:Unembedded, n.embed_lease_until, n.embed_owner, n.embed_queued_at`,
-		map[string]any{"ids": ids, "model": model}); err != nil {
+		SET n.embedding_model = $model, n.embedded_at = datetime()
+		REMOVE n:Unembedded, n.embed_lease_until, n.embed_owner, n.embed_queued_at
+		RETURN id, n.tenant AS tenant, n.user_id AS user, labels(n) AS labels, n.session_id AS session, n.id AS nid`,
+		map[string]any{"ids": ids, "model": model})
+	if err != nil {
 		return fmt.Errorf("dequeue embeddings: %w", err)
 	}
+	vecs := make(map[string][]float32, len(results))
+	for _, r := range results {
+		if r.Vector != nil {
+			vecs[r.ElementID] = r.Vector
+		}
+	}
+	stored := map[userKey][]cachedVector{}
+	for _, rec := range res.Records {
+		id, _ := get[string](rec, "id")
+		labels, _ := get[[]any](rec, "labels")
+		tenant, _ := get[string](rec, "tenant")
+		user, _ := get[string](rec, "user")
+		session, _ := get[string](rec, "session")
+		nid, _ := get[string](rec, "nid")
+		if vec := vecs[id]; vec != nil && memoryKind(labels) != "" {
+			k := userKey{tenant, user}
+			stored[k] = append(stored[k], cachedVector{ref: vectorRef{elementID: id, kind: memoryKind(labels), sessionID: session, id: nid}, vec: vec})
+		}
+	}
+	s.cacheEmbedded(stored)
 	return nil
 }
 

@@ -75,19 +75,19 @@ func TestEmbeddingQueue(t *testing.T) {
 		t.Fatalf("backlog after completion = %+v, %v", b, err)
 	}
 
-	hits, err := s.VectorSearch(ctx, graph.SearchScope{Tenant: tenant, UserID: "alice"}, unitVector(8), 5)
+	hits, err := s.VectorSearch(ctx, graph.SearchScope{Tenant: tenant, UserID: "alice"}, graph.VectorQuery{Vec: unitVector(8), Limit: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(hits) == 0 || hits[0].Raw.Text != claimed[1].Text || hits[0].Score < 0.99 {
+	if len(hits) == 0 || hits[0].Raw.Content != claimed[1].Text || hits[0].Score < 0.99 {
 		t.Fatalf("vector search = %+v; want the turn with vector 8 first", hits)
 	}
 	for _, h := range hits {
-		if h.Raw.Text == claimed[2].Text {
+		if h.Raw.Content == claimed[2].Text {
 			t.Fatalf("the turn left unembedded was found by vector: %+v", h)
 		}
 	}
-	if other, err := s.VectorSearch(ctx, graph.SearchScope{Tenant: tenant, UserID: "bob"}, unitVector(8), 5); err != nil || len(other) != 0 {
+	if other, err := s.VectorSearch(ctx, graph.SearchScope{Tenant: tenant, UserID: "bob"}, graph.VectorQuery{Vec: unitVector(8), Limit: 5}); err != nil || len(other) != 0 {
 		t.Fatalf("another user's search found %d hits (%v)", len(other), err)
 	}
 }

@@ -32,6 +32,13 @@ type Config struct {
 	// EmbeddingDimensions > 0 creates vector indexes of that size; 0 means
 	// no embedder is configured and no vector index is created.
 	EmbeddingDimensions int
+	// VectorCacheBytes bounds the vectors held for vector search in Go
+	// (vectorcache.go): 0 means 64 MiB, negative turns the cache off (every
+	// vector search scans in Cypher). VectorCacheRefresh is how stale a
+	// user's vectors may be before a replica reads what others embedded
+	// since (0: 5 s).
+	VectorCacheBytes   int64
+	VectorCacheRefresh time.Duration
 	// ExtraFactTypes extends the ontology's fact vocabulary (validated).
 	ExtraFactTypes []string
 	// Observe, when set, is called after every query with its name,
@@ -58,6 +65,9 @@ type Store struct {
 	// unreachable is set when a statement could not reach Neo4j, and
 	// cleared by the first connectivity check that succeeds (see reachable).
 	unreachable atomic.Bool
+	// vcache holds users' vectors for exact vector search in Go
+	// (vectorcache.go); nil without an embedder.
+	vcache *vectorCache
 }
 
 // Open connects to Neo4j, retrying until ConnectTimeout so a server that is
@@ -101,6 +111,9 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (*Store, error) {
 	}
 	s := &Store{driver: driver, cfg: cfg, log: log, factTypes: ontology.Vocabulary(cfg.ExtraFactTypes...),
 		tracer: telemetry.Tracer(cfg.Tracer, "graph")}
+	if cfg.EmbeddingDimensions > 0 && cfg.VectorCacheBytes >= 0 {
+		s.vcache = newVectorCache(cfg.VectorCacheBytes, cfg.VectorCacheRefresh)
+	}
 
 	deadline := time.Now().Add(cfg.ConnectTimeout)
 	for {

@@ -15,44 +15,167 @@ type VectorHit struct {
 	Node    EventNode
 	Insight Insight
 	Score   float64 // cosine similarity mapped to [0,1] by Neo4j
+	// Held is set, and only Ref is filled, for a memory the caller said it
+	// already holds (VectorQuery.Held): its node was not read.
+	Held bool
+	Ref  VectorRef
+}
+
+// VectorRef names a memory found by vector: its tier, its session (raw
+// turns and summaries) and its id.
+type VectorRef struct {
+	Kind, SessionID, ID string
+}
+
+// VectorQuery is one vector search.
+type VectorQuery struct {
+	Vec   []float32
+	Limit int
+	// MinScore drops hits scoring below it (the caller would discard them).
+	MinScore float64
+	// Kinds are the tiers wanted (raw, event, insight); empty means all.
+	Kinds []string
+	// Held reports the memories the caller already holds, found by the
+	// full-text search of the same scope (so they pass its filter): they
+	// come back as Held hits, by ref and score, without reading their
+	// nodes again. Nil holds none.
+	Held func(VectorRef) bool
+}
+
+// wants reports whether a memory of that kind and score can be returned.
+func (q VectorQuery) wants(kind string, score float64) bool {
+	return score >= q.MinScore && (len(q.Kinds) == 0 || slices.Contains(q.Kinds, kind))
 }
 
 // VectorSearch returns the scope's nodes nearest to vec, by exact cosine
-// over the user's embedded memories (found through the (tenant, user_id)
-// index), not through the vector index. Neo4j 5.26 cannot filter inside a
-// vector index: an approximate search over every tenant's vectors, cut to
-// this user's afterwards, misses a user with few memories in a large
-// database entirely (measured: a user's 5 turns among 20,000 others found
-// none of them), while an exact scan of one user's memories is complete
-// and costs a few milliseconds for thousands of them.
-func (s *Store) VectorSearch(ctx context.Context, sc SearchScope, vec []float32, limit int) ([]VectorHit, error) {
-	if s.cfg.EmbeddingDimensions == 0 || len(vec) != s.cfg.EmbeddingDimensions || limit <= 0 {
+// over the user's embedded memories, not through the vector index. Neo4j
+// 5.26 cannot filter inside a vector index: an approximate search over
+// every tenant's vectors, cut to this user's afterwards, misses a user with
+// few memories in a large database entirely (measured: a user's 5 turns
+// among 20,000 others found none of them). The exact scan runs in Go over
+// the user's vectors held in memory (vectorcache.go); Neo4j then reads only
+// the nodes that made the cut, applying the scope filter. A user whose
+// vectors do not fit in the cache is scanned in Cypher instead.
+func (s *Store) VectorSearch(ctx context.Context, sc SearchScope, q VectorQuery) ([]VectorHit, error) {
+	if s.cfg.EmbeddingDimensions == 0 || len(q.Vec) != s.cfg.EmbeddingDimensions || q.Limit <= 0 {
 		return nil, nil
 	}
-	query := make([]float64, len(vec))
-	for i, v := range vec {
+	u, err := s.userVectors(ctx, userKey{sc.Tenant, sc.UserID})
+	if err != nil {
+		return nil, fmt.Errorf("vector search: %w", err)
+	}
+	if u == nil {
+		return s.vectorScan(ctx, sc, q)
+	}
+	ranked := u.rank(q.Vec, sc.SessionID)
+	u.mu.RUnlock()
+	return s.vectorNodes(ctx, sc, ranked, q)
+}
+
+// vectorHitFields projects a vector hit as full-text search reads the same
+// tier: never the embedding, nor a summary's stored condensation record and
+// config (which made the vector hits' payload several times the text
+// search's).
+const vectorHitFields = `CASE WHEN node:Raw THEN node {` + rawSearchFields + `}
+		     WHEN node:Event THEN node {` + eventSearchFields + `}
+		     ELSE node {.*, embedding: null} END`
+
+// vectorNodes reads the nodes of the best ranked memories until limit of
+// them pass the scope filter (or none is left): most searches take one
+// round trip, since the cache already kept only the scope's session; the
+// filter drops superseded insights, memories after as_of or of another
+// agent, and memories deleted since the cache read them.
+func (s *Store) vectorNodes(ctx context.Context, sc SearchScope, ranked []scored, q VectorQuery) ([]VectorHit, error) {
+	limit := q.Limit
+	out := make([]VectorHit, 0, limit)
+	next := 0
+	for round := 0; next < len(ranked) && len(out) < limit; round++ {
+		// The first read asks for exactly what is missing (the filter
+		// rarely drops any); a later one, after the filter dropped some,
+		// for twice that, so scoped searches converge in a few trips.
+		want, start := (limit-len(out))<<min(round, 1), len(out)
+		var keys []map[string]any
+		score := make(map[string]float64, want)
+		for ; next < len(ranked) && len(keys)+len(out)-start < want; next++ {
+			c := ranked[next]
+			if c.score < q.MinScore {
+				next = len(ranked) // ranked best first: nothing after scores more
+				break
+			}
+			if !q.wants(c.ref.kind, c.score) {
+				continue
+			}
+			ref := VectorRef{Kind: c.ref.kind, SessionID: c.ref.sessionID, ID: c.ref.id}
+			if q.Held != nil && q.Held(ref) {
+				out = append(out, VectorHit{Kind: ref.Kind, Score: c.score, Held: true, Ref: ref})
+				continue
+			}
+			keys = append(keys, map[string]any{"eid": c.ref.elementID, "id": c.ref.id})
+			score[c.ref.elementID] = c.score
+		}
+		if len(keys) == 0 {
+			continue
+		}
+		params := scopeParams(sc)
+		params["keys"] = keys
+		res, err := s.read(ctx, "search.vector_nodes", `
+			UNWIND $keys AS k
+			MATCH (node:Memory) WHERE elementId(node) = k.eid
+			WITH node, k WHERE node.id = k.id AND node.embedding IS NOT NULL AND `+memoryFilter+`
+			RETURN elementId(node) AS eid, labels(node) AS labels, `+vectorHitFields+` AS p`, params)
+		if err != nil {
+			return nil, fmt.Errorf("vector search: %w", err)
+		}
+		hits, err := decodeVectorHits(res.Records, func(rec *neo4j.Record) float64 {
+			eid, _ := get[string](rec, "eid")
+			return score[eid]
+		})
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, hits...)
+	}
+	slices.SortStableFunc(out, func(a, b VectorHit) int {
+		switch {
+		case a.Score > b.Score:
+			return -1
+		case a.Score < b.Score:
+			return 1
+		}
+		return 0
+	})
+	return out[:min(len(out), limit)], nil
+}
+
+// vectorScan is the exact scan in Cypher, for a user too large to cache.
+func (s *Store) vectorScan(ctx context.Context, sc SearchScope, q VectorQuery) ([]VectorHit, error) {
+	query := make([]float64, len(q.Vec))
+	for i, v := range q.Vec {
 		query[i] = float64(v)
 	}
 	params := scopeParams(sc)
-	params["vec"], params["limit"] = query, int64(limit)
+	params["vec"], params["limit"] = query, int64(q.Limit)
 	res, err := s.read(ctx, "search.vector", `
 		MATCH (node:Memory {tenant: $tenant, user_id: $user}) WHERE node.embedding IS NOT NULL AND `+memoryFilter+`
 		WITH node, vector.similarity.cosine(node.embedding, $vec) AS score
 		ORDER BY score DESC LIMIT $limit
-		RETURN labels(node) AS labels, node {.*, embedding: null} AS p, score`, params)
+		RETURN labels(node) AS labels, `+vectorHitFields+` AS p, score`, params)
 	if err != nil {
 		return nil, fmt.Errorf("vector search: %w", err)
 	}
-	return decodeVectorHits(res.Records)
+	hits, err := decodeVectorHits(res.Records, func(rec *neo4j.Record) float64 {
+		score, _ := get[float64](rec, "score")
+		return score
+	})
+	return slices.DeleteFunc(hits, func(h VectorHit) bool { return !q.wants(h.Kind, h.Score) }), err
 }
 
-func decodeVectorHits(recs []*neo4j.Record) ([]VectorHit, error) {
+func decodeVectorHits(recs []*neo4j.Record, score func(*neo4j.Record) float64) ([]VectorHit, error) {
 	out := make([]VectorHit, 0, len(recs))
 	for _, rec := range recs {
 		labels, _ := get[[]any](rec, "labels")
 		p, _ := get[map[string]any](rec, "p")
-		score, _ := get[float64](rec, "score")
-		h := VectorHit{Score: score}
+		h := VectorHit{Score: score(rec)}
 		switch {
 		case slices.Contains(labels, any("Raw")):
 			ev, err := decodeRaw(p)

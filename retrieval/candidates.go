@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"sync"
 
 	"github.com/graphmem/graphmem/errs"
 	"github.com/graphmem/graphmem/graph"
@@ -54,14 +55,37 @@ func (set candidateSet) add(c *candidate) *candidate {
 // candidates is the first stage: the full-text hits of every index the
 // request asks for, each normalized by its index's best hit, with the
 // window prior; then the vector index's nearest neighbours.
+//
+// The query is embedded while the full-text round trip is in flight: the
+// two take about as long as each other, and neither needs the other.
 func (r *search) candidates(ctx context.Context) error {
+	if r.s.embedder == nil {
+		return r.textCandidates(ctx)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	type embedded struct {
+		vecs [][]float32
+		err  error
+	}
+	done := make(chan embedded, 1)
+	go func() {
+		vecs, err := r.s.embedder.Embed(ctx, []string{r.in.Query})
+		done <- embedded{vecs, err}
+	}()
 	if err := r.textCandidates(ctx); err != nil {
+		cancel()
+		<-done
 		return err
 	}
-	if r.s.embedder != nil {
-		return r.vectorCandidates(ctx)
+	e := <-done
+	if e.err != nil {
+		return fmt.Errorf("embed query: %w", e.err)
 	}
-	return nil
+	if len(e.vecs) != 1 {
+		return fmt.Errorf("embed query: %w: the embedder returned %d vectors for one text", errs.ErrUnavailable, len(e.vecs))
+	}
+	return r.vectorCandidates(ctx, e.vecs[0])
 }
 
 // pool is how many raw candidates the search reads.
@@ -103,7 +127,7 @@ func (r *search) textCandidates(ctx context.Context) error {
 				r.replies[turnKey(h.Event.SessionID, h.Event.ID)] = *h.Next
 			}
 			if r.want(KindRaw) && h.Event.Kind != graph.RawCondensationRequest {
-				c := rawCandidate(h.Event)
+				c := r.s.statements.rawCandidate(h.Event)
 				c.Parts.FullText = n
 				r.set.add(c)
 			}
@@ -154,25 +178,43 @@ func (r *search) windowPrior(windowScore map[string]float64) {
 	}
 }
 
-// vectorCandidates adds the vector index's nearest neighbours of the query.
-func (r *search) vectorCandidates(ctx context.Context) error {
-	vecs, err := r.s.embedder.Embed(ctx, []string{r.in.Query})
-	if err != nil {
-		return fmt.Errorf("embed query: %w", err)
+// vectorCandidates adds the nearest neighbours of the query's vector.
+func (r *search) vectorCandidates(ctx context.Context, qvec []float32) error {
+	r.qvec = qvec
+	var kinds []string
+	for _, k := range []string{KindRaw, KindEvent, KindInsight} {
+		if r.want(k) {
+			kinds = append(kinds, k)
+		}
 	}
-	if len(vecs) != 1 {
-		return fmt.Errorf("embed query: %w: the embedder returned %d vectors for one text", errs.ErrUnavailable, len(vecs))
+	if len(kinds) == 0 {
+		return nil // the currency stage still reads the query's vector
 	}
-	r.qvec = vecs[0]
-	hits, err := r.s.vectors.VectorSearch(ctx, r.scope, vecs[0], r.vectorPool())
+	// Memories the full-text stage already holds only need their score, and
+	// hits at or below the vector floor would carry no signal: neither is
+	// read from the graph.
+	hits, err := r.s.vectors.VectorSearch(ctx, r.scope, graph.VectorQuery{
+		Vec: qvec, Limit: r.vectorPool(), Kinds: kinds, MinScore: (1 + r.cfg.VectorFloor) / 2,
+		Held: func(ref graph.VectorRef) bool { return r.set[vectorKey(ref)] != nil },
+	})
 	if err != nil {
 		return err
 	}
 	for _, h := range hits {
+		signal := vectorSignal(h.Score, r.cfg)
+		if signal <= 0 {
+			continue
+		}
+		if h.Held {
+			if c := r.set[vectorKey(h.Ref)]; c != nil {
+				c.Parts.Vector = max(c.Parts.Vector, signal)
+			}
+			continue
+		}
 		var c *candidate
 		switch {
 		case h.Kind == KindRaw && r.want(KindRaw):
-			c = rawCandidate(h.Raw)
+			c = r.s.statements.rawCandidate(h.Raw)
 		case h.Kind == KindEvent && r.want(KindEvent):
 			c = eventCandidate(h.Node, r.rawText)
 		case h.Kind == KindInsight && r.want(KindInsight):
@@ -180,12 +222,18 @@ func (r *search) vectorCandidates(ctx context.Context) error {
 		default:
 			continue
 		}
-		c.Parts.Vector = vectorSignal(h.Score, r.cfg)
-		if c.Parts.Vector > 0 {
-			r.set.add(c)
-		}
+		c.Parts.Vector = signal
+		r.set.add(c)
 	}
 	return nil
+}
+
+// vectorKey is the candidateKey of the memory a vector hit names.
+func vectorKey(ref graph.VectorRef) string {
+	if ref.Kind == KindRaw {
+		return KindRaw + ":" + turnKey(ref.SessionID, ref.ID)
+	}
+	return ref.Kind + ":" + ref.ID
 }
 
 // vectorSignal maps a vector index score, (1 + cosine) / 2 for a cosine
@@ -196,7 +244,50 @@ func vectorSignal(score float64, cfg Config) float64 {
 }
 
 func rawCandidate(r graph.RawEvent) *candidate {
-	st := knowledge.ReadStatement(r.Content)
+	return rawCandidateOf(r, knowledge.ReadStatement(r.Content))
+}
+
+// statementMemo remembers the reading of turns' text (knowledge.
+// ReadStatement, a tenth of a search's CPU when every candidate turn was
+// read again on every search). A turn's content never changes, so the
+// reading of a text is kept until the memo is full, then all are dropped:
+// a bound without the bookkeeping of an LRU.
+type statementMemo struct {
+	mu   sync.Mutex
+	m    map[string]knowledge.Statement
+	size int
+}
+
+// statementMemoSize bounds the memo: ~20,000 turns' readings, a few MB.
+const statementMemoSize = 20000
+
+func newStatementMemo(size int) *statementMemo {
+	return &statementMemo{m: make(map[string]knowledge.Statement), size: size}
+}
+
+func (m *statementMemo) read(text string) knowledge.Statement {
+	m.mu.Lock()
+	st, ok := m.m[text]
+	m.mu.Unlock()
+	if ok {
+		return st
+	}
+	st = knowledge.ReadStatement(text)
+	m.mu.Lock()
+	if len(m.m) >= m.size {
+		clear(m.m)
+	}
+	m.m[text] = st
+	m.mu.Unlock()
+	return st
+}
+
+// rawCandidate is the package's rawCandidate with the reading memoized.
+func (m *statementMemo) rawCandidate(r graph.RawEvent) *candidate {
+	return rawCandidateOf(r, m.read(r.Content))
+}
+
+func rawCandidateOf(r graph.RawEvent, st knowledge.Statement) *candidate {
 	text := r.Content
 	if r.Name != "" {
 		text = r.Name + ": " + r.Content

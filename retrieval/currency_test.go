@@ -52,7 +52,8 @@ func (conceptEmbedder) Embed(_ context.Context, texts []string) ([][]float32, er
 // vectors, embedded by the concept embedder.
 type fakeVectors struct{ raws []graph.RawEvent }
 
-func (f fakeVectors) VectorSearch(ctx context.Context, _ graph.SearchScope, q []float32, _ int) ([]graph.VectorHit, error) {
+func (f fakeVectors) VectorSearch(ctx context.Context, _ graph.SearchScope, vq graph.VectorQuery) ([]graph.VectorHit, error) {
+	q := vq.Vec
 	var out []graph.VectorHit
 	for _, r := range f.raws {
 		v, _ := conceptEmbedder{}.Embed(ctx, []string{r.Content})

@@ -23,7 +23,7 @@ type GraphExpander interface {
 // VectorSearcher finds the nodes nearest to a query vector, and reads the
 // stored vectors of a few turns (the currency stage compares their topics).
 type VectorSearcher interface {
-	VectorSearch(ctx context.Context, sc graph.SearchScope, vec []float32, limit int) ([]graph.VectorHit, error)
+	VectorSearch(ctx context.Context, sc graph.SearchScope, q graph.VectorQuery) ([]graph.VectorHit, error)
 	RawVectors(ctx context.Context, tenant string, turns []graph.TurnRef) (map[graph.TurnRef][]float32, error)
 }
 
@@ -48,7 +48,7 @@ type TokenCounter interface {
 }
 
 // Service ranks memories and assembles contexts. It is safe for concurrent
-// use and keeps no state between requests.
+// use and keeps no state between requests beyond memos of pure functions.
 type Service struct {
 	text     TextSearcher
 	graph    GraphExpander
@@ -61,7 +61,9 @@ type Service struct {
 	access   AccessTracker // nil: no access counts, no decay
 	cfg      Config
 	hints    hintIndex
-	now      func() time.Time
+	// statements memoizes the reading of candidate turns (candidates.go).
+	statements *statementMemo
+	now        func() time.Time
 }
 
 // Deps are the service's collaborators; *graph.Store is every store.
@@ -101,5 +103,6 @@ func New(deps Deps, cfg Config) (*Service, error) {
 		cfg = DefaultConfig()
 	}
 	return &Service{text: deps.Text, graph: deps.Graph, vectors: deps.Vectors, store: deps.Context, views: deps.Views,
-		embedder: deps.Embedder, topics: deps.Topics, counter: deps.Counter, access: deps.Access, cfg: cfg, hints: newHintIndex(), now: deps.Now}, nil
+		embedder: deps.Embedder, topics: deps.Topics, counter: deps.Counter, access: deps.Access, cfg: cfg, hints: newHintIndex(), now: deps.Now,
+		statements: newStatementMemo(statementMemoSize)}, nil
 }
