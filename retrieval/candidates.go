@@ -24,8 +24,8 @@ type candidate struct {
 	hypothetical, other bool
 	// raw turns: takes back the speaker's previous statement; reports a change
 	correction, change, ending bool
-	seq                int64     // raw turns: the turn's position in its session
-	vec                []float32 // raw turns: the stored vector, when the currency stage read it
+	seq                        int64     // raw turns: the turn's position in its session
+	vec                        []float32 // raw turns: the stored vector, when the currency stage read it
 	// factor scales the final score (demotions), lift the relevance (the
 	// current value of a slot inheriting its best match); 0 means 1.
 	factor, lift float64
