@@ -282,7 +282,7 @@ func (s *Store) ImportBatch(ctx context.Context, tenant string, lines []ExportLi
 			if slices.Contains(l.Labels, "Memory") {
 				// Vectors are not carried over: the importing service's
 				// embedding lane embeds the memories with its own model.
-				for _, k := range []string{"embedding", "embedding_model", "embed_lease_until", "embed_owner"} {
+				for _, k := range []string{"embedding", "embedding_model", "embedded_at", "embed_lease_until", "embed_owner"} {
 					delete(props, k)
 				}
 				props["embed_queued_at"] = time.Now().UTC()
@@ -472,7 +472,7 @@ func encodeProps(p map[string]any) map[string]any {
 		// The tenant is the importer's; vectors and the embedding queue's
 		// marks are derived data the importing service's lane recomputes
 		// with its own model.
-		if k == "tenant" || k == "embedding" || k == "embedding_model" || strings.HasPrefix(k, "embed_") {
+		if k == "tenant" || k == "embedding" || k == "embedding_model" || k == "embedded_at" || strings.HasPrefix(k, "embed_") {
 			continue
 		}
 		if k == "scope" {
