@@ -135,6 +135,11 @@ func (s *server) listMerges(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
+	if v, present := c.GetQuery("user_id"); present && v == "" {
+		// omitempty lets "" through; the spec's pattern does not.
+		s.fail(c, invalidField("user_id", "ident", "must be a user id (letters, digits and _.:@-), not empty"))
+		return
+	}
 	svc, ok := s.consolidation(c)
 	if !ok {
 		return

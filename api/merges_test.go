@@ -124,6 +124,7 @@ func TestConsolidationRoutes(t *testing.T) {
 	for _, bad := range []struct{ method, path, field string }{
 		{http.MethodGet, "/v1/merges?status=done", "status"},
 		{http.MethodGet, "/v1/merges?limit=5000", "limit"},
+		{http.MethodGet, "/v1/merges?user_id=", "user_id"},
 		{http.MethodPost, "/v1/merges/a%20b/split", "merge_id"},
 		{http.MethodPost, "/v1/users/-x/consolidate", "user_id"},
 	} {
