@@ -382,32 +382,30 @@ func (l *Engine) chat(ctx context.Context, op string, req openai.ChatCompletionR
 	req.MaxTokens = l.cfg.MaxTokens //nolint:staticcheck // SA1019: max_tokens is the field every compatible server knows; see Config.MaxTokens
 
 	var resp openai.ChatCompletionResponse
-	err = l.retry(ctx, op, func(actx context.Context) error {
+	send := func(actx context.Context) error {
 		r, err := l.client.CreateChatCompletion(actx, req)
 		if err != nil {
+			if refusedJSONSchema(req, err) {
+				return schemaRefusal{err}
+			}
 			return err
 		}
 		resp = r
 		return nil
-	})
-	if err != nil && refusedJSONSchema(req, err) {
+	}
+	err = l.retry(ctx, op, send)
+	if refusal := (schemaRefusal{}); errors.As(err, &refusal) {
 		// llama-cpp-python's server, for one, accepts only "text" and
-		// "json_object" and answers json_schema with a 422. Failing every
-		// window over a format the engine can do without would leave such a
-		// server unusable, so the engine switches to json_object for good
-		// and resends this call with the schema in the prompt.
+		// "json_object" and answers json_schema with a validation error
+		// (a 500, from its error handler). Failing every window over a
+		// format the engine can do without would leave such a server
+		// unusable, so the engine switches to json_object for good and
+		// resends this call with the schema in the prompt.
 		if !l.noJSONSchema.Swap(true) {
-			l.log.WarnContext(ctx, "llm server refused response_format json_schema; using json_object with the schema in the prompt", "op", op, "err", err)
+			l.log.WarnContext(ctx, "llm server refused response_format json_schema; using json_object with the schema in the prompt", "op", op, "err", refusal.err)
 		}
 		req = withSchemaInPrompt(req)
-		err = l.retry(ctx, op, func(actx context.Context) error {
-			r, err := l.client.CreateChatCompletion(actx, req)
-			if err != nil {
-				return err
-			}
-			resp = r
-			return nil
-		})
+		err = l.retry(ctx, op, send)
 	}
 	if err != nil {
 		return chatResult{}, err
@@ -473,11 +471,18 @@ func (l *Engine) jsonSchema() bool {
 	return l.cfg.UseJSONSchema && !l.noJSONSchema.Load()
 }
 
+// schemaRefusal is an attempt the server failed because it refused
+// json_schema. It hides the HTTP status from transient, so the retry loop
+// stops at once instead of resending a request that fails the same way.
+type schemaRefusal struct{ err error }
+
+func (e schemaRefusal) Error() string { return e.err.Error() }
+
 // refusedJSONSchema reports whether err is the server rejecting the
-// json_schema type itself: a 400 or 422 whose message names json_schema or
-// offers json_object (llama-cpp-python: "Input should be 'text' or
-// 'json_object'"). Other 4xx, OpenAI's "Invalid schema for
-// response_format" among them, are the request's fault and fail as before.
+// json_schema type itself: a 400, 422 or 500 whose message names
+// json_schema or offers json_object (llama-cpp-python 0.3 answers a 500
+// "Input should be 'text' or 'json_object'"). Other errors, OpenAI's 400
+// "Invalid schema for response_format" among them, fail as before.
 func refusedJSONSchema(req openai.ChatCompletionRequest, err error) bool {
 	rf := req.ResponseFormat
 	if rf == nil || rf.Type != openai.ChatCompletionResponseFormatTypeJSONSchema || rf.JSONSchema == nil {
@@ -492,7 +497,7 @@ func refusedJSONSchema(req openai.ChatCompletionRequest, err error) bool {
 	case errors.As(err, &apiErr):
 		status = apiErr.HTTPStatusCode
 	}
-	if status != http.StatusBadRequest && status != http.StatusUnprocessableEntity {
+	if status != http.StatusBadRequest && status != http.StatusUnprocessableEntity && status != http.StatusInternalServerError {
 		return false
 	}
 	msg := strings.ToLower(err.Error())
