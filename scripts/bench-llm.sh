@@ -16,7 +16,8 @@
 #    session goes through summary and extraction (done, or failed with a
 #    readable reason); that attempts which time out are retried and the job
 #    extracts once retried with a sane timeout.
-# 4. Prints the figures and writes them to bench/out/llm-real.json.
+# 4. Prints the figures and writes them to bench/out/llm-real.json (the
+#    servers' logs to bench/out/llm-real-logs/).
 #
 # Everything runs at nice 19 (BENCH_LLM_NICE) so a CPU benchmark beside it
 # keeps its cores. Knobs: BENCH_LLM_THREADS (llama.cpp threads, 2),
@@ -73,11 +74,19 @@ llama_pid=
 neo4j_up=
 cleanup() {
   status=$?
-  if [ -n "$llama_pid" ]; then kill "$llama_pid" 2>/dev/null || true; wait "$llama_pid" 2>/dev/null || true; fi
+  # uvicorn waits for generations whose clients gave up (timed-out
+  # attempts) before it exits: give it 10 s, then end it.
+  if [ -n "$llama_pid" ]; then
+    kill "$llama_pid" 2>/dev/null || true
+    for _ in $(seq 10); do kill -0 "$llama_pid" 2>/dev/null || break; sleep 1; done
+    kill -9 "$llama_pid" 2>/dev/null || true
+    wait "$llama_pid" 2>/dev/null || true
+  fi
   [ -z "$neo4j_up" ] || neo4j_throwaway_cleanup $status bench-llm
   if [ $status -ne 0 ]; then
     for f in "$logs"/*.log; do [ -f "$f" ] && { echo "== last lines of $f"; tail -20 "$f"; }; done
   fi
+  rm -rf "$out/llm-real-logs"; cp -r "$logs" "$out/llm-real-logs" 2>/dev/null || true
   rm -rf "$logs"
   exit $status
 }
@@ -106,9 +115,11 @@ BENCH_LLM_NEO4J_URI="$NEO4J_THROWAWAY_URI" BENCH_LLM_LOGS="$logs" BENCH_LLM_OUT=
 BENCH_LLM_MODEL_FILE="$model_file" BENCH_LLM_MODEL_SHA256="$model_sha256" BENCH_LLM_LLAMA_VERSION="$llama_version" \
   python3 - <<'PY'
 """The checks of make bench-llm (stdlib only; see scripts/bench-llm.sh)."""
-import json, os, re, socket, statistics, subprocess, sys, time, urllib.error, urllib.request
+import json, os, re, signal, socket, subprocess, sys, time, urllib.error, urllib.request
 from datetime import datetime
 
+# A TERM (the script's trap, Ctrl-C's neighbour) stops graphmem too.
+signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
 LLM = os.environ["BENCH_LLM_URL"]
 LOGS = os.environ["BENCH_LLM_LOGS"]
 KEYS = {"alpha": "bench-llm-alpha-key", "beta": "bench-llm-beta-key"}
@@ -157,14 +168,17 @@ def wait_for(what, ok, limit):
 
 
 def llama_requests():
-    """Chat requests the llama.cpp server has logged so far."""
+    """Chat requests the llama.cpp server has answered so far (uvicorn logs
+    a request when it answers, so attempts whose client gave up are not
+    counted)."""
     with open(os.environ["BENCH_LLM_LOG"], errors="replace") as f:
-        return sum(1 for line in f if "POST /v1/chat/completions" in line)
+        return sum(1 for line in f if line.startswith("INFO:") and '"POST /v1/chat/completions' in line)
 
 
 # --- the server alone -------------------------------------------------------
 wait_for("llama.cpp server", lambda: call("GET", LLM + "/models", timeout=5)[0] == 200, 300)
 msgs = [{"role": "user", "content": "Write three sentences about the sea."}]
+call("POST", LLM + "/chat/completions", {"model": "smollm2", "messages": msgs, "max_tokens": 8})  # warm-up: load, first allocations
 st, r, secs = call("POST", LLM + "/chat/completions", {"model": "smollm2", "messages": msgs, "max_tokens": 128, "temperature": 0})
 if st != 200:
     sys.exit(f"bench-llm: plain chat completion answered {st}: {r}")
@@ -207,7 +221,7 @@ def free_port():
 class Graphmem:
     """One `graphmem serve` on a free port with the LLM engine on llama.cpp."""
 
-    def __init__(self, name, timeout, max_attempts):
+    def __init__(self, name, timeout, max_attempts, log_level="info"):
         self.url = f"http://127.0.0.1:{free_port()}"
         env = dict(os.environ,
                    GRAPHMEM_LISTEN_ADDR=self.url[len("http://"):],
@@ -219,8 +233,10 @@ class Graphmem:
                    GRAPHMEM_LLM_TIMEOUT=timeout,
                    GRAPHMEM_JOB_MAX_ATTEMPTS=str(max_attempts),
                    GRAPHMEM_JOB_BACKOFF="1s",
-                   GRAPHMEM_LOG_FORMAT="json")
-        self.log = open(os.path.join(LOGS, f"graphmem-{name}.log"), "w")
+                   GRAPHMEM_LOG_FORMAT="json",
+                   GRAPHMEM_LOG_LEVEL=log_level)
+        self.path = os.path.join(LOGS, f"graphmem-{name}.log")
+        self.log = open(self.path, "w")
         self.proc = subprocess.Popen(["./bin/graphmem", "serve"], env=env, stdout=self.log, stderr=subprocess.STDOUT)
         wait_for("graphmem", lambda: call("GET", self.url + "/readyz", timeout=5)[0] == 200, 300)
 
@@ -298,7 +314,7 @@ try:
         sys.exit(f"bench-llm: close answered {st}: {r}")
     # Wait until one of alpha's jobs holds the LLM, then measure the API and
     # beta's job while it does.
-    wait_for("a running alpha job", lambda: any(j["status"] == "running" for j in g.jobs("alpha", "s1")), 120)
+    wait_for("a running alpha job", lambda: (lambda js: settled(js) or any(j["status"] == "running" for j in js))(g.jobs("alpha", "s1")), 120)
     st, forget, _ = g.req("DELETE", "/v1/sessions/b-scratch", tenant="beta")
     if st not in (200, 202):
         sys.exit(f"bench-llm: beta's erasure answered {st}: {forget}")
@@ -332,7 +348,7 @@ try:
         "outcome": "done" if settled(jobs) and all(j["status"] == "done" for j in jobs) else ("failed" if settled(jobs) else "unfinished"),
         "seconds_close_to_settled": round(total, 1),
         "seconds_per_extraction": [j.get("seconds") for j in extract_jobs],
-        "llm_requests": llama_requests() - before,
+        "llm_requests_answered": llama_requests() - before,
         "facts_stored": n_facts,
         "jobs": summarize_jobs(jobs),
     }
@@ -343,7 +359,7 @@ try:
         "other_tenant_erasure_job_seconds": None if forget_secs is None else round(forget_secs, 1),
     }
     s = report["session"]
-    say(f"session s1: {s['outcome']} in {s['seconds_close_to_settled']}s, {s['llm_requests']} LLM requests, {n_facts} facts")
+    say(f"session s1: {s['outcome']} in {s['seconds_close_to_settled']}s, {s['llm_requests_answered']} LLM requests, {n_facts} facts")
     for j in s["jobs"]:
         say(f"  job {j['kind']}: {j['status']} after {j['attempts']} attempt(s), {j.get('seconds')}s"
             + (f"; last_error: {j['last_error'][:300]}" if j.get("last_error") else ""))
@@ -357,7 +373,7 @@ finally:
 # Timeout phase: attempts that time out are retried by the engine, the job
 # fails with the reason, and a retry with a sane timeout extracts the window.
 short = os.environ.get("BENCH_LLM_SHORT_TIMEOUT", "2s")
-g = Graphmem("timeout", short, 1)
+g = Graphmem("timeout", short, 1, "debug")
 try:
     g.append("alpha", "alice", "s2", [("user", "I started learning the piano last week."), ("assistant", "Great!")])
     before = llama_requests()
@@ -367,8 +383,11 @@ try:
         time.sleep(1)
     jobs = g.jobs("alpha", "s2")
     failed = [j for j in jobs if j["status"] == "failed"]
-    report["timeout"] = {"llm_timeout": short, "llm_requests": llama_requests() - before, "jobs": summarize_jobs(jobs)}
-    say(f"timeout {short}: {report['timeout']['llm_requests']} LLM requests; "
+    with open(g.path) as f:
+        retries = sum(1 for line in f if "llm attempt failed; retrying" in line and "timed out" in line)
+    report["timeout"] = {"llm_timeout": short, "attempts_timed_out_and_retried": retries,
+                         "llm_requests_answered": llama_requests() - before, "jobs": summarize_jobs(jobs)}
+    say(f"timeout {short}: {retries} timed-out attempts retried by the engine; "
         + "; ".join(f"{j['kind']} {j['status']}: {(j.get('last_error') or '')[:200]}" for j in jobs))
 finally:
     g.stop()
