@@ -406,8 +406,32 @@ if failed:
     finally:
         g.stop()
 
+# The interoperability claims, each of which can fail. A failed extraction
+# is not one of them: a tiny model may well write unusable JSON; it must
+# then fail with a reason.
+s, w, t = report["session"], report["while_llm_busy"], report["timeout"]
+after = t.get("after_retry", {}).get("jobs", [])
+checks = {
+    "json_schema accepted, or the engine fell back (the extraction call was answered)":
+        any(j["kind"] == "extract" and (j.get("usage") or {}).get("completion_tokens") for j in s["jobs"]),
+    "the session's jobs settled (done, or failed with a reason)":
+        s["outcome"] != "unfinished" and all(j["status"] == "done" or j.get("last_error") for j in s["jobs"]),
+    "/readyz answered every time while the LLM was busy": w["samples"] > 0 and w["readyz_ms"]["ok"] == w["samples"],
+    "another tenant's search answered every time while the LLM was busy": w["samples"] > 0 and w["other_tenant_search_ms"]["ok"] == w["samples"],
+    "another tenant's job finished while the LLM was busy": w["other_tenant_erasure_job_seconds"] is not None,
+    "timed-out attempts were retried and the job says so":
+        t["attempts_timed_out_and_retried"] > 0 and any("timed out" in (j.get("last_error") or "") for j in t["jobs"]),
+    "the timed-out job, retried with a sane timeout, was done":
+        bool(after) and all(j["status"] == "done" for j in after if j["kind"] in {f["kind"] for f in t["jobs"] if f["status"] == "failed"}),
+}
+report["checks"] = checks
 with open(os.environ["BENCH_LLM_OUT"], "w") as f:
     json.dump(report, f, indent=2)
 say(f"wrote {os.environ['BENCH_LLM_OUT']}")
+for name, ok in checks.items():
+    say(("ok     " if ok else "FAILED ") + name)
+failed_checks = sum(1 for ok in checks.values() if not ok)
+print(f"bench-llm: {len(checks) - failed_checks} passed, {failed_checks} failed", flush=True)
+sys.exit(1 if failed_checks else 0)
 PY
 step "done"
