@@ -406,6 +406,22 @@ if failed:
     finally:
         g.stop()
 
+def llama_perf():
+    """Throughput over every completion, from llama.cpp's own timings."""
+    sums = {"prompt eval": [0.0, 0], "eval": [0.0, 0]}
+    with open(os.environ["BENCH_LLM_LOG"], errors="replace") as f:
+        for line in f:
+            m = re.match(r"llama_perf_context_print:\s+(prompt eval|eval) time =\s+([\d.]+) ms /\s+(\d+)", line)
+            if m:
+                sums[m[1]][0] += float(m[2])
+                sums[m[1]][1] += int(m[3])
+    return {f"{k.replace(' ', '_')}_tokens_per_second": round(n / ms * 1000, 1) if ms else None for k, (ms, n) in sums.items()} | \
+        {"completion_tokens_generated": sums["eval"][1]}
+
+
+report["server"]["all_completions"] = llama_perf()
+say(f"llama.cpp over every completion: {report['server']['all_completions']}")
+
 # The interoperability claims, each of which can fail. A failed extraction
 # is not one of them: a tiny model may well write unusable JSON; it must
 # then fail with a reason.
