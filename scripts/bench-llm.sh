@@ -23,7 +23,7 @@
 # keeps its cores. Knobs: BENCH_LLM_THREADS (llama.cpp threads, 2),
 # BENCH_LLM_CTX (context tokens, 8192), BENCH_LLM_TIMEOUT (GRAPHMEM_LLM_TIMEOUT
 # of the main phase, 600s), BENCH_LLM_SHORT_TIMEOUT (of the timeout phase, 2s),
-# BENCH_LLM_JOB_DEADLINE (seconds to wait for one session's jobs, 1200),
+# BENCH_LLM_JOB_DEADLINE (seconds to wait for one session's jobs, 600),
 # BENCH_LLM_NEO4J_HEAP (512m), BENCH_LLM_VENV (.venv-llm).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -123,7 +123,7 @@ signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
 LLM = os.environ["BENCH_LLM_URL"]
 LOGS = os.environ["BENCH_LLM_LOGS"]
 KEYS = {"alpha": "bench-llm-alpha-key", "beta": "bench-llm-beta-key"}
-DEADLINE = float(os.environ.get("BENCH_LLM_JOB_DEADLINE", "1200"))
+DEADLINE = float(os.environ.get("BENCH_LLM_JOB_DEADLINE", "600"))
 report = {"server": {"implementation": "llama-cpp-python[server] " + os.environ["BENCH_LLM_LLAMA_VERSION"],
                      "model_file": os.environ["BENCH_LLM_MODEL_FILE"],
                      "model_sha256": os.environ["BENCH_LLM_MODEL_SHA256"],
