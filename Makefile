@@ -5,7 +5,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 BIN     := bin/graphmem
 
-.PHONY: run demo test build model bench bench-scale reliability lint vet neo4j-start neo4j-stop neo4j-status neo4j-fetch docker clean help
+.PHONY: run demo test build model bench bench-scale bench-llm reliability lint vet neo4j-start neo4j-stop neo4j-status neo4j-fetch docker clean help
 
 help: ## list targets
 	@grep -E '^[a-z-]+:.*##' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -33,6 +33,9 @@ reliability: build ## kill -9 graphmem 20 times and restart Neo4j 5 times under 
 
 bench-scale: build ## the 1M raw event scale run
 	BENCH_SCALE=1 ./scripts/bench.sh
+
+bench-llm: ## the LLM path against a real llama.cpp server (builds it once into .venv-llm; scripts/bench-llm.sh)
+	nice -n 19 ./scripts/bench-llm.sh
 
 vet: ## go vet and gofmt
 	$(GO) vet -tags integration ./...

@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -267,6 +268,11 @@ type Engine struct {
 	schemas schemas
 	tracer  trace.Tracer
 
+	// noJSONSchema is set once a server has refused response_format
+	// json_schema; from then on every call uses json_object with the schema
+	// in the prompt, as if UseJSONSchema were false.
+	noJSONSchema atomic.Bool
+
 	calls            atomic.Int64 // logical chat calls (retries not counted)
 	requests         atomic.Int64 // HTTP requests, retries and embeddings included
 	embedCalls       atomic.Int64 // logical embeddings calls (one per batch)
@@ -376,14 +382,31 @@ func (l *Engine) chat(ctx context.Context, op string, req openai.ChatCompletionR
 	req.MaxTokens = l.cfg.MaxTokens //nolint:staticcheck // SA1019: max_tokens is the field every compatible server knows; see Config.MaxTokens
 
 	var resp openai.ChatCompletionResponse
-	err = l.retry(ctx, op, func(actx context.Context) error {
+	send := func(actx context.Context) error {
 		r, err := l.client.CreateChatCompletion(actx, req)
 		if err != nil {
+			if refusedJSONSchema(req, err) {
+				return schemaRefusal{err}
+			}
 			return err
 		}
 		resp = r
 		return nil
-	})
+	}
+	err = l.retry(ctx, op, send)
+	if refusal := (schemaRefusal{}); errors.As(err, &refusal) {
+		// llama-cpp-python's server, for one, accepts only "text" and
+		// "json_object" and answers json_schema with a validation error
+		// (a 500, from its error handler). Failing every window over a
+		// format the engine can do without would leave such a server
+		// unusable, so the engine switches to json_object for good and
+		// resends this call with the schema in the prompt.
+		if !l.noJSONSchema.Swap(true) {
+			l.log.WarnContext(ctx, "llm server refused response_format json_schema; using json_object with the schema in the prompt", "op", op, "err", refusal.err)
+		}
+		req = withSchemaInPrompt(req)
+		err = l.retry(ctx, op, send)
+	}
 	if err != nil {
 		return chatResult{}, err
 	}
@@ -420,7 +443,7 @@ const smallestTemperature float32 = 1e-6
 // json_schema when the server supports it, json_object otherwise (the
 // prompt then carries the schema; see schemaHint).
 func (l *Engine) responseFormat(name string, wire schema) *openai.ChatCompletionResponseFormat {
-	if !l.cfg.UseJSONSchema {
+	if !l.jsonSchema() {
 		return &openai.ChatCompletionResponseFormat{Type: openai.ChatCompletionResponseFormatTypeJSONObject}
 	}
 	return &openai.ChatCompletionResponseFormat{
@@ -436,10 +459,63 @@ func (l *Engine) responseFormat(name string, wire schema) *openai.ChatCompletion
 // schemaHint is the schema text a json_object prompt includes, empty in
 // json_schema mode where the server enforces the schema itself.
 func (l *Engine) schemaHint(wire schema) string {
-	if l.cfg.UseJSONSchema {
+	if l.jsonSchema() {
 		return ""
 	}
 	return wire.text
+}
+
+// jsonSchema reports whether requests ask for json_schema: configured so
+// and not refused by the server.
+func (l *Engine) jsonSchema() bool {
+	return l.cfg.UseJSONSchema && !l.noJSONSchema.Load()
+}
+
+// schemaRefusal is an attempt the server failed because it refused
+// json_schema. It hides the HTTP status from transient, so the retry loop
+// stops at once instead of resending a request that fails the same way.
+type schemaRefusal struct{ err error }
+
+func (e schemaRefusal) Error() string { return e.err.Error() }
+
+// refusedJSONSchema reports whether err is the server rejecting the
+// json_schema type itself: a 400, 422 or 500 whose message names
+// json_schema or offers json_object (llama-cpp-python 0.3 answers a 500
+// "Input should be 'text' or 'json_object'"). Other errors, OpenAI's 400
+// "Invalid schema for response_format" among them, fail as before.
+func refusedJSONSchema(req openai.ChatCompletionRequest, err error) bool {
+	rf := req.ResponseFormat
+	if rf == nil || rf.Type != openai.ChatCompletionResponseFormatTypeJSONSchema || rf.JSONSchema == nil {
+		return false
+	}
+	status := 0
+	var reqErr *openai.RequestError
+	var apiErr *openai.APIError
+	switch {
+	case errors.As(err, &reqErr):
+		status = reqErr.HTTPStatusCode
+	case errors.As(err, &apiErr):
+		status = apiErr.HTTPStatusCode
+	}
+	if status != http.StatusBadRequest && status != http.StatusUnprocessableEntity && status != http.StatusInternalServerError {
+		return false
+	}
+	msg := strings.ToLower(err.Error())
+	return strings.Contains(msg, "json_schema") || strings.Contains(msg, "json_object")
+}
+
+// withSchemaInPrompt turns a json_schema request into a json_object one
+// whose first message ends with the schema, worded as the templates word
+// it, so the refused call can be resent without re-rendering its prompt.
+func withSchemaInPrompt(req openai.ChatCompletionRequest) openai.ChatCompletionRequest {
+	text := schemaText(req.ResponseFormat.JSONSchema.Schema)
+	req.ResponseFormat = &openai.ChatCompletionResponseFormat{Type: openai.ChatCompletionResponseFormatTypeJSONObject}
+	msgs := slices.Clone(req.Messages)
+	if len(msgs) > 0 && text != "" {
+		msgs[0].Content += "\nThe JSON object must match this JSON schema:\n" + text
+	}
+	req.Messages = msgs
+	return req
 }
 
 // render executes one named prompt template.

@@ -1025,3 +1025,79 @@ func TestTransientClassification(t *testing.T) {
 		t.Errorf("a timeout is transient")
 	}
 }
+
+// TestJSONSchemaRefusedFallsBackToJSONObject: llama-cpp-python's server
+// refuses response_format json_schema with a validation error (a 500 from
+// its error handler; a bare FastAPI answers 422). The engine resends the
+// call as json_object with the schema in the prompt, without retrying the
+// refusal, gets the same result as a server that accepts json_schema, and
+// asks later calls in json_object at once.
+func TestJSONSchemaRefusedFallsBackToJSONObject(t *testing.T) {
+	ref := newFakeServer(t)
+	ref.script("chat", fakeStep{file: "chat_extract.json"})
+	refEngine, _ := newTestEngine(t, ref, nil)
+	want, err := refEngine.Extract(t.Context(), testInput())
+	if err != nil {
+		t.Fatalf("reference Extract: %v", err)
+	}
+	for _, refusal := range []fakeStep{
+		{status: http.StatusInternalServerError, file: "error_500_llama_cpp.json"},
+		{status: http.StatusUnprocessableEntity, file: "error_422_llama_cpp.json"},
+	} {
+		t.Run(refusal.file, func(t *testing.T) {
+			f := newFakeServer(t)
+			f.script("chat", refusal, fakeStep{file: "chat_extract.json"}, fakeStep{file: "chat_extract.json"})
+			l, logs := newTestEngine(t, f, nil)
+			got, err := l.Extract(t.Context(), testInput())
+			if err != nil {
+				t.Fatalf("Extract after a refused json_schema: %v", err)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("Result (-json_schema server +fallback):\n%s", diff)
+			}
+			if _, err := l.Extract(t.Context(), testInput()); err != nil {
+				t.Fatalf("second Extract: %v", err)
+			}
+			reqs := f.Requests()
+			if len(reqs) != 3 {
+				t.Fatalf("requests = %d, want 3 (refused once, resent, later call)", len(reqs))
+			}
+			formats := make([]any, len(reqs))
+			for i, r := range reqs {
+				formats[i] = r.JSON(t)["response_format"].(map[string]any)["type"]
+			}
+			if formats[0] != "json_schema" || formats[1] != "json_object" || formats[2] != "json_object" {
+				t.Errorf("response_format types = %v, want json_schema then json_object twice", formats)
+			}
+			for i, r := range reqs[1:] {
+				if p := r.Messages(t); !strings.Contains(p, "The JSON object must match this JSON schema:\n{") || !strings.Contains(p, `"source_event_ids"`) {
+					t.Errorf("request %d: json_object mode must carry the schema in the prompt", i+2)
+				}
+			}
+			if st := l.Stats(); st.Calls != 2 {
+				t.Errorf("calls = %d, want 2: the resend is part of the refused call", st.Calls)
+			}
+			if !strings.Contains(logs.String(), "refused response_format json_schema") {
+				t.Errorf("the switch to json_object must be logged; logs:\n%s", logs.String())
+			}
+		})
+	}
+}
+
+// TestServerErrorNamingJSONSchemaOnlyFallsBackForJSONSchema: a 500 whose
+// text mentions json_object is a refusal only for a json_schema request; in
+// json_object mode it stays a transient failure, retried and then
+// unavailable.
+func TestServerErrorNamingJSONSchemaOnlyFallsBackForJSONSchema(t *testing.T) {
+	f := newFakeServer(t)
+	refusal := fakeStep{status: http.StatusInternalServerError, file: "error_500_llama_cpp.json"}
+	f.script("chat", refusal, refusal)
+	l, _ := newTestEngine(t, f, func(c *Config) { c.UseJSONSchema = false; c.MaxRetries = 1 })
+	_, err := l.Extract(t.Context(), testInput())
+	if !errors.Is(err, extract.ErrUnavailable) {
+		t.Fatalf("err = %v, want ErrUnavailable", err)
+	}
+	if n := len(f.Requests()); n != 2 {
+		t.Errorf("requests = %d, want 2 (a 500 is retried)", n)
+	}
+}

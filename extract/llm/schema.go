@@ -100,14 +100,22 @@ func newSchema(v any, strict bool, enums []enum) (schema, error) {
 	if err != nil {
 		return schema{}, err
 	}
-	text, err := json.MarshalIndent(json.RawMessage(raw), "", "  ")
+	check := schemaCopy(base, func(d *jsonschema.Definition) { d.Enum = nil })
+	return schema{check: check, wire: raw, text: schemaText(json.RawMessage(raw))}, nil
+}
+
+// schemaText is the indented form of a wire schema that json_object prompts
+// carry; empty if it does not marshal.
+func schemaText(wire json.Marshaler) string {
+	if wire == nil {
+		return ""
+	}
+	text, err := json.MarshalIndent(wire, "", "  ")
 	if err != nil {
-		return schema{}, err
+		return ""
 	}
 	// encoding/json escapes <, > and & for HTML; a prompt reads better without.
-	unescaped := strings.NewReplacer(`\u003c`, "<", `\u003e`, ">", `\u0026`, "&").Replace(string(text))
-	check := schemaCopy(base, func(d *jsonschema.Definition) { d.Enum = nil })
-	return schema{check: check, wire: raw, text: unescaped}, nil
+	return strings.NewReplacer(`\u003c`, "<", `\u003e`, ">", `\u0026`, "&").Replace(string(text))
 }
 
 // defName turns a Go type name into the definition name the model
