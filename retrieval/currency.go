@@ -199,11 +199,17 @@ func (r *search) updatesQueried(c *candidate) bool {
 // caravan") supersedes the user's older statements on the same topic that
 // name the same thing; the other values of the slot stay current.
 func (r *search) endedValues(stmts []*candidate, topicOf map[*candidate]string) {
+	if !slices.ContainsFunc(stmts, func(c *candidate) bool { return c.ending }) {
+		return // the common case: no ending, no terms to read
+	}
+	terms := make(map[*candidate][]string, len(stmts))
+	for _, c := range stmts {
+		terms[c] = contentTerms(c)
+	}
 	for _, e := range stmts {
 		if !e.ending || e.vec == nil || e.Status == StatusSuperseded {
 			continue
 		}
-		terms := contentTerms(e)
 		for _, c := range stmts {
 			if c == e || c.ending || c.vec == nil || c.Status == StatusSuperseded || !c.OccurredAt.Before(e.OccurredAt) {
 				continue
@@ -211,7 +217,7 @@ func (r *search) endedValues(stmts []*candidate, topicOf map[*candidate]string) 
 			if topicOf[c] != topicOf[e] && knowledge.Cosine(c.vec, e.vec) < r.cfg.PairSlotSimilarity {
 				continue
 			}
-			if !slices.ContainsFunc(contentTerms(c), func(t string) bool { return slices.Contains(terms, t) }) {
+			if !slices.ContainsFunc(terms[c], func(t string) bool { return slices.Contains(terms[e], t) }) {
 				continue
 			}
 			c.Status = StatusSuperseded
