@@ -27,6 +27,12 @@ type VectorSearcher interface {
 	RawVectors(ctx context.Context, tenant string, turns []graph.TurnRef) (map[graph.TurnRef][]float32, error)
 }
 
+// TurnReader reads turns by their place in the conversation: the one
+// before a turn (the statement an assistant's reply acknowledges).
+type TurnReader interface {
+	PrecedingTurns(ctx context.Context, sc graph.SearchScope, turns []graph.TurnRef) (map[graph.TurnRef]graph.RawEvent, error)
+}
+
 // ContextStore reads what a context shows besides search results: the
 // freshest insights, the user's preferences and their own facts.
 type ContextStore interface {
@@ -59,6 +65,7 @@ type Service struct {
 	topics   TopicReader // nil: no slot reading by meaning
 	counter  TokenCounter
 	access   AccessTracker // nil: no access counts, no decay
+	turns    TurnReader    // nil: replies do not lead back to what they acknowledge
 	cfg      Config
 	hints    hintIndex
 	// statements memoizes the reading of candidate turns (candidates.go).
@@ -84,6 +91,9 @@ type Deps struct {
 	Topics TopicReader
 	// Access is optional: access counts and the decay they feed.
 	Access AccessTracker
+	// Turns is optional: with it, an assistant's reply that matches a
+	// question about the user leads to the statement it replies to.
+	Turns TurnReader
 	// Now is the clock recency is measured against; nil means time.Now.
 	Now func() time.Time
 }
@@ -103,6 +113,6 @@ func New(deps Deps, cfg Config) (*Service, error) {
 		cfg = DefaultConfig()
 	}
 	return &Service{text: deps.Text, graph: deps.Graph, vectors: deps.Vectors, store: deps.Context, views: deps.Views,
-		embedder: deps.Embedder, topics: deps.Topics, counter: deps.Counter, access: deps.Access, cfg: cfg, hints: newHintIndex(), now: deps.Now,
+		embedder: deps.Embedder, topics: deps.Topics, counter: deps.Counter, access: deps.Access, turns: deps.Turns, cfg: cfg, hints: newHintIndex(), now: deps.Now,
 		statements: newStatementMemo(statementMemoSize)}, nil
 }

@@ -34,6 +34,9 @@ func (r *search) signals(ctx context.Context) error {
 	citeEntityCards(r.set, r.cfg.EntityCardSources)
 	if r.want(KindRaw) {
 		r.conversationReplies()
+		if err := r.acknowledgedStatements(ctx); err != nil {
+			return err
+		}
 	}
 	return nil
 }

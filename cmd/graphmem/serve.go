@@ -281,7 +281,7 @@ func buildApp(ctx context.Context, cfg Config, keys *api.KeyRing, log *slog.Logg
 	if err != nil {
 		return fail(err)
 	}
-	rdeps := retrieval.Deps{Text: store, Graph: store, Context: store, Views: sessionViews{svc}, Counter: counter}
+	rdeps := retrieval.Deps{Text: store, Graph: store, Context: store, Views: sessionViews{svc}, Counter: counter, Turns: store}
 	var access *memory.AccessCounter // access counts of search results, flushed in batches
 	if cfg.AccessFlushEvery > 0 {
 		access = memory.NewAccessCounter(store, log)

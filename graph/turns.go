@@ -1,0 +1,46 @@
+package graph
+
+import (
+	"context"
+	"fmt"
+)
+
+// PrecedingTurns returns, for each of a user's turns, the turn right
+// before it in its session (by seq), when that turn is the same user's and
+// was there at the scope's as_of. Search reads them for the few
+// assistant's turns that match a question about the user: an assistant's
+// reply names what the user just said in other words ("A demanding job!"
+// after "I'm an air traffic controller"), so the statement it replies to
+// is the evidence.
+func (s *Store) PrecedingTurns(ctx context.Context, sc SearchScope, turns []TurnRef) (map[TurnRef]RawEvent, error) {
+	if len(turns) == 0 {
+		return nil, nil
+	}
+	keys := make([]map[string]any, len(turns))
+	for i, t := range turns {
+		keys[i] = map[string]any{"session": t.SessionID, "id": t.ID}
+	}
+	params := scopeParams(sc)
+	params["keys"] = keys
+	res, err := s.read(ctx, "search.preceding_turns", `
+		UNWIND $keys AS k
+		MATCH (r:Raw {tenant: $tenant, session_id: k.session, id: k.id}) WHERE r.user_id = $user
+		MATCH (p:Raw {tenant: $tenant, session_id: r.session_id, seq: r.seq - 1})
+		WHERE p.user_id = $user AND p.kind <> 'condensation_request' AND (NOT $at OR p.occurred_at <= $asof)
+		RETURN k.session AS session, k.id AS id, p {`+rawSearchFields+`} AS p`, params)
+	if err != nil {
+		return nil, fmt.Errorf("preceding turns: %w", err)
+	}
+	out := make(map[TurnRef]RawEvent, len(res.Records))
+	for _, rec := range res.Records {
+		session, _ := get[string](rec, "session")
+		id, _ := get[string](rec, "id")
+		p, _ := get[map[string]any](rec, "p")
+		ev, err := decodeRaw(p)
+		if err != nil {
+			return nil, err
+		}
+		out[TurnRef{session, id}] = ev
+	}
+	return out, nil
+}
