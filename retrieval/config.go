@@ -126,10 +126,10 @@ type Config struct {
 	// rarely repeats the question's words.
 	ReplyCandidates int
 	ReplyGraph      float64
-	// AckCandidates is how many of the assistant's best-matching turns
-	// lead, for a question about the user, to the user's statement they
+	// AckCandidates is how many of the best-matching turns someone other
+	// than the asked person said lead to the asked person's statement they
 	// reply to; AckGraph is that statement's graph signal per unit of the
-	// reply's text or vector signal (acknowledged.go).
+	// reply's full-text signal (acknowledged.go).
 	AckCandidates int
 	AckGraph      float64
 
