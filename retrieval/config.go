@@ -252,7 +252,7 @@ func DefaultConfig() Config {
 		EntityCardGraph: 1, EntityCardSources: 3, TypedHopMinHint: 0.4, Hops: 2, HopDecay: 0.5,
 		ExpandPerEntity: 100, NeighborsPerEntity: 30,
 		RelevanceWeight: 0.6, WordsWeight: 0.6, JoinsWeight: 0.8, HintFloor: 0.3, HintCoverage: 0.7,
-		FrontierMinScore: 0.2, FrontierWidth: 4, ReplyCandidates: 15, ReplyGraph: 0.8, AckCandidates: 5, AckGraph: 0.8,
+		FrontierMinScore: 0.2, FrontierWidth: 4, ReplyCandidates: 15, ReplyGraph: 0.8, AckCandidates: 5, AckGraph: 0.6,
 
 		TopicFloor: 0.2, TopicWeight: 0.8, SpeakerBoost: 1.3, QuestionWeight: 0.75,
 
