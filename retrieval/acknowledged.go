@@ -62,6 +62,11 @@ func (r *search) acknowledgedStatements(ctx context.Context) error {
 		c.Parts.Graph = r.cfg.AckGraph * ackSignal(reply)
 		c.Path = []string{"acknowledged by " + reply.ID}
 		r.set.add(c)
+		// For a question about the user, the assistant's reply passed its
+		// evidence on to the statement: it ranks below that statement.
+		if r.q.AboutUser && reply.role != "user" {
+			reply.demote(r.cfg.AckReplyWeight, "replies to the user's statement "+ev.ID+", which is the evidence")
+		}
 	}
 	return nil
 }

@@ -132,6 +132,9 @@ type Config struct {
 	// reply's full-text signal (acknowledged.go).
 	AckCandidates int
 	AckGraph      float64
+	// AckReplyWeight scales, for a question about the user, the
+	// assistant's reply whose acknowledged statement was found.
+	AckReplyWeight float64
 
 	// --- priors: adjustments before fusion --------------------------------
 
@@ -252,7 +255,7 @@ func DefaultConfig() Config {
 		EntityCardGraph: 1, EntityCardSources: 3, TypedHopMinHint: 0.4, Hops: 2, HopDecay: 0.5,
 		ExpandPerEntity: 100, NeighborsPerEntity: 30,
 		RelevanceWeight: 0.6, WordsWeight: 0.6, JoinsWeight: 0.8, HintFloor: 0.3, HintCoverage: 0.7,
-		FrontierMinScore: 0.2, FrontierWidth: 4, ReplyCandidates: 15, ReplyGraph: 0.8, AckCandidates: 5, AckGraph: 0.6,
+		FrontierMinScore: 0.2, FrontierWidth: 4, ReplyCandidates: 15, ReplyGraph: 0.8, AckCandidates: 5, AckGraph: 0.6, AckReplyWeight: 0.5,
 
 		TopicFloor: 0.2, TopicWeight: 0.8, SpeakerBoost: 1.3, QuestionWeight: 0.75,
 
