@@ -77,7 +77,12 @@ func (r *search) currency(ctx context.Context) error {
 	if len(stmts) == 0 {
 		return nil
 	}
-	sort.Slice(stmts, func(i, j int) bool { return relevance(stmts[i], r.cfg) > relevance(stmts[j], r.cfg) })
+	sort.Slice(stmts, func(i, j int) bool {
+		if a, b := relevance(stmts[i], r.cfg), relevance(stmts[j], r.cfg); a != b {
+			return a > b
+		}
+		return candidateKey(stmts[i]) < candidateKey(stmts[j]) // the same order on every run
+	})
 	stmts = stmts[:min(len(stmts), r.cfg.SlotCandidates)]
 	refs := make([]graph.TurnRef, len(stmts))
 	for i, c := range stmts {
