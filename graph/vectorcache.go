@@ -76,9 +76,12 @@ type userVectors struct {
 	vecs     []float32      // refs[i]'s vector at [i*dims, (i+1)*dims), unit length
 }
 
-// vectorRef names one cached memory.
+// vectorRef names one cached memory. superseded is an insight's status
+// when the cache read it: a hint that the scope filter will drop it (see
+// vectorNodes), never a reason to leave it out.
 type vectorRef struct {
 	elementID, kind, sessionID, id string
+	superseded                     bool
 }
 
 // Defaults: 64 MiB of vectors (about 43,000 MiniLM vectors), refreshed
@@ -329,7 +332,7 @@ func (s *Store) loadUserVectors(ctx context.Context, u *userVectors, full bool) 
 		CALL () {
 		  MATCH (n:Memory {tenant: $tenant, user_id: $user})
 		  WHERE n.embedding IS NOT NULL AND ($full OR n.embedded_at >= $since)
-		  RETURN collect({eid: elementId(n), labels: labels(n), session: n.session_id, id: n.id, vec: n.embedding}) AS rows
+		  RETURN collect({eid: elementId(n), labels: labels(n), session: n.session_id, id: n.id, status: n.status, vec: n.embedding}) AS rows
 		}
 		RETURN datetime() AS now, rows`,
 		map[string]any{"tenant": u.key.tenant, "user": u.key.user, "full": full, "since": since.UTC()})
@@ -349,7 +352,8 @@ func (s *Store) loadUserVectors(ctx context.Context, u *userVectors, full bool) 
 		if kind == "" || vec == nil {
 			continue
 		}
-		vs = append(vs, cachedVector{ref: vectorRef{elementID: str(row, "eid"), kind: kind, sessionID: str(row, "session"), id: str(row, "id")}, vec: vec})
+		vs = append(vs, cachedVector{ref: vectorRef{elementID: str(row, "eid"), kind: kind, sessionID: str(row, "session"), id: str(row, "id"),
+			superseded: kind == "insight" && str(row, "status") == InsightSuperseded}, vec: vec})
 	}
 	if full {
 		u.dims, u.refs, u.at, u.vecs = 0, nil, nil, nil
