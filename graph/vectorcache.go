@@ -322,7 +322,8 @@ func (s *Store) userVectors(ctx context.Context, k userKey) (*userVectors, error
 // embedded since the last read. The caller holds u.mu for writing.
 // Refreshes overlap the previous read by a few seconds: a transaction that
 // stamped embedded_at before the last read started may have committed after
-// it; put dedupes by element id.
+// it; put dedupes by element id. A refresh tests embedded_at first, so it
+// does not read the embedding of every memory it skips.
 func (s *Store) loadUserVectors(ctx context.Context, u *userVectors, full bool) error {
 	since := u.since.Add(-10 * time.Second)
 	if full {
@@ -331,7 +332,7 @@ func (s *Store) loadUserVectors(ctx context.Context, u *userVectors, full bool) 
 	res, err := s.read(ctx, "search.vector_cache", `
 		CALL () {
 		  MATCH (n:Memory {tenant: $tenant, user_id: $user})
-		  WHERE n.embedding IS NOT NULL AND ($full OR n.embedded_at >= $since)
+		  WHERE ($full OR n.embedded_at >= $since) AND n.embedding IS NOT NULL
 		  RETURN collect({eid: elementId(n), labels: labels(n), session: n.session_id, id: n.id, status: n.status, vec: n.embedding}) AS rows
 		}
 		RETURN datetime() AS now, rows`,
