@@ -235,9 +235,11 @@ type scored struct {
 }
 
 // rank scores every cached memory that can be in scope (sessionID, when
-// set, keeps that session's turns and summaries and every insight), best
-// first; the caller holds u.mu for reading.
-func (u *userVectors) rank(query []float32, sessionID string) []scored {
+// set, keeps that session's turns and summaries and every insight) and
+// scores at least minScore, best first; the caller holds u.mu for reading.
+// Memories below the floor are never read, so they are not sorted either
+// (with MiniLM about half of a user's memories sit below the default floor).
+func (u *userVectors) rank(query []float32, sessionID string, minScore float64) []scored {
 	if u.dims == 0 || len(query) != u.dims {
 		return nil
 	}
@@ -248,7 +250,9 @@ func (u *userVectors) rank(query []float32, sessionID string) []scored {
 			continue
 		}
 		dot := dot32(q, u.vecs[i*u.dims:(i+1)*u.dims:(i+1)*u.dims])
-		out = append(out, scored{ref: ref, score: (1 + float64(dot)) / 2})
+		if score := (1 + float64(dot)) / 2; score >= minScore {
+			out = append(out, scored{ref: ref, score: score})
+		}
 	}
 	slices.SortFunc(out, func(a, b scored) int {
 		switch {

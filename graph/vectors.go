@@ -65,7 +65,7 @@ func (s *Store) VectorSearch(ctx context.Context, sc SearchScope, q VectorQuery)
 	if u == nil {
 		return s.vectorScan(ctx, sc, q)
 	}
-	ranked := u.rank(q.Vec, sc.SessionID)
+	ranked := u.rank(q.Vec, sc.SessionID, q.MinScore)
 	u.mu.RUnlock()
 	return s.vectorNodes(ctx, sc, ranked, q)
 }
