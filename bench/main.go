@@ -39,6 +39,10 @@ type config struct {
 	SingleEvents, SingleClients                      int
 	Scale                                            bool
 	ScaleCfg                                         scaleConfig
+
+	// LoCoMoReuse scores the conversations the server already holds from an
+	// earlier run, without ingesting them again (a quick recall check).
+	LoCoMoReuse bool
 }
 
 // loadConfig is the closed-loop search load.
@@ -71,6 +75,7 @@ func parseFlags(args []string, getenv func(string) string) (config, error) {
 	fs.IntVar(&c.ParaMinDistractors, "para-min-distractors", 400, "distractor turns each paraphrase user needs at least")
 	fs.IntVar(&c.ParaUsers, "para-users", 0, "paraphrase users to run (0: all)")
 	fs.IntVar(&c.LoCoMoConvs, "locomo-convs", 0, "LoCoMo conversations to ingest and score (0: all)")
+	fs.BoolVar(&c.LoCoMoReuse, "locomo-reuse", false, "score the LoCoMo conversations the server already holds (an earlier run ingested them, same tenant) without ingesting them again")
 	fs.StringVar(&c.Commit, "commit", "", "graphmem commit, for the report")
 	fs.IntVar(&c.GraphmemPID, "graphmem-pid", 0, "pid of graphmem serve (with -addr)")
 	fs.IntVar(&c.Neo4jPID, "neo4j-pid", 0, "pid of Neo4j (CPU and peak RSS)")
@@ -361,6 +366,10 @@ func run(cfg config) int {
 			// against the same database (full-text statistics are shared).
 			ok := true
 			for _, s := range servers {
+				if cfg.LoCoMoReuse {
+					s.p.Printf("locomo: -locomo-reuse: scoring the %d conversations the server already holds", len(convs))
+					continue
+				}
 				s.p.Printf("locomo: ingesting %d conversations (append each session, close with wait)", len(convs))
 				w := watchEmbedding(ctx, s.c, time.Second)
 				rep, err := ingestLoCoMo(ctx, s.c, convs, s.p)

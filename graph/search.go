@@ -112,6 +112,9 @@ const (
 	rawSearchFields   = `.id, .session_id, .user_id, .seq, .kind, .role, .name, .content, .metadata, .occurred_at, .recorded_at, .stale`
 	eventSearchFields = `.id, .session_id, .user_id, .kind, .seq, .text, .covered_ids, .occurred_from, .occurred_to, .created_at`
 	factSearchFields  = `.id, .fact, .predicate, .qualifier, .polarity, .confidence, .strength, .preference, .status, .valid_from, .valid_to, .observed_at, .recorded_at, .source_event_ids, .superseded_by`
+	// An insight's every property but its embedding (which node {.*} shipped
+	// with every insight hit, 384 numbers each).
+	insightSearchFields = `.id, .key, .text, .confidence, .status, .created_at, .superseded_at, .superseded_by, .source_event_ids, .fact_ids, .generated_by`
 )
 
 // memoryFilter is the scope condition on a tiered node bound as node: the
@@ -201,7 +204,7 @@ func (s *Store) SearchText(ctx context.Context, sc SearchScope, terms, grams []s
 		  CALL db.index.fulltext.queryNodes('insight_text', $textq, {limit: $insightn}) YIELD node, score
 		  WHERE $insightn > 0 AND `+memoryFilter+`
 		  WITH node, score LIMIT $insightkeep
-		  RETURN collect({p: node {.*}, score: score}) AS insights
+		  RETURN collect({p: node {`+insightSearchFields+`}, score: score}) AS insights
 		}
 		CALL () {
 		  UNWIND $grams AS g

@@ -76,9 +76,12 @@ type userVectors struct {
 	vecs     []float32      // refs[i]'s vector at [i*dims, (i+1)*dims), unit length
 }
 
-// vectorRef names one cached memory.
+// vectorRef names one cached memory. superseded is an insight's status
+// when the cache read it: a hint that the scope filter will drop it (see
+// vectorNodes), never a reason to leave it out.
 type vectorRef struct {
 	elementID, kind, sessionID, id string
+	superseded                     bool
 }
 
 // Defaults: 64 MiB of vectors (about 43,000 MiniLM vectors), refreshed
@@ -232,9 +235,11 @@ type scored struct {
 }
 
 // rank scores every cached memory that can be in scope (sessionID, when
-// set, keeps that session's turns and summaries and every insight), best
-// first; the caller holds u.mu for reading.
-func (u *userVectors) rank(query []float32, sessionID string) []scored {
+// set, keeps that session's turns and summaries and every insight) and
+// scores at least minScore, best first; the caller holds u.mu for reading.
+// Memories below the floor are never read, so they are not sorted either
+// (with MiniLM about half of a user's memories sit below the default floor).
+func (u *userVectors) rank(query []float32, sessionID string, minScore float64) []scored {
 	if u.dims == 0 || len(query) != u.dims {
 		return nil
 	}
@@ -245,7 +250,9 @@ func (u *userVectors) rank(query []float32, sessionID string) []scored {
 			continue
 		}
 		dot := dot32(q, u.vecs[i*u.dims:(i+1)*u.dims:(i+1)*u.dims])
-		out = append(out, scored{ref: ref, score: (1 + float64(dot)) / 2})
+		if score := (1 + float64(dot)) / 2; score >= minScore {
+			out = append(out, scored{ref: ref, score: score})
+		}
 	}
 	slices.SortFunc(out, func(a, b scored) int {
 		switch {
@@ -319,7 +326,8 @@ func (s *Store) userVectors(ctx context.Context, k userKey) (*userVectors, error
 // embedded since the last read. The caller holds u.mu for writing.
 // Refreshes overlap the previous read by a few seconds: a transaction that
 // stamped embedded_at before the last read started may have committed after
-// it; put dedupes by element id.
+// it; put dedupes by element id. A refresh tests embedded_at first, so it
+// does not read the embedding of every memory it skips.
 func (s *Store) loadUserVectors(ctx context.Context, u *userVectors, full bool) error {
 	since := u.since.Add(-10 * time.Second)
 	if full {
@@ -328,8 +336,8 @@ func (s *Store) loadUserVectors(ctx context.Context, u *userVectors, full bool) 
 	res, err := s.read(ctx, "search.vector_cache", `
 		CALL () {
 		  MATCH (n:Memory {tenant: $tenant, user_id: $user})
-		  WHERE n.embedding IS NOT NULL AND ($full OR n.embedded_at >= $since)
-		  RETURN collect({eid: elementId(n), labels: labels(n), session: n.session_id, id: n.id, vec: n.embedding}) AS rows
+		  WHERE ($full OR n.embedded_at >= $since) AND n.embedding IS NOT NULL
+		  RETURN collect({eid: elementId(n), labels: labels(n), session: n.session_id, id: n.id, status: n.status, vec: n.embedding}) AS rows
 		}
 		RETURN datetime() AS now, rows`,
 		map[string]any{"tenant": u.key.tenant, "user": u.key.user, "full": full, "since": since.UTC()})
@@ -349,7 +357,8 @@ func (s *Store) loadUserVectors(ctx context.Context, u *userVectors, full bool) 
 		if kind == "" || vec == nil {
 			continue
 		}
-		vs = append(vs, cachedVector{ref: vectorRef{elementID: str(row, "eid"), kind: kind, sessionID: str(row, "session"), id: str(row, "id")}, vec: vec})
+		vs = append(vs, cachedVector{ref: vectorRef{elementID: str(row, "eid"), kind: kind, sessionID: str(row, "session"), id: str(row, "id"),
+			superseded: kind == "insight" && str(row, "status") == InsightSuperseded}, vec: vec})
 	}
 	if full {
 		u.dims, u.refs, u.at, u.vecs = 0, nil, nil, nil

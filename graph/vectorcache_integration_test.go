@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -243,5 +244,72 @@ func TestVectorCacheConcurrent(t *testing.T) {
 	hits, err := s.VectorSearch(ctx, sc, graph.VectorQuery{Vec: unitVector(0), Limit: 20})
 	if err != nil || len(hits) != 6 {
 		t.Fatalf("after the lane: %d hits (%v), want all 6 turns", len(hits), err)
+	}
+}
+
+// TestVectorSearchSupersededInsights: a superseded insight the cache read
+// as such is left out without history in one round trip (it was the best
+// match, so counting it would have cost a second read), comes back with
+// history, and no hit carries an embedding.
+func TestVectorSearchSupersededInsights(t *testing.T) {
+	var mu sync.Mutex
+	trips := map[string]int{}
+	s := graphtest.Open(t, graph.Config{EmbeddingDimensions: 384, Observe: func(op string, _ time.Duration, _ error) {
+		mu.Lock()
+		trips[op]++
+		mu.Unlock()
+	}})
+	graphtest.Store(t) // the shared schema, applied once
+	tenant, ctx := graphtest.Tenant(t), t.Context()
+	if _, err := s.AppendEvents(ctx, tenant, "s1", "alice", "", events("t1", "t2", "t3")); err != nil {
+		t.Fatal(err)
+	}
+	old, err := s.WriteInsights(ctx, tenant, "alice", []graph.InsightInput{{Key: "travel", Text: "Travels monthly", Confidence: 0.5}})
+	if err != nil || len(old.Created) != 1 {
+		t.Fatalf("first insight: %+v, %v", old, err)
+	}
+	if _, err := s.WriteInsights(ctx, tenant, "alice", []graph.InsightInput{{Key: "travel", Text: "Travels weekly", Confidence: 0.5}}); err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	vecs := map[string][]float32{}
+	embedAll(t, s, tenant, func(text string) []float32 {
+		vecs[text] = randomVector(r)
+		return vecs[text]
+	})
+	q := vecs["Travels monthly"] // the superseded insight is the nearest
+	if q == nil || len(vecs) != 5 {
+		t.Fatalf("embedded %d memories (%v), want 3 turns and 2 insights", len(vecs), vecs)
+	}
+	search := func(history bool) []graph.VectorHit {
+		t.Helper()
+		mu.Lock()
+		trips["search.vector_nodes"] = 0
+		mu.Unlock()
+		hits, err := s.VectorSearch(ctx, graph.SearchScope{Tenant: tenant, UserID: "alice", IncludeHistory: history},
+			graph.VectorQuery{Vec: q, Limit: 2, Kinds: []string{"insight", "raw"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if n := trips["search.vector_nodes"]; n != 1 {
+			t.Fatalf("history %v: %d node reads, want 1", history, n)
+		}
+		return hits
+	}
+	search(false) // loads the cache, which then knows the status
+	hits := search(false)
+	if len(hits) != 2 {
+		t.Fatalf("without history: %d hits, want 2", len(hits))
+	}
+	for _, h := range hits {
+		if h.Kind == "insight" && (h.Insight.Status != "current" || h.Insight.Text != "Travels weekly") {
+			t.Fatalf("without history: insight %+v", h.Insight)
+		}
+	}
+	hits = search(true)
+	if len(hits) != 2 || hits[0].Kind != "insight" || hits[0].Insight.ID != old.Created[0] || hits[0].Insight.Status != "superseded" {
+		t.Fatalf("with history the superseded insight ranks first: %+v", hits)
 	}
 }

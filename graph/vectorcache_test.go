@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -42,8 +43,47 @@ func BenchmarkRank(b *testing.B) {
 	q := vec()
 	b.ResetTimer()
 	for range b.N {
-		if len(u.rank(q, "")) != 750 {
+		if len(u.rank(q, "", 0)) != 750 {
 			b.Fatal("rank lost memories")
+		}
+	}
+}
+
+// TestRankFloor: rank keeps exactly the memories scoring at least the
+// floor, best first, and the floor 0 keeps every one.
+func TestRankFloor(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	vec := func() []float32 {
+		v := make([]float32, 16)
+		for i := range v {
+			v[i] = float32(r.NormFloat64())
+		}
+		return v
+	}
+	u := &userVectors{}
+	var vs []cachedVector
+	for i := range 200 {
+		vs = append(vs, cachedVector{ref: vectorRef{elementID: fmt.Sprint(i), kind: "raw"}, vec: vec()})
+	}
+	u.put(vs)
+	q := vec()
+	all := u.rank(q, "", 0)
+	if len(all) != 200 {
+		t.Fatalf("floor 0 kept %d of 200", len(all))
+	}
+	above := 0
+	for _, c := range all {
+		if c.score >= 0.55 {
+			above++
+		}
+	}
+	got := u.rank(q, "", 0.55)
+	if above == 0 || above == 200 || len(got) != above {
+		t.Fatalf("floor 0.55 kept %d, %d score at least 0.55", len(got), above)
+	}
+	for i, c := range got {
+		if c != all[i] {
+			t.Fatalf("rank %d: %+v with the floor, %+v without", i, c, all[i])
 		}
 	}
 }

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-
-	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 )
 
 // VectorHit is a tiered node found by vector similarity.
@@ -67,7 +65,7 @@ func (s *Store) VectorSearch(ctx context.Context, sc SearchScope, q VectorQuery)
 	if u == nil {
 		return s.vectorScan(ctx, sc, q)
 	}
-	ranked := u.rank(q.Vec, sc.SessionID)
+	ranked := u.rank(q.Vec, sc.SessionID, q.MinScore)
 	u.mu.RUnlock()
 	return s.vectorNodes(ctx, sc, ranked, q)
 }
@@ -75,28 +73,44 @@ func (s *Store) VectorSearch(ctx context.Context, sc SearchScope, q VectorQuery)
 // vectorHitFields projects a vector hit as full-text search reads the same
 // tier: never the embedding, nor a summary's stored condensation record and
 // config (which made the vector hits' payload several times the text
-// search's).
-const vectorHitFields = `CASE WHEN node:Raw THEN node {` + rawSearchFields + `}
+// search's). vectorHitKind names its tier, so no label list is shipped.
+const (
+	vectorHitFields = `CASE WHEN node:Raw THEN node {` + rawSearchFields + `}
 		     WHEN node:Event THEN node {` + eventSearchFields + `}
-		     ELSE node {.*, embedding: null} END`
+		     ELSE node {` + insightSearchFields + `} END`
+	vectorHitKind = `CASE WHEN node:Raw THEN 'raw' WHEN node:Event THEN 'event' WHEN node:Insight THEN 'insight' ELSE '' END`
+)
 
 // vectorNodes reads the nodes of the best ranked memories until limit of
 // them pass the scope filter (or none is left): most searches take one
 // round trip, since the cache already kept only the scope's session; the
 // filter drops superseded insights, memories after as_of or of another
 // agent, and memories deleted since the cache read them.
+//
+// The nodes come back as one record holding a list: a row per node cost
+// Neo4j and the driver about twice as much CPU as the same maps in one
+// list (measured with 85 turns: 1.6 against 0.9 ms in Neo4j, 0.9 against
+// 0.4 ms in graphmem).
 func (s *Store) vectorNodes(ctx context.Context, sc SearchScope, ranked []scored, q VectorQuery) ([]VectorHit, error) {
 	limit := q.Limit
 	out := make([]VectorHit, 0, limit)
 	next := 0
+	// Insights the cache saw superseded are dropped by the filter unless
+	// history or a point in time is asked for; they are still sent (the
+	// filter decides, should one be current again) but not counted, so
+	// they do not cost a second round trip.
+	likelyDropped := func(c scored) bool {
+		return c.ref.superseded && !sc.IncludeHistory && sc.AsOf == nil
+	}
 	for round := 0; next < len(ranked) && len(out) < limit; round++ {
 		// The first read asks for exactly what is missing (the filter
 		// rarely drops any); a later one, after the filter dropped some,
 		// for twice that, so scoped searches converge in a few trips.
 		want, start := (limit-len(out))<<min(round, 1), len(out)
 		var keys []map[string]any
+		counted := 0
 		score := make(map[string]float64, want)
-		for ; next < len(ranked) && len(keys)+len(out)-start < want; next++ {
+		for ; next < len(ranked) && counted+len(out)-start < want; next++ {
 			c := ranked[next]
 			if c.score < q.MinScore {
 				next = len(ranked) // ranked best first: nothing after scores more
@@ -112,6 +126,9 @@ func (s *Store) vectorNodes(ctx context.Context, sc SearchScope, ranked []scored
 			}
 			keys = append(keys, map[string]any{"eid": c.ref.elementID, "id": c.ref.id})
 			score[c.ref.elementID] = c.score
+			if !likelyDropped(c) {
+				counted++
+			}
 		}
 		if len(keys) == 0 {
 			continue
@@ -122,16 +139,17 @@ func (s *Store) vectorNodes(ctx context.Context, sc SearchScope, ranked []scored
 			UNWIND $keys AS k
 			MATCH (node:Memory) WHERE elementId(node) = k.eid
 			WITH node, k WHERE node.id = k.id AND node.embedding IS NOT NULL AND `+memoryFilter+`
-			RETURN elementId(node) AS eid, labels(node) AS labels, `+vectorHitFields+` AS p`, params)
+			RETURN collect({eid: k.eid, kind: `+vectorHitKind+`, p: `+vectorHitFields+`}) AS hits`, params)
 		if err != nil {
 			return nil, fmt.Errorf("vector search: %w", err)
 		}
-		hits, err := decodeVectorHits(res.Records, func(rec *neo4j.Record) float64 {
-			eid, _ := get[string](rec, "eid")
-			return score[eid]
-		})
-		if err != nil {
-			return nil, err
+		var hits []VectorHit
+		if len(res.Records) > 0 {
+			if hits, err = decodeVectorHits(rows(res.Records[0], "hits"), func(row map[string]any) float64 {
+				return score[str(row, "eid")]
+			}); err != nil {
+				return nil, err
+			}
 		}
 		out = append(out, hits...)
 	}
@@ -159,34 +177,34 @@ func (s *Store) vectorScan(ctx context.Context, sc SearchScope, q VectorQuery) (
 		MATCH (node:Memory {tenant: $tenant, user_id: $user}) WHERE node.embedding IS NOT NULL AND `+memoryFilter+`
 		WITH node, vector.similarity.cosine(node.embedding, $vec) AS score
 		ORDER BY score DESC LIMIT $limit
-		RETURN labels(node) AS labels, `+vectorHitFields+` AS p, score`, params)
+		RETURN collect({kind: `+vectorHitKind+`, p: `+vectorHitFields+`, score: score}) AS hits`, params)
 	if err != nil {
 		return nil, fmt.Errorf("vector search: %w", err)
 	}
-	hits, err := decodeVectorHits(res.Records, func(rec *neo4j.Record) float64 {
-		score, _ := get[float64](rec, "score")
-		return score
-	})
+	if len(res.Records) == 0 {
+		return nil, nil
+	}
+	hits, err := decodeVectorHits(rows(res.Records[0], "hits"), func(row map[string]any) float64 { return f64(row, "score") })
 	return slices.DeleteFunc(hits, func(h VectorHit) bool { return !q.wants(h.Kind, h.Score) }), err
 }
 
-func decodeVectorHits(recs []*neo4j.Record, score func(*neo4j.Record) float64) ([]VectorHit, error) {
-	out := make([]VectorHit, 0, len(recs))
-	for _, rec := range recs {
-		labels, _ := get[[]any](rec, "labels")
-		p, _ := get[map[string]any](rec, "p")
-		h := VectorHit{Score: score(rec)}
-		switch {
-		case slices.Contains(labels, any("Raw")):
+// decodeVectorHits reads the hits of one collected list, in its order.
+func decodeVectorHits(list []map[string]any, score func(map[string]any) float64) ([]VectorHit, error) {
+	out := make([]VectorHit, 0, len(list))
+	for _, row := range list {
+		p := mapOf(row, "p")
+		h := VectorHit{Score: score(row), Kind: str(row, "kind")}
+		switch h.Kind {
+		case "raw":
 			ev, err := decodeRaw(p)
 			if err != nil {
 				return nil, err
 			}
-			h.Kind, h.Raw = "raw", ev
-		case slices.Contains(labels, any("Event")):
-			h.Kind, h.Node = "event", decodeEventNode(p)
-		case slices.Contains(labels, any("Insight")):
-			h.Kind, h.Insight = "insight", decodeInsight(p)
+			h.Raw = ev
+		case "event":
+			h.Node = decodeEventNode(p)
+		case "insight":
+			h.Insight = decodeInsight(p)
 		default:
 			continue
 		}

@@ -177,7 +177,7 @@ func (r *search) expandGraph(ctx context.Context) error {
 		if !r.want(KindRaw) {
 			break
 		}
-		c := rawCandidate(m.Event)
+		c := r.s.statements.rawCandidate(m.Event)
 		best := 0.0
 		for _, id := range m.Entities {
 			best = max(best, spec[id])
@@ -280,7 +280,7 @@ func (r *search) conversationReplies() {
 		if !ok || reply.Name == q.speaker {
 			continue
 		}
-		c := rawCandidate(reply)
+		c := r.s.statements.rawCandidate(reply)
 		c.Parts.Graph = r.cfg.ReplyGraph * q.Parts.FullText
 		c.Path = []string{"answers " + q.ID}
 		r.set.add(c)
