@@ -27,20 +27,22 @@ func (s *Store) PrecedingTurns(ctx context.Context, sc SearchScope, turns []Turn
 		MATCH (r:Raw {tenant: $tenant, session_id: k.session, id: k.id}) WHERE r.user_id = $user
 		MATCH (p:Raw {tenant: $tenant, session_id: r.session_id, seq: r.seq - 1})
 		WHERE p.user_id = $user AND p.kind <> 'condensation_request' AND (NOT $at OR p.occurred_at <= $asof)
-		RETURN k.session AS session, k.id AS id, p {`+rawSearchFields+`} AS p`, params)
+		RETURN collect({session: k.session, id: k.id, p: p {`+rawSearchFields+`}}) AS turns`, params)
 	if err != nil {
 		return nil, fmt.Errorf("preceding turns: %w", err)
 	}
-	out := make(map[TurnRef]RawEvent, len(res.Records))
-	for _, rec := range res.Records {
-		session, _ := get[string](rec, "session")
-		id, _ := get[string](rec, "id")
-		p, _ := get[map[string]any](rec, "p")
-		ev, err := decodeRaw(p)
+	out := map[TurnRef]RawEvent{}
+	if len(res.Records) == 0 {
+		return out, nil
+	}
+	// One collected record: a row per turn costs the driver and Neo4j
+	// about twice as much (docs/retrieval.md).
+	for _, row := range rows(res.Records[0], "turns") {
+		ev, err := decodeRaw(mapOf(row, "p"))
 		if err != nil {
 			return nil, err
 		}
-		out[TurnRef{session, id}] = ev
+		out[TurnRef{str(row, "session"), str(row, "id")}] = ev
 	}
 	return out, nil
 }
