@@ -52,6 +52,7 @@ func newRecognizers() *recognizers {
 	}
 	r.kin.plans = r.plans
 	r.places.plans, r.places.schedules, r.places.switches = r.plans, r.schedules, r.switches
+	r.switches.places = r.places
 	r.work.hobbies = r.hobbies
 	r.study.plans = r.plans
 	r.tastes.plans = r.plans
@@ -73,7 +74,7 @@ func newRecognizers() *recognizers {
 		"work":  r.either(r.work.ruleWork, r.workFreelance),
 		"join":  r.work.ruleJoin,
 		"leave": r.either(r.work.ruleLeave, r.leftStudy), "quit": r.either(r.work.ruleLeave, r.leftStudy), "resign": r.work.ruleLeave, "retire": r.work.ruleLeave,
-		"volunteer": r.work.ruleVolunteer,
+		"volunteer": r.work.ruleVolunteer, "qualify": r.work.ruleQualify,
 		// study
 		"learn": r.either(r.study.ruleLearn, r.tastes.begunToLike), "study": r.either(r.study.ruleStudy, r.study.examPrep),
 		"prepare": r.either(nil, r.study.examPrep), "revise": r.either(nil, r.study.examPrep),
@@ -111,19 +112,19 @@ func newRecognizers() *recognizers {
 		"divorce": r.couples.ruleDivorce,
 		// outings
 		"go": r.either(r.outings.ruleGo, r.tastes.turnaround, r.goFreelance), "take": r.either(r.outings.ruleTake, r.tookUp, r.possessions.takeNewVehicle), "attend": r.outings.ruleAttend,
-		"watch": r.outings.ruleWatch, "sign": r.outings.ruleSign,
+		"watch": r.either(r.outings.ruleWatch, r.tastes.habitTaste), "sign": r.outings.ruleSign,
 		// hobbies
-		"start": r.either(r.hobbies.ruleStart, r.tastes.begunToLike, r.couples.startSeeing, r.study.doingDegree),
-		"begin": r.either(r.hobbies.ruleStart, r.tastes.begunToLike, r.study.doingDegree),
+		"start": r.either(r.hobbies.ruleStart, r.work.startedJob, r.tastes.begunToLike, r.couples.startSeeing, r.study.doingDegree),
+		"begin": r.either(r.hobbies.ruleStart, r.work.startedJob, r.tastes.begunToLike, r.study.doingDegree),
 		"stop":  r.hobbies.ruleStop, "give": r.either(r.hobbies.ruleGive, r.possessions.ruleGiveAway),
-		"run": r.hobbies.ruleActivity, "swim": r.hobbies.ruleActivity, "paint": r.hobbies.ruleActivity,
+		"run": r.either(r.hobbies.ruleActivity, r.work.runsBusiness), "swim": r.hobbies.ruleActivity, "paint": r.hobbies.ruleActivity,
 		"draw": r.hobbies.ruleActivity, "cook": r.hobbies.ruleActivity, "bake": r.hobbies.ruleActivity,
 		"hike": r.hobbies.ruleActivity, "dance": r.hobbies.ruleActivity, "sing": r.hobbies.ruleActivity,
 		"write": r.hobbies.ruleActivity, "knit": r.hobbies.ruleActivity, "garden": r.hobbies.ruleActivity,
 		"surf": r.hobbies.ruleActivity, "ski": r.hobbies.ruleActivity, "climb": r.hobbies.ruleActivity,
 		"meditate": r.hobbies.ruleActivity, "jog": r.hobbies.ruleActivity, "cycle": r.hobbies.ruleActivity,
 		"bike": r.hobbies.ruleActivity, "camp": r.hobbies.ruleActivity, "fish": r.hobbies.ruleActivity,
-		"read": r.hobbies.ruleActivity, "make": r.hobbies.ruleActivity, "create": r.hobbies.ruleActivity,
+		"read": r.either(r.hobbies.ruleActivity, r.tastes.habitTaste), "listen": r.either(nil, r.tastes.habitTaste), "make": r.hobbies.ruleActivity, "create": r.hobbies.ruleActivity,
 		"build": r.hobbies.ruleActivity, "compose": r.hobbies.ruleActivity,
 		"pick": r.hobbies.rulePickUp,
 		"play": r.hobbies.rulePlay, "practice": r.hobbies.rulePractice, "practise": r.hobbies.rulePractice,

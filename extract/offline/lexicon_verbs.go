@@ -181,7 +181,9 @@ rent - - -
 lease - - leasing
 trade - - trading
 swap swapped swapped swapping
-exchange - - exchanging`
+exchange - - exchanging
+qualify qualified qualified -
+listen - - -`
 
 // verbIndex maps every known verb form to its lemma and form.
 var verbIndex = func() map[string]struct {

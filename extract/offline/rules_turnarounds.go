@@ -181,7 +181,7 @@ func (r *tasteRules) growOnFrame(c *clause) bool {
 
 // turnaround reads the verbs of a change of taste after the verb: "come
 // around on|to X", "warm (up) to X", "go off X", "fall out of love with
-// X", "fall in love with X". It reports whether it read the clause.
+// X", "fall in love with X", "fall for X". It reports whether it read the clause.
 func (r *tasteRules) turnaround(c *clause) bool {
 	if c.neg || c.modal != "" || c.would || c.future {
 		return false
@@ -209,6 +209,10 @@ func (r *tasteRules) turnaround(c *clause) bool {
 			pred, phrase, i = "DISLIKES", "has fallen out of love with", i+4
 		} else if c.seq(i, "in", "love", "with") {
 			pred, phrase, i = "LIKES", "has fallen in love with", i+3
+		} else if c.at(i) == "for" && (c.past || c.perfect) {
+			// "I've fallen for Korean dramas": a thing, never a person
+			// (checked below), won the speaker over.
+			pred, phrase, i = "LIKES", "has fallen for", i+1
 		}
 	}
 	if pred == "" {
@@ -219,6 +223,11 @@ func (r *tasteRules) turnaround(c *clause) bool {
 		np = trimTrailingAdverbs(np)
 		if typ, _ := classify(np); typ == ontology.Person {
 			continue // falling for someone is not a taste
+		}
+		if phrase == "has fallen for" && (np.det != "" || (np.hasName && len(np.toks) == 1)) {
+			// "fell for the scam", "fell for Jonas": a trick or a person;
+			// a taste is a bare kind ("fallen for Korean dramas").
+			continue
 		}
 		k, _ := c.object(np, "", 0)
 		if k == "" {

@@ -178,14 +178,21 @@ func (r *workRules) dismissed(c *clause, i int) {
 // employer emits WORKS_AT for an organization phrase. how tunes the
 // sentence ("joined", "left", "hired").
 func (r *workRules) employer(c *clause, np nounPhrase, neg bool, how string) {
-	if !isOrgLike(np) && !knownOrgs[np.key()] {
+	if !isOrgLike(np) && !knownOrgs[np.key()] && !isWorkplaceKind(np) {
 		return
 	}
 	k, _ := c.object(np, ontology.Organization, 2)
 	if k == "" {
 		return
 	}
-	tmpl := "{S} works at {O}"
+	tmpl, art := "{S} works at {O}", ""
+	if isWorkplaceKind(np) {
+		// An unnamed workplace keeps its article: "works at a bakery".
+		art = "a"
+		if alt("an|the", np.det) {
+			art = np.det
+		}
+	}
 	switch {
 	case neg && how != "":
 		tmpl = "{S} " + how + " {O}{D} (no longer works there)"
@@ -200,7 +207,10 @@ func (r *workRules) employer(c *clause, np nounPhrase, neg bool, how string) {
 	case c.now:
 		tmpl = "{S} now works at {O}"
 	}
-	c.emit(fx{pred: "WORKS_AT", obj: k, neg: neg, tmpl: tmpl, rank: 1})
+	if art != "" {
+		tmpl = strings.Replace(tmpl, "{O}", "{aO}", 1)
+	}
+	c.emit(fx{pred: "WORKS_AT", obj: k, neg: neg, art: art, tmpl: tmpl, rank: 1})
 }
 
 // role emits WORKS_AS for a job title phrase.

@@ -1,0 +1,57 @@
+package offline
+
+// Tastes said as habits of consumption. "These days I only read cosy
+// mysteries", "nowadays I mostly listen to bossa nova", "I just watch
+// documentaries now": what someone reads, watches or listens to *only* or
+// *mostly*, or *now* in contrast with before, is what they like; a plain
+// "I read a book" or "I watched a film" says nothing of taste and stays
+// with the hobby and outing rules.
+
+// habitTaste reads a consumption verb (read, watch, listen to) marked as a
+// habit of preference: an exclusive adverb before the verb (only, mostly,
+// mainly, just, exclusively) or a present marker (now, these days,
+// nowadays). "I used to only watch westerns" is a former taste. It
+// reports whether it read the clause.
+func (r *tasteRules) habitTaste(c *clause) bool {
+	if c.future || c.modal != "" || c.would || c.progressive || c.neg && !c.usedTo {
+		return false
+	}
+	if c.past && !c.usedTo {
+		return false // "I read a thriller last week" is an outing of the mind
+	}
+	exclusive := c.verbAt > 0 && habitExclusives[c.toks[c.verbAt-1].w]
+	if !exclusive && !(c.now && !c.usedTo) {
+		return false
+	}
+	i := c.verbAt + 1
+	if c.verb == "listen" {
+		if c.at(i) != "to" {
+			return false
+		}
+		i++
+	}
+	items, _ := takeList(c.toks, i)
+	read := false
+	for _, np := range items {
+		np = trimTrailingAdverbs(np)
+		if !usableObject(np) || np.quoted || alt("the|this|that|a|an", np.det) && !np.hasName {
+			continue // "I only read the paper": one thing, not a kind
+		}
+		k, _ := c.object(np, "", 0)
+		if k == "" {
+			continue
+		}
+		v := map[string]string{"read": "reads", "watch": "watches", "listen": "listens to"}[c.verb]
+		tmpl := "{S} mostly " + v + " {O}"
+		if c.usedTo {
+			tmpl = "{S} used to mostly " + map[string]string{"read": "read", "watch": "watch", "listen": "listen to"}[c.verb] + " {O}"
+		}
+		c.emit(fx{pred: "LIKES", obj: k, neg: c.usedTo, strength: 0.6, conf: 0.75, tmpl: tmpl, noDate: true})
+		read = true
+	}
+	return read
+}
+
+// habitExclusives are the adverbs that make a habit a preference ("I only
+// read...", "I mostly watch..."). Grows by a word.
+var habitExclusives = wordSet(`only,mostly,mainly,just,exclusively,largely,chiefly,pretty much`)

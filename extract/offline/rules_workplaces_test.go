@@ -1,0 +1,50 @@
+package offline
+
+import "testing"
+
+// Sentences written for these rules (none is a bench line).
+func TestWorkplaceKinds(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{name: "started a job at a kind", text: "I started a new job at a garden centre.", want: []want{{pred: "WORKS_AT", obj: "garden centre", says: "a garden centre"}}},
+		{name: "began a role as", text: "I began a new role as a site manager.", want: []want{{pred: "WORKS_AS", obj: "site manager"}}},
+		{name: "work at a kind", text: "I work at the local hospital as a porter.", want: []want{{pred: "WORKS_AT", obj: "local hospital"}, {pred: "WORKS_AS", obj: "porter"}}},
+		{name: "qualified as", text: "I qualified as an electrician in May.", want: []want{{pred: "WORKS_AS", obj: "electrician"}}},
+		{name: "runs a business", text: "Now I run a small café with my sister.", want: []want{{pred: "WORKS_AT", obj: "small café"}},
+			none: []want{{pred: "PRACTICES", obj: "running"}}},
+		{name: "used to run a business", text: "I used to run a pub in Hull.", want: []want{{pred: "WORKS_AT", obj: "pub", neg: true}}},
+		// controls
+		{name: "running is still a hobby", text: "I run every morning before work.", want: []want{{pred: "PRACTICES", obj: "running"}},
+			none: []want{{pred: "WORKS_AT", obj: "*"}}},
+		{name: "work with people is no employer", text: "I work with kids.", none: []want{{pred: "WORKS_AT", obj: "*"}}},
+		{name: "started a blog is no job", text: "I started a blog.", none: []want{{pred: "WORKS_AT", obj: "*"}}},
+		{name: "a plan to start", text: "I might start a job at a bakery.", none: []want{{pred: "WORKS_AT", obj: "bakery"}}},
+	})
+}
+
+func TestSwappedHome(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{name: "swapped a kind of place for a home in", text: "We swapped the city for a cottage in Dorset.", want: []want{{pred: "LIVES_IN", obj: "Dorset"}},
+			none: []want{{pred: "LIVES_IN", obj: "cottage"}, {pred: "LIVES_IN", obj: "city"}}},
+		{name: "traded a place for a home in", text: "I traded Leeds for a flat in Porto last spring.",
+			want: []want{{pred: "LIVES_IN", obj: "Porto"}, {pred: "LIVES_IN", obj: "Leeds", neg: true}}},
+		// control: a plain switch stays a switch
+		{name: "swapped a vehicle", text: "I swapped my Vespa for an e-bike.", want: []want{{pred: "USES", obj: "e-bike"}},
+			none: []want{{pred: "LIVES_IN", obj: "*"}}},
+	})
+}
+
+func TestHabitTastes(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{name: "only reads a kind", text: "These days I only read cosy mysteries.", want: []want{{pred: "LIKES", obj: "cosy mysteries"}}},
+		{name: "mostly listens to", text: "Nowadays I mostly listen to bossa nova.", want: []want{{pred: "LIKES", obj: "bossa nova"}}},
+		{name: "watches now", text: "I watch documentaries now.", want: []want{{pred: "LIKES", obj: "documentaries"}}},
+		{name: "used to only watch", text: "I used to only watch westerns.", want: []want{{pred: "LIKES", obj: "westerns", neg: true}}},
+		{name: "fallen for a kind", text: "I've also fallen for lino printing.", want: []want{{pred: "LIKES", obj: "lino printing"}}},
+		// controls
+		{name: "one book last week", text: "I read a thriller last week.", none: []want{{pred: "LIKES", obj: "thriller"}}},
+		{name: "the paper is one thing", text: "I only read the paper on Sundays.", none: []want{{pred: "LIKES", obj: "paper"}}},
+		{name: "plain listening", text: "I listen to podcasts.", none: []want{{pred: "LIKES", obj: "podcasts"}}},
+		{name: "fell for a person", text: "I fell for Jonas at the party.", none: []want{{pred: "LIKES", obj: "Jonas"}}},
+		{name: "fell for a trick", text: "I fell for the scam.", none: []want{{pred: "LIKES", obj: "scam"}}},
+	})
+}
