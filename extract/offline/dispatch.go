@@ -108,10 +108,10 @@ func newRecognizers() *recognizers {
 		"celebrate": r.kin.ruleCelebrate,
 		// couples
 		"marry": r.couples.ruleMarry, "date": r.couples.ruleDate, "break": r.couples.ruleBreak,
-		"split": r.couples.ruleBreak, "see": r.couples.ruleSee,
+		"split": r.couples.ruleBreak, "part": r.either(nil, r.couples.separateWays), "call": r.either(nil, r.couples.separateWays), "see": r.couples.ruleSee,
 		"divorce": r.couples.ruleDivorce,
 		// outings
-		"go": r.either(r.outings.ruleGo, r.tastes.turnaround, r.goFreelance), "take": r.either(r.outings.ruleTake, r.tookUp, r.possessions.takeNewVehicle), "attend": r.outings.ruleAttend,
+		"go": r.either(r.outings.ruleGo, r.tastes.turnaround, r.goFreelance, r.couples.separateWays), "take": r.either(r.outings.ruleTake, r.tookUp, r.possessions.takeNewVehicle), "attend": r.outings.ruleAttend,
 		"watch": r.either(r.outings.ruleWatch, r.tastes.habitTaste), "sign": r.outings.ruleSign,
 		// hobbies
 		"start": r.either(r.hobbies.ruleStart, r.work.startedJob, r.tastes.begunToLike, r.couples.startSeeing, r.study.doingDegree),

@@ -183,7 +183,8 @@ trade - - trading
 swap swapped swapped swapping
 exchange - - exchanging
 qualify qualified qualified -
-listen - - -`
+listen - - -
+part - - -`
 
 // verbIndex maps every known verb form to its lemma and form.
 var verbIndex = func() map[string]struct {
