@@ -48,6 +48,10 @@ func (r *tasteRules) ruleLike(c *clause) {
 	if c.verb == "stand" {
 		neg = false // "can't stand" is the aversion itself
 	}
+	if k := r.tasteAntecedent(c, items); k != "" {
+		c.emit(fx{pred: pred, obj: k, neg: neg, strength: strength, tmpl: r.likeTemplate(c, pred, neg), noDate: true, rank: 1})
+		return
+	}
 	for _, np := range items {
 		if len(np.toks) == 1 && isVagueGerund(np.toks[0].w) {
 			continue // "I love making it better": nothing nameable
@@ -58,6 +62,22 @@ func (r *tasteRules) ruleLike(c *clause) {
 		}
 		c.emit(fx{pred: pred, obj: k, neg: neg, strength: strength, tmpl: r.likeTemplate(c, pred, neg), art: art, noDate: true, rank: 1})
 	}
+}
+
+// tasteAntecedent resolves "it" or "them" as the object of a liking to the
+// thing of the taste said just before in the same message, when the
+// clause marks a turn ("I used to hate olives, but now I love them", "I
+// never liked jazz, now I adore it"): the same thing, turned around.
+// Anything else ("I love it here") stays unread.
+func (r *tasteRules) tasteAntecedent(c *clause, items []nounPhrase) string {
+	i := c.verbAt + 1
+	if len(items) != 0 || !alt("it|them", c.at(i)) || alt("here|there|when|if|that", c.at(i+1)) {
+		return "" // "I love it here": a place; "I love it when...": an event
+	}
+	if c.said.talk.lastTasteEvent != c.said.event.ID || c.said.talk.lastTaste == "" || !(c.now || c.usedTo || c.again) {
+		return ""
+	}
+	return c.said.talk.lastTaste
 }
 
 // rulePrefer: "I prefer aisle seats", "these days I prefer tea over coffee",

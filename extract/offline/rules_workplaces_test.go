@@ -48,3 +48,17 @@ func TestHabitTastes(t *testing.T) {
 		{name: "fell for a trick", text: "I fell for the scam.", none: []want{{pred: "LIKES", obj: "scam"}}},
 	})
 }
+
+// "it"/"them" after a turn of taste is the thing just named.
+func TestTasteAntecedent(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{name: "used to hate, now love them", text: "I used to hate olives but now I love them.",
+			want: []want{{pred: "LIKES", obj: "olives", says: "now loves"}}},
+		{name: "never used to like, now love them", text: "I never used to like mushrooms, but now I love them.",
+			want: []want{{pred: "LIKES", obj: "mushrooms", says: "now loves"}}},
+		// controls
+		{name: "love it here", text: "I used to hate olives, but now I love it here.", none: []want{{pred: "LIKES", obj: "olives"}}},
+		{name: "love it when", text: "I used to hate olives, but now I love it when it rains.", none: []want{{pred: "LIKES", obj: "olives"}}},
+		{name: "another message", text: "Now I love them.", none: []want{{pred: "LIKES", obj: "*"}}},
+	})
+}
