@@ -96,6 +96,13 @@ func (r *recognizers) be(c *clause) {
 			r.tastes.likeObjects(c, j, "DISLIKES", false, 0.6, "is "+words(t[i:j]))
 		}
 		return
+	case w == "a" && c.at(i+1) == "convert" && c.at(i+2) == "to", w == "a" && alt("new|total|complete", c.at(i+1)) && c.at(i+2) == "convert" && c.at(i+3) == "to":
+		j := i + 3
+		if c.at(i+1) != "convert" {
+			j++
+		}
+		r.tastes.likeObjects(c, j, "LIKES", neg, 0.8, "is a convert to")
+		return
 	case alt("scared|afraid|terrified", w) && c.at(i+1) == "of":
 		if !neg {
 			r.tastes.likeObjects(c, i+2, "DISLIKES", false, 0.6, "is "+w+" of")

@@ -128,7 +128,7 @@ func newRecognizers() *recognizers {
 		"build": r.hobbies.ruleActivity, "compose": r.hobbies.ruleActivity,
 		"pick": r.hobbies.rulePickUp,
 		"play": r.hobbies.rulePlay, "practice": r.hobbies.rulePractice, "practise": r.hobbies.rulePractice,
-		"do": r.either(r.hobbies.rulePractice, r.study.doingDegree),
+		"do": r.either(r.hobbies.rulePractice, r.tastes.doneWith, r.study.doingDegree),
 		// plans
 		"plan": r.plans.rulePlan, "intend": r.plans.rulePlan, "want": r.plans.rulePlan, "hope": r.plans.rulePlan,
 		"aim": r.plans.rulePlan, "dream": r.plans.rulePlan, "consider": r.plans.rulePlan, "think": r.plans.rulePlan,
@@ -141,7 +141,7 @@ func newRecognizers() *recognizers {
 		"raise": r.budgets.ruleBudgetChange, "increase": r.budgets.ruleBudgetChange,
 		"lower": r.budgets.ruleBudgetChange, "cut": r.budgets.ruleBudgetChange,
 		// verbs whose complement decides (complements.go)
-		"have": r.have, "get": r.get, "land": r.get, "become": r.become,
+		"have": r.have, "get": r.either(r.get, r.tastes.cannotGetEnough), "land": r.get, "become": r.become,
 	}
 	r.frames = []func(*clause) bool{
 		r.favourites.favouriteFrame,      // "my favourite food is sushi", "Tea is my favourite drink"

@@ -55,3 +55,28 @@ func (r *tasteRules) habitTaste(c *clause) bool {
 // habitExclusives are the adverbs that make a habit a preference ("I only
 // read...", "I mostly watch..."). Grows by a word.
 var habitExclusives = wordSet(`only,mostly,mainly,just,exclusively,largely,chiefly,pretty much`)
+
+// cannotGetEnough: "I can't get enough of sea swimming" is a liking, and
+// strong. It reports whether it read the clause.
+func (r *tasteRules) cannotGetEnough(c *clause) bool {
+	i := c.verbAt + 1
+	if !c.neg || c.future || c.would || !c.seq(i, "enough", "of") {
+		return false
+	}
+	return r.emitTaste(c, i+2, "LIKES", "can't get enough of")
+}
+
+// doneWith: "I'm done with fast food" is a taste given up when what
+// follows is a bare kind; "I'm done with the report" is a task finished.
+// It reports whether it read the clause.
+func (r *tasteRules) doneWith(c *clause) bool {
+	i := c.verbAt
+	if c.toks[i].w != "done" || c.at(i+1) != "with" || c.neg || c.future || c.modal != "" || c.would {
+		return false
+	}
+	np := takeNP(c.toks, i+2)
+	if !usableObject(np) || np.det != "" || np.hasName {
+		return false
+	}
+	return r.emitTaste(c, i+2, "DISLIKES", "is done with")
+}

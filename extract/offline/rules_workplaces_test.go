@@ -62,3 +62,18 @@ func TestTasteAntecedent(t *testing.T) {
 		{name: "another message", text: "Now I love them.", none: []want{{pred: "LIKES", obj: "*"}}},
 	})
 }
+
+// More ways to say a taste or its end (sentences written for these rules).
+func TestTastePhrasings(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{name: "can't get enough of", text: "These days I can't get enough of sea swimming.", want: []want{{pred: "LIKES", obj: "sea swimming"}}},
+		{name: "a convert to", text: "I'm a convert to jazz now.", want: []want{{pred: "LIKES", obj: "jazz"}}},
+		{name: "started liking", text: "I've started liking blue cheese.", want: []want{{pred: "LIKES", obj: "blue cheese"}}},
+		{name: "my new obsession", text: "Watercolour painting is my new obsession.", want: []want{{pred: "LIKES", obj: "watercolour painting"}}},
+		{name: "done with a kind", text: "I'm done with fast food.", want: []want{{pred: "DISLIKES", obj: "fast food"}}},
+		// controls
+		{name: "done with a task", text: "I'm done with the report.", none: []want{{pred: "DISLIKES", obj: "report"}}},
+		{name: "got enough sleep", text: "I got enough sleep last night.", none: []want{{pred: "LIKES", obj: "*"}}},
+		{name: "started a course is no taste", text: "I've started learning Spanish.", none: []want{{pred: "LIKES", obj: "Spanish"}}},
+	})
+}
