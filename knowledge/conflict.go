@@ -88,7 +88,9 @@ type Conflict struct {
 //     turned on a kind of thing (kindTurn): "I've gone off podcasts"
 //     closes "likes true crime podcasts", "history podcasts grew on me"
 //     closes "dislikes podcasts";
-//  3. negation: a negative fact closes the positive one on the same object;
+//  3. negation: a negative fact closes the positive one on the same object,
+//     and those on a sort of it (kindDenied: "no longer a teacher" closes
+//     "science teacher");
 //  4. stale: when n started before a contradicted fact (and is not simply
 //     later news about an earlier start), or was said before it and gives
 //     no start (a window extracted late), n is stored superseded by it and
@@ -212,6 +214,9 @@ func kindOf(m, n *Fact) ConflictKind {
 	}
 	if kindTurn(m, n) {
 		return PolarityFlip
+	}
+	if kindDenied(m, n) {
+		return Negation
 	}
 	if n.Correction && n.Corrects == m.Object && m.Slot() == n.Slot() && m.Polarity == n.Polarity {
 		return Correction
@@ -360,6 +365,16 @@ func kindTurn(m, n *Fact) bool {
 		return true // n likes a sort of the kind m disliked
 	}
 	return false
+}
+
+// kindDenied reports whether the new denial n covers the current fact m
+// as a sort of what n denies: "no longer works as a teacher" closes "works
+// as a secondary school science teacher"; "no longer lives in the
+// countryside" says nothing of "lives in Devon" (names differ by head).
+func kindDenied(m, n *Fact) bool {
+	return n.Polarity == ontology.Negative && m.Polarity == ontology.Positive && m.Predicate.Name == n.Predicate.Name &&
+		!m.Predicate.Preference && m.ObjectName != "" && n.ObjectName != "" && KindOf(m.ObjectName, n.ObjectName) &&
+		(n.Qualifier == "" || n.Qualifier == m.Qualifier)
 }
 
 // KindOf reports whether the name spec is a sub-kind of the name gen by

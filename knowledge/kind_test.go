@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/graphmem/graphmem/ontology"
 )
 
 // objectNamed sets the object's name (stored facts and new ones alike).
@@ -75,6 +77,23 @@ func TestPlanKindTurns(t *testing.T) {
 			existing: []*Fact{stored("thr", "DISLIKES", "o-thr", "2024-01-01").with(objectNamed("thrillers"))},
 			in:       []*Fact{incoming("cosy", "LIKES", "o-cosy", "2025-03-01").with(objectNamed("cosy mysteries"))},
 			states:   []string{"cosy current", "thr current"},
+		},
+		{
+			name:     "a denial of the general role closes the specific one",
+			existing: []*Fact{stored("sci", "WORKS_AS", "o-sci", "2024-01-01").with(objectNamed("secondary school science teacher"))},
+			in: []*Fact{incoming("left", "WORKS_AS", "o-t", "2025-03-01").with(objectNamed("teacher")).with(func(f *Fact) {
+				f.Polarity = ontology.Negative
+			})},
+			kinds:  []string{"negation/resolved/new"},
+			states: []string{"left current", "sci superseded until 2025-03-01 by left"},
+		},
+		{
+			name:     "a denial of a specific role leaves the general one",
+			existing: []*Fact{stored("t", "WORKS_AS", "o-t", "2024-01-01").with(objectNamed("teacher"))},
+			in: []*Fact{incoming("nosci", "WORKS_AS", "o-sci", "2025-03-01").with(objectNamed("science teacher")).with(func(f *Fact) {
+				f.Polarity = ontology.Negative
+			})},
+			states: []string{"nosci current", "t current"},
 		},
 		{
 			name:     "names unknown: no kind rule",

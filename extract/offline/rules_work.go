@@ -91,6 +91,9 @@ func (r *workRules) ruleLeave(c *clause) {
 		return
 	}
 	switch {
+	case len(np.toks) == 1 && professionGerunds[np.toks[0].w] != "":
+		// "I left teaching in July": the profession, not a hobby
+		r.leftProfession(c, np.toks[0].w, how)
 	case strings.HasSuffix(np.toks[0].w, "ing") && !np.hasName:
 		// "quit smoking", "stopped running"
 		r.hobbies.stopActivity(c, np)
@@ -181,12 +184,14 @@ func (r *workRules) employer(c *clause, np nounPhrase, neg bool, how string) {
 	if !isOrgLike(np) && !knownOrgs[np.key()] && !isWorkplaceKind(np) {
 		return
 	}
+	kind := isWorkplaceKind(np)
+	np = c.placedWorkplace(np)
 	k, _ := c.object(np, ontology.Organization, 2)
 	if k == "" {
 		return
 	}
 	tmpl, art := "{S} works at {O}", ""
-	if isWorkplaceKind(np) {
+	if kind {
 		// An unnamed workplace keeps its article: "works at a bakery".
 		art = "a"
 		if alt("an|the", np.det) {

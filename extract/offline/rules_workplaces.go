@@ -1,6 +1,11 @@
 package offline
 
-import "github.com/graphmem/graphmem/ontology"
+import (
+	"slices"
+	"strings"
+
+	"github.com/graphmem/graphmem/ontology"
+)
 
 // Workplaces said by their kind, not their name. People rarely name the
 // business they work for in a chat ("I started at a bakery in town", "now
@@ -16,6 +21,24 @@ func isWorkplaceKind(np nounPhrase) bool {
 		return false
 	}
 	return workplaceKinds[np.head()] || workplaceKinds[lastTwo(np.lower())]
+}
+
+// placedWorkplace extends an unnamed workplace with the named place that
+// follows it ("a small practice in Shrewsbury", "a bakery in Leeds"): the
+// place is what tells one bakery from another, and what a question about
+// where the user works asks for. Other phrases are returned as they are.
+func (c *clause) placedWorkplace(np nounPhrase) nounPhrase {
+	if !isWorkplaceKind(np) || c.at(np.next) != "in" {
+		return np
+	}
+	place := takeNP(c.toks, np.next+1)
+	if !isPlaceLike(place) || !place.hasName {
+		return np
+	}
+	out := np
+	out.toks = append(slices.Clone(np.toks), c.toks[np.next:place.next]...)
+	out.hasName, out.next = false, place.next
+	return out
 }
 
 // startedJob reads "started a (new) job at|with X (as Y)", "began a new
@@ -85,3 +108,26 @@ library,council,ministry,bank,insurer,newspaper,magazine,publisher,radio station
 kitchen,canteen,deli,butcher,florist,greengrocer,garden centre,garden center,gym,leisure centre,cinema,theatre,
 theater,zoo,aquarium,kennel,kennels,cattery,vet,veterinary practice,daycare,creche,kindergarten,dealership,
 laboratory,lab,observatory,refinery,mine,shipyard,dockyard,depot,courier,bistro,takeaway,food truck,stall`)
+
+// leftProfession: "I left teaching", "I quit nursing": the speaker no
+// longer works as a teacher or a nurse (the policy closes a current
+// "science teacher" by it: knowledge.KindOf).
+func (r *workRules) leftProfession(c *clause, activity, how string) {
+	role := professionGerunds[activity]
+	k := c.said.out.named(role, ontology.Concept, 2)
+	art := "a"
+	if strings.ContainsRune("aeiou", rune(role[0])) {
+		art = "an"
+	}
+	c.emit(fx{pred: "WORKS_AS", obj: k, neg: true, art: art, tmpl: "{S} no longer works as {aO} (" + how + " " + activity + "{D})"})
+}
+
+// professionGerunds name a profession by its activity ("left teaching")
+// and the role it makes ("teacher"). Grows by a pair.
+var professionGerunds = map[string]string{
+	"teaching": "teacher", "nursing": "nurse", "lecturing": "lecturer", "coaching": "coach", "accounting": "accountant",
+	"banking": "banker", "farming": "farmer", "consulting": "consultant", "policing": "police officer",
+	"journalism": "journalist", "engineering": "engineer", "law": "lawyer", "medicine": "doctor", "dentistry": "dentist",
+	"plumbing": "plumber", "catering": "caterer", "hairdressing": "hairdresser", "tutoring": "tutor", "modelling": "model",
+	"acting": "actor", "retail": "retail worker", "hospitality": "hospitality worker", "social work": "social worker",
+}

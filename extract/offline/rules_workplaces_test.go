@@ -12,7 +12,13 @@ func TestWorkplaceKinds(t *testing.T) {
 		{name: "runs a business", text: "Now I run a small café with my sister.", want: []want{{pred: "WORKS_AT", obj: "small café"}},
 			none: []want{{pred: "PRACTICES", obj: "running"}}},
 		{name: "used to run a business", text: "I used to run a pub in Hull.", want: []want{{pred: "WORKS_AT", obj: "pub", neg: true}}},
+		{name: "a workplace with its place", text: "I'm a vet at a small practice in Shrewsbury.",
+			want: []want{{pred: "WORKS_AS", obj: "vet"}, {pred: "WORKS_AT", obj: "small practice in Shrewsbury", says: "a small practice in Shrewsbury"}}},
+		{name: "left a profession", text: "I left teaching in July.", want: []want{{pred: "WORKS_AS", obj: "teacher", neg: true}},
+			none: []want{{pred: "PRACTICES", obj: "teaching"}}},
 		// controls
+		{name: "quitting a habit is no profession", text: "I quit smoking.", want: []want{{pred: "PRACTICES", obj: "smoking", neg: true}},
+			none: []want{{pred: "WORKS_AS", obj: "*"}}},
 		{name: "running is still a hobby", text: "I run every morning before work.", want: []want{{pred: "PRACTICES", obj: "running"}},
 			none: []want{{pred: "WORKS_AT", obj: "*"}}},
 		{name: "work with people is no employer", text: "I work with kids.", none: []want{{pred: "WORKS_AT", obj: "*"}}},
