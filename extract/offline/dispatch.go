@@ -165,6 +165,7 @@ func newRecognizers() *recognizers {
 		r.tastes.myThingFrame,            // "spicy food is my thing", "opera isn't my thing"
 		r.tastes.kindOfPersonFrame,       // "I'm not really a cat person"
 		r.tastes.evaluativeFrame,         // "olives are revolting", "gin tastes awful to me now"
+		r.tastes.nowItsFrame,             // "these days it's woodworking videos", "lately it's all bossa nova"
 	}
 	return r
 }

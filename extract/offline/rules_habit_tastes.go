@@ -1,5 +1,11 @@
 package offline
 
+import (
+	"strings"
+
+	"github.com/graphmem/graphmem/ontology"
+)
+
 // Tastes said as habits of consumption. "These days I only read cosy
 // mysteries", "nowadays I mostly listen to bossa nova", "I just watch
 // documentaries now": what someone reads, watches or listens to *only* or
@@ -79,4 +85,47 @@ func (r *tasteRules) doneWith(c *clause) bool {
 		return false
 	}
 	return r.emitTaste(c, i+2, "DISLIKES", "is done with")
+}
+
+// nowItsFrame: "these days it's woodworking videos before bed", "lately
+// it's all bossa nova", "now it's mostly audiobooks for me": a present
+// marker, then "it's" and a bare kind, is the speaker's current taste,
+// typically right after what it replaced ("I've gone off the cooking
+// channels"). Without "all/mostly/only" the kind must be plural, so "now
+// it's raining" or "these days it's hard" say nothing.
+func (r *tasteRules) nowItsFrame(c *clause) bool {
+	if !c.now || c.neg || c.future || c.modal != "" || c.would {
+		return false
+	}
+	i := 0
+	switch {
+	case c.at(0) == "it's" || c.at(0) == "its":
+		i = 1
+	case c.at(0) == "it" && alt("is|'s", c.at(1)):
+		i = 2
+	default:
+		return false
+	}
+	marked := false
+	for alt("all|mostly|only|just|pretty|much", c.at(i)) {
+		marked, i = true, i+1
+	}
+	np := trimTrailingAdverbs(takeNP(c.toks, i))
+	if !usableObject(np) || np.det != "" || np.count != "" || pronounObjects[np.head()] {
+		return false
+	}
+	if !marked && !strings.HasSuffix(np.toks[len(np.toks)-1].w, "s") {
+		return false
+	}
+	if alt("all|every|non-stop|nonstop|constantly", c.at(np.next)) {
+		return false // "these days it's meetings all day": a burden, not a taste
+	}
+	if evalPositive[np.toks[0].w] || evalNegative[np.toks[0].w] {
+		return false // "it's brilliant": a judgement of something else
+	}
+	if typ, _ := classify(np); typ == ontology.Person || typ == ontology.Place {
+		return false
+	}
+	c.subj = c.said.speaker // "it" is the dummy subject; the taste is the speaker's
+	return r.emitTaste(c, i, "LIKES", "is into")
 }

@@ -58,7 +58,7 @@ func actingPolarity(c *clause, v int) int {
 
 // myThingFrame: "spicy food is my thing", "football is life", "cycling is
 // my jam", "lino printing is my new obsession"; "opera isn't my thing",
-// "golf is not my cup of tea", "reality TV isn't for me anymore".
+// "golf is not my cup of tea".
 func (r *tasteRules) myThingFrame(c *clause) bool {
 	// The construction itself says taste, so any bare kind will do
 	// ("karaoke"), not only those judgedKind knows.
@@ -76,11 +76,9 @@ func (r *tasteRules) myThingFrame(c *clause) bool {
 	tasteNouns := "thing|jam|passion|weakness|obsession|addiction|pleasure"
 	mine := c.seq(n, "my", tasteNouns) ||
 		c.seq(n, "my", "new|latest|current|big|biggest|real|true|guilty", tasteNouns) // "my new obsession"
-	notForMe := c.seq(n, "for", "me") && neg // "opera isn't for me (anymore)"
 	switch {
 	case mine || c.seq(n, "life") && c.at(n+1) == "":
 	case c.seq(n, "my", "cup", "of", "tea") && neg:
-	case notForMe:
 	default:
 		return false
 	}

@@ -83,3 +83,22 @@ func TestTastePhrasings(t *testing.T) {
 		{name: "started a course is no taste", text: "I've started learning Spanish.", none: []want{{pred: "LIKES", obj: "Spanish"}}},
 	})
 }
+
+// The current taste said as "these days it's X" (sentences written for
+// this rule), and favourites with "has always been".
+func TestNowItsAndFavourites(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{name: "these days it's a kind", text: "I've gone off the cooking channels, these days it's woodworking videos.",
+			want: []want{{pred: "DISLIKES", obj: "cooking channels"}, {pred: "LIKES", obj: "woodworking videos"}}},
+		{name: "lately it's all", text: "Lately it's all bossa nova in the evenings.", want: []want{{pred: "LIKES", obj: "bossa nova"}}},
+		{name: "has always been my favourite", text: "Scrabble has always been my favourite board game.",
+			want: []want{{pred: "HAS_FAVORITE", obj: "Scrabble", qual: "board game"}}},
+		{name: "favourite for years", text: "Scrabble has been my favourite board game for years.",
+			want: []want{{pred: "HAS_FAVORITE", obj: "Scrabble", qual: "board game"}}},
+		// controls
+		{name: "weather", text: "Now it's raining.", none: []want{{pred: "LIKES", obj: "*"}}},
+		{name: "a burden", text: "These days it's meetings all day.", none: []want{{pred: "LIKES", obj: "*"}}},
+		{name: "a judgement", text: "These days it's hard to find time.", none: []want{{pred: "LIKES", obj: "*"}}},
+		{name: "people", text: "These days it's the kids who decide.", none: []want{{pred: "LIKES", obj: "*"}}},
+	})
+}
