@@ -134,3 +134,38 @@ func TestPlanKindTurns(t *testing.T) {
 		})
 	}
 }
+
+// TestPlanEndingWithoutQualifier: an ending that names no qualifier ends
+// the current fact whatever its note ("Tom and I went our separate ways"
+// after "my boyfriend Tom"); a qualified ending of another qualifier does
+// not.
+func TestPlanEndingWithoutQualifier(t *testing.T) {
+	now := day("2026-01-01")
+	ending := func(id, q string) *Fact {
+		f := incoming(id, "PARTNER_OF", "tom", "2025-03-01").with(qualified(q))
+		end := day("2025-03-01")
+		f.ValidTo = &end
+		return f
+	}
+	for _, tc := range []struct {
+		name    string
+		in      *Fact
+		outcome Outcome
+		tom     string
+	}{
+		{"unqualified ending ends the qualified fact", ending("split", ""), Ended, "tom superseded until 2025-03-01"},
+		{"an ending of another qualifier leaves it", ending("split", "husband"), Created, "tom current"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tom := stored("tom", "PARTNER_OF", "tom", "2024-01-01").with(qualified("boyfriend"))
+			st := &State{Facts: map[string][]*Fact{"user": {tom}}}
+			d := Plan(st, []*Fact{tc.in}, now, Policy{})
+			if d.Actions[0].Outcome != tc.outcome {
+				t.Errorf("outcome %s, want %s", d.Actions[0].Outcome, tc.outcome)
+			}
+			if got := describe(tom); got != tc.tom {
+				t.Errorf("tom: %s, want %s", got, tc.tom)
+			}
+		})
+	}
+}

@@ -240,6 +240,7 @@ func (r *recognizers) read(u *utterance, toks []tok, inherited string) (subject 
 	c.relationMentions()
 	r.places.dwellingScan(c)
 	r.hobbies.routineScan(c)
+	r.schedules.movedScan(c)
 	if r.frame(c) {
 		return c.subj, false
 	}

@@ -102,3 +102,19 @@ func TestNowItsAndFavourites(t *testing.T) {
 		{name: "people", text: "These days it's the kids who decide.", none: []want{{pred: "LIKES", obj: "*"}}},
 	})
 }
+
+// Occasions moved by someone else (sentences written for this rule).
+func TestMovedByOthers(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{name: "instructor moved my lessons", text: "My instructor moved my driving lessons to Wednesdays.",
+			want: []want{{subj: "driving lessons", pred: "SCHEDULED_ON", obj: "Wednesdays"}}},
+		{name: "they moved my appointment", text: "They moved my dentist appointment to Friday.",
+			want: []want{{subj: "dentist appointment", pred: "SCHEDULED_ON", obj: "Friday"}}},
+		{name: "the garage moved the MOT", text: "The garage rang and moved the MOT to the 13th of March.",
+			want: []want{{subj: "MOT", pred: "SCHEDULED_ON", obj: "*"}}},
+		// controls
+		{name: "a possible move", text: "They might move my dentist appointment to Friday.",
+			none: []want{{subj: "dentist appointment", pred: "SCHEDULED_ON", obj: "*"}}},
+		{name: "furniture", text: "I moved the sofa to the other wall.", none: []want{{pred: "LIVES_IN", obj: "*"}}},
+	})
+}
