@@ -112,6 +112,7 @@ func (r *search) currency(ctx context.Context) error {
 	}
 	if ok && topic.Cardinality == ontology.Many && slot != ontology.TopicChatter {
 		r.endedValues(stmts, topicOf)
+		r.changedValues(stmts, topicOf)
 		r.demoteStaleSummaries()
 		return nil
 	}
@@ -233,6 +234,69 @@ func (r *search) endedValues(stmts []*candidate, topicOf map[*candidate]string) 
 			}
 		}
 	}
+}
+
+// changedValues: in a slot of tastes or hobbies, which hold many values, a
+// newer statement that says the speaker turned ("converted me, pale ales
+// are my thing now", "I've gone off the food channels, these days it's
+// woodworking videos") replaces the older statements on the same topic
+// that say nearly the same kind of thing ("I was never a beer person"),
+// unless it adds rather than replaces ("I've also fallen for Pixar
+// shorts", "padel too"). Pets, family and health accumulate: a new puppy
+// replaces no cat.
+func (r *search) changedValues(stmts []*candidate, topicOf map[*candidate]string) {
+	for _, e := range stmts {
+		if !turnTopics[topicOf[e]] {
+			continue
+		}
+		if !e.change || e.correction || e.vec == nil || e.Status == StatusSuperseded || !turns(e.Text) || adds(e.Text) {
+			continue
+		}
+		for _, c := range stmts {
+			if c == e || c.vec == nil || c.Status == StatusSuperseded || !c.OccurredAt.Before(e.OccurredAt) {
+				continue
+			}
+			if topicOf[c] == "" || topicOf[c] != topicOf[e] || knowledge.Cosine(c.vec, e.vec) < r.cfg.PairSlotSimilarity {
+				continue
+			}
+			c.Status = StatusSuperseded
+			c.SupersededBy = e.ID
+			if r.history {
+				c.reasons = append(c.reasons, "what the user said before the change, which a question about the past asks for")
+				continue
+			}
+			c.demote(r.cfg.SupersededWeight, "changed: the user said later that this is different now")
+			if rel, best := relevance(e, r.cfg), relevance(c, r.cfg); rel > 0 && best > rel {
+				e.lift = max(e.lift, best/rel)
+				e.reasons = append(e.reasons, "the latest word on the "+slotName(topicOf[e]))
+			}
+		}
+	}
+}
+
+// turnTopics are the many-value topics a turn of taste changes.
+var turnTopics = map[string]bool{"likes": true, "hobby": true}
+
+// turnWords mark a statement that turns away from something said before
+// ("gone off", "converted me", "not anymore"), not a mere "now".
+var turnWords = []string{" anymore", " any more", " no longer ", " instead", " gone off ", " went off ", " used to ",
+	" switched ", " swapped ", " replaced ", " come around ", " came around ", " come round ", " grew on ", " grown on ",
+	" converted ", " changed my mind ", " fallen out of love ", " lost interest ", " over it ", " gave up ", " given up "}
+
+// turns reports whether text says the speaker turned from something.
+func turns(text string) bool {
+	low := " " + strings.ToLower(strings.NewReplacer(",", " ", ".", " ", "!", " ", "?", " ", ";", " ").Replace(text)) + " "
+	return slices.ContainsFunc(turnWords, func(w string) bool { return strings.Contains(low, w) })
+}
+
+// addWords mark a statement that adds a value to a many-value slot rather
+// than replacing one ("I also love...", "padel as well", "another hobby").
+var addWords = []string{" also ", " too ", " as well", " another ", " either ", " besides ", " on top of "}
+
+// adds reports whether text adds to what was said before.
+func adds(text string) bool {
+	low := " " + strings.ToLower(strings.NewReplacer(",", " ", ".", " ", "!", " ", "?", " ").Replace(text)) + " "
+	return slices.ContainsFunc(addWords, func(w string) bool { return strings.Contains(low, w) })
 }
 
 // contentTerms are a turn's search terms without the speaker's name.

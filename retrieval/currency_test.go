@@ -223,3 +223,50 @@ func TestEndingClosesOneValueOfAManyValueSlot(t *testing.T) {
 		t.Fatalf("the other pet = %+v, want current", d)
 	}
 }
+
+// TestChangedValuesTurnATasteAround drives the many-value rule directly: a
+// newer statement that says the speaker turned replaces the older one on
+// the same topic and close in meaning; an added value ("also"), a plain
+// "now" without a turn, another topic and a distant statement are left.
+func TestChangedValuesTurnATasteAround(t *testing.T) {
+	t.Parallel()
+	jan := time.Date(2024, 1, 10, 9, 0, 0, 0, time.UTC)
+	near := []float32{1, 0.1, 0}
+	far := []float32{0, 0, 1}
+	stmt := func(id, text string, at time.Time, vec []float32, change bool) *candidate {
+		c := &candidate{SearchResult: SearchResult{ID: id, Kind: KindRaw, Text: text, OccurredAt: at, Status: StatusCurrent,
+			Parts: ScoreParts{FullText: 0.5}}, role: "user", vec: vec, change: change}
+		return c
+	}
+	cases := []struct {
+		name      string
+		newer     *candidate
+		olderVec  []float32
+		topic     string
+		history   bool
+		superseds bool
+	}{
+		{"a turn replaces the older taste", stmt("new", "My cousin converted me, pale ales are my thing now.", jan.AddDate(0, 6, 0), near, true), near, "likes", false, true},
+		{"an added value replaces nothing", stmt("new", "I've also fallen for pale ales now.", jan.AddDate(0, 6, 0), near, true), near, "likes", false, false},
+		{"a plain now is no turn", stmt("new", "Pale ales are my thing now.", jan.AddDate(0, 6, 0), near, true), near, "likes", false, false},
+		{"pets accumulate", stmt("new", "We gave up on cats and adopted a puppy instead.", jan.AddDate(0, 6, 0), near, true), near, "pet", false, false},
+		{"a distant statement stays", stmt("new", "My cousin converted me, pale ales are my thing now.", jan.AddDate(0, 6, 0), near, true), far, "likes", false, false},
+		{"a history question keeps the older one first", stmt("new", "I've gone off lager, it's pale ales instead.", jan.AddDate(0, 6, 0), near, true), near, "likes", true, true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			old := stmt("old", "I was never a beer person, far too bitter.", jan, tc.olderVec, false)
+			r := &search{cfg: DefaultConfig(), history: tc.history}
+			r.changedValues([]*candidate{tc.newer, old}, map[*candidate]string{tc.newer: tc.topic, old: tc.topic})
+			if got := old.Status == StatusSuperseded && old.SupersededBy == "new"; got != tc.superseds {
+				t.Fatalf("older statement superseded = %v (%+v), want %v", got, old.SearchResult, tc.superseds)
+			}
+			if tc.superseds && !tc.history && (old.factor == 0 || old.factor >= 1) {
+				t.Errorf("a superseded taste must be demoted, factor %v", old.factor)
+			}
+			if tc.history && old.factor != 0 {
+				t.Errorf("a history question must not demote the older taste, factor %v", old.factor)
+			}
+		})
+	}
+}
