@@ -2,10 +2,12 @@ package retrieval
 
 import (
 	"context"
-	"github.com/graphmem/graphmem/nlp"
 	"slices"
 	"sort"
 	"strings"
+	"unicode"
+
+	"github.com/graphmem/graphmem/nlp"
 
 	"github.com/graphmem/graphmem/graph"
 	"github.com/graphmem/graphmem/knowledge"
@@ -49,6 +51,7 @@ func (r *search) currency(ctx context.Context) error {
 	}
 	r.evidencePriors()
 	r.corrections()
+	r.runningTotals()
 	if r.s.topics == nil || r.qvec == nil || r.s.vectors == nil {
 		return nil
 	}
@@ -185,6 +188,115 @@ func (r *search) currency(ctx context.Context) error {
 	r.demoteStaleSummaries()
 	return nil
 }
+
+// runningTotals: a question for an amount ("How many marathons has the
+// user run this year?", "How much rent does the user pay?") has one
+// current answer, whatever the topic reader makes of it: among the user's
+// statements that give a number and name what the question counts, the
+// newest is current and the older ones are superseded by it ("my second
+// marathon this year" by "that makes three marathons"). It needs no
+// vectors, so it holds with the embedder off. A question about the past
+// keeps the older values.
+func (r *search) runningTotals() {
+	asks := amountQuestion(r.in.Query)
+	if asks == nil {
+		return
+	}
+	var group []*candidate
+	for _, c := range r.set {
+		if c.Kind != KindRaw || c.role != "user" || c.form != knowledge.FormStatement || c.hypothetical || c.other ||
+			c.Status == StatusSuperseded || relevance(c, r.cfg) <= 0 || !hasAmount(c.Text) {
+			continue
+		}
+		if slices.ContainsFunc(contentTerms(c), func(t string) bool { return asks[t] }) {
+			group = append(group, c)
+		}
+	}
+	if len(group) < 2 {
+		return
+	}
+	sort.SliceStable(group, func(i, j int) bool { return group[i].OccurredAt.After(group[j].OccurredAt) })
+	newest := group[0]
+	best := 0.0
+	for _, c := range group {
+		best = max(best, relevance(c, r.cfg))
+	}
+	for _, c := range group[1:] {
+		if !c.OccurredAt.Before(newest.OccurredAt) || c.SessionID == newest.SessionID && c.correction {
+			continue
+		}
+		c.Status = StatusSuperseded
+		c.SupersededBy = newest.ID
+		if r.history {
+			c.reasons = append(c.reasons, "an earlier amount, which a question about the past asks for")
+			continue
+		}
+		c.demote(r.cfg.SupersededWeight, "an earlier amount: the user gave a newer one")
+	}
+	if !r.history {
+		if rel := relevance(newest, r.cfg); rel > 0 && best > rel {
+			newest.lift = max(newest.lift, best/rel)
+		}
+		newest.reasons = append(newest.reasons, "the newest amount the user gave")
+	} else {
+		newest.demote(r.cfg.SupersededWeight, "the current amount; the question asks about the past")
+	}
+}
+
+// amountQuestion returns the terms of what a question for an amount
+// counts ("how many marathons ..." → marathon, run, year), or nil when it
+// asks for no amount.
+func amountQuestion(query string) map[string]bool {
+	low := strings.ToLower(query)
+	if !strings.HasPrefix(low, "how many ") && !strings.HasPrefix(low, "how much ") {
+		return nil
+	}
+	out := map[string]bool{}
+	// "How many marathons", "how much rent": the word after is what is
+	// counted; "how much has the user saved": the question's other terms.
+	if next := strings.Fields(low[len("how many "):]); len(next) > 0 && !amountAux[next[0]] {
+		if terms := nlp.Terms(next[0]); len(terms) == 1 {
+			out[terms[0]] = true
+			return out
+		}
+	}
+	for _, t := range nlp.Terms(query) {
+		if !amountQuestionNoise[t] {
+			out[t] = true
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// amountQuestionNoise are stems of a question's wording that name nothing
+// counted.
+var amountQuestionNoise = map[string]bool{"user": true, "current": true, "now": true, "day": true, "year": true,
+	"week": true, "month": true, "far": true, "total": true}
+
+// amountAux are the words after "how much" that start the rest of the
+// question rather than name what is counted.
+var amountAux = map[string]bool{"does": true, "do": true, "did": true, "has": true, "have": true, "is": true, "are": true,
+	"was": true, "were": true, "will": true, "would": true, "money": true, "time": true, "of": true}
+
+// hasAmount reports whether text states a number: digits, a number word
+// or an ordinal ("19 books", "three marathons", "my second").
+func hasAmount(text string) bool {
+	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		if w[0] >= '0' && w[0] <= '9' || amountWords[w] {
+			return true
+		}
+	}
+	return false
+}
+
+var amountWords = map[string]bool{"one": true, "two": true, "three": true, "four": true, "five": true, "six": true, "seven": true,
+	"eight": true, "nine": true, "ten": true, "eleven": true, "twelve": true, "fifteen": true, "twenty": true, "thirty": true,
+	"forty": true, "fifty": true, "hundred": true, "thousand": true, "grand": true, "dozen": true, "first": true, "second": true,
+	"third": true, "fourth": true, "fifth": true, "sixth": true, "seventh": true, "eighth": true, "ninth": true, "tenth": true,
+	"half": true, "once": true, "twice": true}
 
 // updatesQueried reports whether a statement marks itself as an update or
 // a correction and speaks of what the query names, by its words and

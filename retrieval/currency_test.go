@@ -270,3 +270,63 @@ func TestChangedValuesTurnATasteAround(t *testing.T) {
 		})
 	}
 }
+
+// TestRunningTotalsNewestAmountFirst: a question for an amount has one
+// current answer, with no embedder at all: the newest statement that gives
+// a number and names what is counted is current, the older ones are
+// superseded; a statement without a number, another person's total and a
+// question about the past are left as they are.
+func TestRunningTotalsNewestAmountFirst(t *testing.T) {
+	t.Parallel()
+	jan := time.Date(2025, 1, 10, 9, 0, 0, 0, time.UTC)
+	turn := func(id, content string, at time.Time) graph.RawEvent {
+		return graph.RawEvent{NewRawEvent: graph.NewRawEvent{ID: id, Kind: graph.RawMessage, Role: "user", Content: content, OccurredAt: at},
+			SessionID: "s-" + id}
+	}
+	raws := []graph.RawEvent{
+		turn("first", "Did my first parkrun of the year today!", jan),
+		turn("tenth", "That was parkrun number ten for me this year.", jan.AddDate(0, 3, 0)),
+		turn("plain", "Parkrun mornings are the best part of my week.", jan.AddDate(0, 4, 0)),
+		turn("sis", "My sister has done 40 parkruns this year.", jan.AddDate(0, 5, 0)),
+		turn("new", "Make that 14 parkruns this year after Saturday.", jan.AddDate(0, 6, 0)),
+	}
+	g := &fakeGraph{raws: raws}
+	s, err := New(Deps{Text: g, Graph: g, Context: unusedContextStore{}, Views: unusedViews{}, Counter: zeroCounter{},
+		Now: func() time.Time { return jan.AddDate(0, 7, 0) }}, Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	search := func(q string) map[string]SearchResult {
+		out, err := s.Search(t.Context(), "t1", SearchInput{UserID: "alice", Query: q, Explain: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		byID := map[string]SearchResult{}
+		for _, r := range out.Results {
+			byID[r.ID] = r
+		}
+		return byID
+	}
+	byID := search("How many parkruns has the user done this year?")
+	for _, id := range []string{"first", "tenth"} {
+		if r := byID[id]; r.Status != StatusSuperseded || r.SupersededBy != "new" || !strings.Contains(r.Explanation, "earlier amount") {
+			t.Errorf("%s = %+v, want superseded by the newest amount", id, r)
+		}
+		if byID[id].Score >= byID["new"].Score {
+			t.Errorf("%s (%.3f) ranks above the newest amount (%.3f)", id, byID[id].Score, byID["new"].Score)
+		}
+	}
+	for _, id := range []string{"plain", "sis"} {
+		if r := byID[id]; r.Status == StatusSuperseded {
+			t.Errorf("%s = %+v, want left current (no number, or someone else's)", id, r)
+		}
+	}
+	byID = search("What is the user's parkrun routine?")
+	if r := byID["tenth"]; r.Status == StatusSuperseded {
+		t.Errorf("a question for no amount supersedes nothing: %+v", r)
+	}
+	byID = search("How many parkruns had the user done before?")
+	if byID["tenth"].Score <= byID["new"].Score {
+		t.Errorf("a question about the past ranks the newest amount first: tenth %.3f, new %.3f", byID["tenth"].Score, byID["new"].Score)
+	}
+}
