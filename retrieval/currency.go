@@ -52,6 +52,7 @@ func (r *search) currency(ctx context.Context) error {
 	r.evidencePriors()
 	r.corrections()
 	r.runningTotals()
+	r.revisedStatements()
 	if r.s.topics == nil || r.qvec == nil || r.s.vectors == nil {
 		return nil
 	}
@@ -241,6 +242,92 @@ func (r *search) runningTotals() {
 	} else {
 		newest.demote(r.cfg.SupersededWeight, "the current amount; the question asks about the past")
 	}
+}
+
+// revisedStatements: a newer statement of the user's that says it revises
+// something ("standup got pushed to 10 o'clock", "the landlord put the
+// rent up to 1,320", "Codenames has replaced everything else") and names
+// what the question asks about, as an older statement of the user's does,
+// supersedes that older statement for a question about now. Sharing the
+// question's words is the evidence of one slot, so it holds without
+// vectors; the revision word is what tells a replacement from a second
+// value ("I've also taken up padel" revises nothing).
+func (r *search) revisedStatements() {
+	if r.history {
+		return
+	}
+	asked := map[string]bool{}
+	for _, t := range nlp.Terms(r.in.Query) {
+		if !genericQueryTerms[t] {
+			asked[t] = true
+		}
+	}
+	if len(asked) == 0 {
+		return
+	}
+	type stmt struct {
+		c     *candidate
+		terms map[string]bool
+	}
+	var stmts []stmt
+	for _, c := range r.set {
+		if c.Kind != KindRaw || c.role != "user" || c.form != knowledge.FormStatement || c.hypothetical || c.other || relevance(c, r.cfg) <= 0 {
+			continue
+		}
+		terms := map[string]bool{}
+		for _, t := range contentTerms(c) {
+			if asked[t] {
+				terms[t] = true
+			}
+		}
+		if len(terms) > 0 {
+			stmts = append(stmts, stmt{c, terms})
+		}
+	}
+	sort.SliceStable(stmts, func(i, j int) bool { return stmts[i].c.OccurredAt.After(stmts[j].c.OccurredAt) })
+	for i, e := range stmts {
+		if e.c.Status == StatusSuperseded || !revises(e.c.Text) || adds(e.c.Text) {
+			continue
+		}
+		for _, o := range stmts[i+1:] {
+			if o.c.Status == StatusSuperseded || !o.c.OccurredAt.Before(e.c.OccurredAt) {
+				continue
+			}
+			shared := false
+			for t := range o.terms {
+				shared = shared || e.terms[t]
+			}
+			if !shared {
+				continue
+			}
+			o.c.Status = StatusSuperseded
+			o.c.SupersededBy = e.c.ID
+			o.c.demote(r.cfg.SupersededWeight, "revised: the user said later that this changed")
+			if rel, best := relevance(e.c, r.cfg), relevance(o.c, r.cfg); rel > 0 && best > rel {
+				e.c.lift = max(e.c.lift, best/rel)
+				e.c.reasons = append(e.c.reasons, "revises what the user said before")
+			}
+		}
+	}
+}
+
+// genericQueryTerms are stems of a question's wording that name no slot.
+var genericQueryTerms = map[string]bool{"user": true, "now": true, "current": true, "currently": true, "day": true,
+	"lik": true, "enjoy": true, "usual": true, "usually": true, "tim": true, "favourit": true, "favorit": true, "best": true,
+	"going": true, "prefer": true, "lov": true}
+
+// reviseWords mark a statement that revises an earlier one: a new time,
+// amount or choice, or an end. A bare "now" or "lately" does not (it
+// also opens a second value: "lately I'm into padel").
+var reviseWords = []string{" moved ", " pushed ", " rebooked ", " rescheduled ", " postponed ", " brought forward ",
+	" switched ", " swapped ", " replaced ", " instead", " up to ", " down to ", " no longer ", " anymore", " any more",
+	" gave up ", " give up ", " given up ", " quit ", " stopped ", " cancelled ", " canceled ", " sold ", " gone off ",
+	" changed ", " ditched ", " traded ", " went up ", " gone up ", " went down ", " gone down ", " raised ", " cut "}
+
+// revises reports whether text revises an earlier statement.
+func revises(text string) bool {
+	low := " " + strings.ToLower(strings.NewReplacer(",", " ", ".", " ", "!", " ", "?", " ", ";", " ").Replace(text)) + " "
+	return slices.ContainsFunc(reviseWords, func(w string) bool { return strings.Contains(low, w) })
 }
 
 // amountQuestion returns the terms of what a question for an amount

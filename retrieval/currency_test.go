@@ -330,3 +330,53 @@ func TestRunningTotalsNewestAmountFirst(t *testing.T) {
 		t.Errorf("a question about the past ranks the newest amount first: tenth %.3f, new %.3f", byID["tenth"].Score, byID["new"].Score)
 	}
 }
+
+// TestRevisedStatementSupersedesTheOlder: with no embedder, a newer
+// statement that says it revises something and names what the question
+// asks about supersedes the older statement naming it; a second value
+// ("as well"), a newer statement without a revision word, another
+// person's change and a question about the past leave it.
+func TestRevisedStatementSupersedesTheOlder(t *testing.T) {
+	t.Parallel()
+	jan := time.Date(2025, 1, 10, 9, 0, 0, 0, time.UTC)
+	turn := func(id, content string, at time.Time) graph.RawEvent {
+		return graph.RawEvent{NewRawEvent: graph.NewRawEvent{ID: id, Kind: graph.RawMessage, Role: "user", Content: content, OccurredAt: at},
+			SessionID: "s-" + id}
+	}
+	cases := []struct {
+		name, newer, query string
+		superseded         bool
+	}{
+		{"pushed to a new time", "The choir rehearsal got pushed to Thursdays.", "When is the user's choir rehearsal?", true},
+		{"a second value", "I've joined a choir rehearsal on Fridays as well.", "When is the user's choir rehearsal?", false},
+		{"no revision word", "Choir rehearsal was lovely this week.", "When is the user's choir rehearsal?", false},
+		{"someone else's change", "My sister moved her choir rehearsal to Thursdays.", "When is the user's choir rehearsal?", false},
+		{"a question about the past", "The choir rehearsal got pushed to Thursdays.", "When was the user's choir rehearsal before?", false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			raws := []graph.RawEvent{turn("old", "Choir rehearsal is on Tuesday evenings.", jan), turn("new", tc.newer, jan.AddDate(0, 2, 0))}
+			g := &fakeGraph{raws: raws}
+			s, err := New(Deps{Text: g, Graph: g, Context: unusedContextStore{}, Views: unusedViews{}, Counter: zeroCounter{},
+				Now: func() time.Time { return jan.AddDate(0, 3, 0) }}, Config{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, err := s.Search(t.Context(), "t1", SearchInput{UserID: "alice", Query: tc.query, Explain: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			byID := map[string]SearchResult{}
+			for _, r := range out.Results {
+				byID[r.ID] = r
+			}
+			old := byID["old"]
+			if got := old.Status == StatusSuperseded && old.SupersededBy == "new"; got != tc.superseded {
+				t.Fatalf("older statement superseded = %v (%+v), want %v", got, old, tc.superseded)
+			}
+			if tc.superseded && (out.Results[0].ID != "new" || !strings.Contains(old.Explanation, "revised")) {
+				t.Errorf("the revision must rank first and the older say why: %+v", out.Results)
+			}
+		})
+	}
+}
