@@ -139,7 +139,7 @@ func ReadStatement(text string) Statement {
 			switch {
 			case slices.ContainsFunc(hedges, func(h string) bool { return strings.Contains(low, " "+h+" ") }):
 				hedged++
-			case ws[0] == "my" && others[ws[1]]:
+			case ws[0] == "my" && len(ws) > 1 && others[strings.TrimSuffix(strings.TrimSuffix(ws[1], "'s"), "’s")]: // "my sister's flat"
 				aboutOther++
 			case slices.ContainsFunc(ws, func(w string) bool { return firstPerson[w] }):
 				plain++

@@ -28,6 +28,7 @@ func TestReadStatement(t *testing.T) {
 		{"My brother just started at a law firm in Cardiff.", false, true},
 		{"My brother just started at a law firm. I'm still at the bakery.", false, false},
 		{"My niece moved to Lyon for her studies. Such a long way!", false, true},
+		{"My sister's choir rehearsal moved to Thursdays.", false, true},
 		{"I keep wondering about opening a cafe. Probably too risky though.", true, false},
 	}
 	for _, c := range modal {
