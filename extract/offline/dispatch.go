@@ -241,6 +241,7 @@ func (r *recognizers) read(u *utterance, toks []tok, inherited string) (subject 
 	r.places.dwellingScan(c)
 	r.hobbies.routineScan(c)
 	r.schedules.movedScan(c)
+	r.possessions.boughtScan(c)
 	if r.frame(c) {
 		return c.subj, false
 	}

@@ -118,3 +118,18 @@ func TestMovedByOthers(t *testing.T) {
 		{name: "furniture", text: "I moved the sofa to the other wall.", none: []want{{pred: "LIVES_IN", obj: "*"}}},
 	})
 }
+
+// News announced by a report verb, and possessions named by a relative
+// clause of buying (sentences written for these rules).
+func TestReportedNewsAndBoughtThings(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{name: "found out that", text: "It has to be dairy-free, I found out in spring that I'm lactose intolerant.",
+			want: []want{{pred: "HAS_CONDITION", obj: "lactose intolerance"}}},
+		{name: "the car we bought", text: "It's the first long trip in the electric Renault we bought in August.",
+			want: []want{{pred: "DRIVES", obj: "electric Renault"}, {pred: "OWNS", obj: "electric Renault"}}},
+		// controls
+		{name: "a gift from someone else", text: "I love the jacket my sister bought me.", none: []want{{pred: "OWNS", obj: "*"}}},
+		{name: "a relative clause of place", text: "We went to the shop where I bought my bike.", none: []want{{pred: "OWNS", obj: "shop"}}},
+		{name: "that as a determiner", text: "I found that film boring.", none: []want{{pred: "HAS_CONDITION", obj: "*"}}},
+	})
+}
