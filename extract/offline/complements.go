@@ -118,6 +118,12 @@ func (r *recognizers) be(c *clause) {
 	case w == "to" && c.perfect:
 		r.places.beenTo(c, takeNP(t, i+1), neg)
 		return
+	case w == "with" && !past && r.possessions.providerWith(c, i+1, neg):
+		// "I'm with Vodafone on a two-year contract"
+		return
+	case !neg && !past && r.study.partway(c, i):
+		// "I'm halfway through a nursing diploma", "in the first term of an art foundation course"
+		return
 	case w == "in" && alt("my|our", c.at(i+1)) && studyYears[c.at(i+2)] && !neg && !past:
 		// "I'm in my second year of medicine at Bristol"
 		r.study.yearOf(c, i)

@@ -133,3 +133,17 @@ func TestReportedNewsAndBoughtThings(t *testing.T) {
 		{name: "that as a determiner", text: "I found that film boring.", none: []want{{pred: "HAS_CONDITION", obj: "*"}}},
 	})
 }
+
+// Courses part-way through and providers one is "with" (sentences written
+// for these rules).
+func TestCoursesAndProviders(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{name: "halfway through a course", text: "I'm halfway through a plumbing course.", want: []want{{pred: "STUDIES", obj: "plumbing course"}}},
+		{name: "in the first term of", text: "I'm in the first term of an art foundation course at Falmouth.",
+			want: []want{{pred: "STUDIES", obj: "art foundation course"}, {pred: "STUDIES_AT", obj: "Falmouth"}}},
+		{name: "with a provider", text: "We're with Octopus for energy.", want: []want{{pred: "USES", obj: "Octopus"}}},
+		// controls
+		{name: "halfway through a book", text: "I'm halfway through the book.", none: []want{{pred: "STUDIES", obj: "*"}}},
+		{name: "with a person", text: "I'm with Tom on this one.", none: []want{{pred: "USES", obj: "*"}}},
+	})
+}
