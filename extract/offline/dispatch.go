@@ -131,7 +131,7 @@ func newRecognizers() *recognizers {
 		"do": r.either(r.hobbies.rulePractice, r.tastes.doneWith, r.study.doingDegree),
 		// plans
 		"plan": r.plans.rulePlan, "intend": r.plans.rulePlan, "want": r.plans.rulePlan, "hope": r.plans.rulePlan,
-		"aim": r.plans.rulePlan, "dream": r.plans.rulePlan, "consider": r.plans.rulePlan, "think": r.plans.rulePlan,
+		"aim": r.plans.rulePlan, "dream": r.plans.rulePlan, "consider": r.plans.rulePlan, "think": r.either(r.plans.rulePlan, r.tastes.usedToThink),
 		"look": r.plans.rulePlan,
 		// identity and health
 		"turn":   r.identity.ruleTurn,

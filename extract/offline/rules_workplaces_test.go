@@ -147,3 +147,19 @@ func TestCoursesAndProviders(t *testing.T) {
 		{name: "with a person", text: "I'm with Tom on this one.", none: []want{{pred: "USES", obj: "*"}}},
 	})
 }
+
+// Judgements turned around (sentences written for these rules).
+func TestJudgementsTurned(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{name: "tastes like soap", text: "Coriander tastes like soap to me.", want: []want{{pred: "DISLIKES", obj: "coriander"}}},
+		{name: "one bare kind, actually", text: "Karaoke is actually really fun.", want: []want{{pred: "LIKES", obj: "karaoke"}}},
+		{name: "used to think, now love it", text: "I used to think karaoke was awful but now I love it.",
+			want: []want{{pred: "LIKES", obj: "karaoke", says: "now loves"}}},
+		// controls
+		{name: "a person", text: "Tom is actually great.", none: []want{{pred: "LIKES", obj: "*"}}},
+		{name: "a place", text: "London is actually lovely.", none: []want{{pred: "LIKES", obj: "*"}}},
+		{name: "work", text: "Work is great now.", none: []want{{pred: "LIKES", obj: "*"}}},
+		{name: "an occasion", text: "The party was actually great.", none: []want{{pred: "LIKES", obj: "*"}}},
+		{name: "a present opinion", text: "I always thought opera was boring.", none: []want{{pred: "DISLIKES", obj: "opera", neg: true}}},
+	})
+}
