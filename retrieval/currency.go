@@ -101,6 +101,7 @@ func (r *search) currency(ctx context.Context) error {
 	if weighBy != "" {
 		r.topicAgreement(weighBy, weighBy == asked, stmts, topicOf)
 	}
+	r.revisedStatements() // again, now by meaning as well as by the question's words
 	if len(stmts) < 2 {
 		return nil
 	}
@@ -280,7 +281,7 @@ func (r *search) revisedStatements() {
 				terms[t] = true
 			}
 		}
-		if len(terms) > 0 {
+		if len(terms) > 0 || c.vec != nil {
 			stmts = append(stmts, stmt{c, terms})
 		}
 	}
@@ -297,6 +298,10 @@ func (r *search) revisedStatements() {
 			for t := range o.terms {
 				shared = shared || e.terms[t]
 			}
+			// By meaning once the statements' vectors are known: "Dropped that
+			// app; it's all Spanish classes now" revises "I'm learning
+			// Japanese on Duolingo" without a word in common.
+			shared = shared || o.c.vec != nil && e.c.vec != nil && knowledge.Cosine(o.c.vec, e.c.vec) >= r.cfg.PairSlotSimilarity
 			if !shared {
 				continue
 			}
@@ -322,7 +327,8 @@ var genericQueryTerms = map[string]bool{"user": true, "now": true, "current": tr
 var reviseWords = []string{" moved ", " pushed ", " rebooked ", " rescheduled ", " postponed ", " brought forward ",
 	" switched ", " swapped ", " replaced ", " instead", " up to ", " down to ", " no longer ", " anymore", " any more",
 	" gave up ", " give up ", " given up ", " quit ", " stopped ", " cancelled ", " canceled ", " sold ", " gone off ",
-	" changed ", " ditched ", " traded ", " went up ", " gone up ", " went down ", " gone down ", " raised ", " cut "}
+	" changed ", " ditched ", " traded ", " went up ", " gone up ", " went down ", " gone down ", " raised ", " cut ",
+	" dropped ", " converted "}
 
 // revises reports whether text revises an earlier statement.
 func revises(text string) bool {

@@ -380,3 +380,29 @@ func TestRevisedStatementSupersedesTheOlder(t *testing.T) {
 		})
 	}
 }
+
+// TestRevisedStatementByMeaning: once vectors are known, a revision close
+// in meaning supersedes an older statement that shares no word with it or
+// the question; a distant one does not.
+func TestRevisedStatementByMeaning(t *testing.T) {
+	t.Parallel()
+	jan := time.Date(2024, 1, 10, 9, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		name      string
+		newVec    []float32
+		superseds bool
+	}{{"close in meaning", []float32{1, 0.2, 0}, true}, {"far in meaning", []float32{0, 0, 1}, false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			old := &candidate{SearchResult: SearchResult{ID: "old", Kind: KindRaw, Text: "I'm learning Japanese on Duolingo.", OccurredAt: jan,
+				Status: StatusCurrent, Parts: ScoreParts{FullText: 0.6}}, role: "user", form: knowledge.FormStatement, vec: []float32{1, 0.1, 0}}
+			nw := &candidate{SearchResult: SearchResult{ID: "new", Kind: KindRaw, Text: "Dropped that app, it's Spanish classes at the college.",
+				OccurredAt: jan.AddDate(0, 6, 0), Status: StatusCurrent, Parts: ScoreParts{Vector: 0.4}}, role: "user", form: knowledge.FormStatement, vec: tc.newVec}
+			r := &search{cfg: DefaultConfig(), in: SearchInput{Query: "Which language is the user learning now?"},
+				set: candidateSet{"a": old, "b": nw}}
+			r.revisedStatements()
+			if got := old.Status == StatusSuperseded && old.SupersededBy == "new"; got != tc.superseds {
+				t.Fatalf("older statement superseded = %v, want %v (%+v)", got, tc.superseds, old.SearchResult)
+			}
+		})
+	}
+}
