@@ -1,9 +1,6 @@
 package knowledge
 
 import (
-	"fmt"
-	"slices"
-	"strings"
 	"testing"
 
 	"github.com/graphmem/graphmem/ontology"
@@ -110,28 +107,7 @@ func TestPlanKindTurns(t *testing.T) {
 		},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			st := &State{Facts: map[string][]*Fact{}}
-			for _, f := range tc.existing {
-				st.Facts[f.Subject] = append(st.Facts[f.Subject], f)
-			}
-			d := Plan(st, tc.in, now, Policy{})
-			var kinds []string
-			for _, c := range d.Conflicts {
-				kinds = append(kinds, fmt.Sprintf("%s/%s/%s", c.Kind, c.Status, c.Winner))
-			}
-			if !slices.Equal(kinds, tc.kinds) {
-				t.Errorf("conflicts %v, want %v", kinds, tc.kinds)
-			}
-			var states []string
-			for _, f := range st.Facts["user"] {
-				states = append(states, describe(f))
-			}
-			slices.Sort(states)
-			if !slices.Equal(states, tc.states) {
-				t.Errorf("facts:\n  %s\nwant:\n  %s", strings.Join(states, "\n  "), strings.Join(tc.states, "\n  "))
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { checkPlan(t, tc.existing, tc.in, now, tc.kinds, tc.states) })
 	}
 }
 

@@ -305,13 +305,7 @@ func (r *search) revisedStatements() {
 			if !shared {
 				continue
 			}
-			o.c.Status = StatusSuperseded
-			o.c.SupersededBy = e.c.ID
-			o.c.demote(r.cfg.SupersededWeight, "revised: the user said later that this changed")
-			if rel, best := relevance(e.c, r.cfg), relevance(o.c, r.cfg); rel > 0 && best > rel {
-				e.c.lift = max(e.c.lift, best/rel)
-				e.c.reasons = append(e.c.reasons, "revises what the user said before")
-			}
+			r.replaceBy(o.c, e.c, "", "revised: the user said later that this changed", "revises what the user said before")
 		}
 	}
 }
@@ -331,10 +325,17 @@ var reviseWords = []string{" moved ", " pushed ", " rebooked ", " rescheduled ",
 	" dropped ", " converted "}
 
 // revises reports whether text revises an earlier statement.
-func revises(text string) bool {
-	low := " " + strings.ToLower(strings.NewReplacer(",", " ", ".", " ", "!", " ", "?", " ", ";", " ").Replace(text)) + " "
-	return slices.ContainsFunc(reviseWords, func(w string) bool { return strings.Contains(low, w) })
+func revises(text string) bool { return saysAny(text, reviseWords) }
+
+// saysAny reports whether text, lower-cased with its punctuation read as
+// spaces, holds one of the phrases (written with the spaces that bound
+// them: " moved ", " anymore").
+func saysAny(text string, phrases []string) bool {
+	low := " " + strings.ToLower(punctAsSpace.Replace(text)) + " "
+	return slices.ContainsFunc(phrases, func(w string) bool { return strings.Contains(low, w) })
 }
+
+var punctAsSpace = strings.NewReplacer(",", " ", ".", " ", "!", " ", "?", " ", ";", " ")
 
 // amountQuestion returns the terms of what a question for an amount
 // counts ("how many marathons ..." → marathon, run, year), or nil when it
@@ -426,17 +427,8 @@ func (r *search) endedValues(stmts []*candidate, topicOf map[*candidate]string) 
 			if !slices.ContainsFunc(terms[c], func(t string) bool { return slices.Contains(terms[e], t) }) {
 				continue
 			}
-			c.Status = StatusSuperseded
-			c.SupersededBy = e.ID
-			if r.history {
-				c.reasons = append(c.reasons, "what the user had before it ended, which a question about the past asks for")
-				continue
-			}
-			c.demote(r.cfg.SupersededWeight, "ended: the user said later that it is over")
-			if rel, best := relevance(e, r.cfg), relevance(c, r.cfg); rel > 0 && best > rel {
-				e.lift = max(e.lift, best/rel)
-				e.reasons = append(e.reasons, "the latest word on what it ends")
-			}
+			r.replaceBy(c, e, "what the user had before it ended, which a question about the past asks for",
+				"ended: the user said later that it is over", "the latest word on what it ends")
 		}
 	}
 }
@@ -464,17 +456,8 @@ func (r *search) changedValues(stmts []*candidate, topicOf map[*candidate]string
 			if topicOf[c] == "" || topicOf[c] != topicOf[e] || knowledge.Cosine(c.vec, e.vec) < r.cfg.PairSlotSimilarity {
 				continue
 			}
-			c.Status = StatusSuperseded
-			c.SupersededBy = e.ID
-			if r.history {
-				c.reasons = append(c.reasons, "what the user said before the change, which a question about the past asks for")
-				continue
-			}
-			c.demote(r.cfg.SupersededWeight, "changed: the user said later that this is different now")
-			if rel, best := relevance(e, r.cfg), relevance(c, r.cfg); rel > 0 && best > rel {
-				e.lift = max(e.lift, best/rel)
-				e.reasons = append(e.reasons, "the latest word on the "+slotName(topicOf[e]))
-			}
+			r.replaceBy(c, e, "what the user said before the change, which a question about the past asks for",
+				"changed: the user said later that this is different now", "the latest word on the "+slotName(topicOf[e]))
 		}
 	}
 }
@@ -489,19 +472,31 @@ var turnWords = []string{" anymore", " any more", " no longer ", " instead", " g
 	" converted ", " changed my mind ", " fallen out of love ", " lost interest ", " over it ", " gave up ", " given up "}
 
 // turns reports whether text says the speaker turned from something.
-func turns(text string) bool {
-	low := " " + strings.ToLower(strings.NewReplacer(",", " ", ".", " ", "!", " ", "?", " ", ";", " ").Replace(text)) + " "
-	return slices.ContainsFunc(turnWords, func(w string) bool { return strings.Contains(low, w) })
-}
+func turns(text string) bool { return saysAny(text, turnWords) }
 
 // addWords mark a statement that adds a value to a many-value slot rather
 // than replacing one ("I also love...", "padel as well", "another hobby").
 var addWords = []string{" also ", " too ", " as well", " another ", " either ", " besides ", " on top of "}
 
 // adds reports whether text adds to what was said before.
-func adds(text string) bool {
-	low := " " + strings.ToLower(strings.NewReplacer(",", " ", ".", " ", "!", " ", "?", " ").Replace(text)) + " "
-	return slices.ContainsFunc(addWords, func(w string) bool { return strings.Contains(low, w) })
+func adds(text string) bool { return saysAny(text, addWords) }
+
+// replaceBy marks the user's statement c superseded by the newer one e.
+// For a question about the past c keeps its score with past as the
+// reason; otherwise c is demoted (now) and e inherits c's relevance when
+// c matched the question better (lift), since e answers what c matched.
+func (r *search) replaceBy(c, e *candidate, past, now, lift string) {
+	c.Status = StatusSuperseded
+	c.SupersededBy = e.ID
+	if r.history {
+		c.reasons = append(c.reasons, past)
+		return
+	}
+	c.demote(r.cfg.SupersededWeight, now)
+	if rel, best := relevance(e, r.cfg), relevance(c, r.cfg); rel > 0 && best > rel {
+		e.lift = max(e.lift, best/rel)
+		e.reasons = append(e.reasons, lift)
+	}
 }
 
 // contentTerms are a turn's search terms without the speaker's name.

@@ -271,6 +271,33 @@ func TestChangedValuesTurnATasteAround(t *testing.T) {
 	}
 }
 
+// userTurn is a user's turn in a session of its own.
+func userTurn(id, content string, at time.Time) graph.RawEvent {
+	return graph.RawEvent{NewRawEvent: graph.NewRawEvent{ID: id, Kind: graph.RawMessage, Role: "user", Content: content, OccurredAt: at},
+		SessionID: "s-" + id}
+}
+
+// textOnlySearch searches raws with no embedder (every turn a full-text
+// hit, as with vectors off) and returns the output and its results by id.
+func textOnlySearch(t *testing.T, raws []graph.RawEvent, now time.Time, query string) (SearchOutput, map[string]SearchResult) {
+	t.Helper()
+	g := &fakeGraph{raws: raws}
+	s, err := New(Deps{Text: g, Graph: g, Context: unusedContextStore{}, Views: unusedViews{}, Counter: zeroCounter{},
+		Now: func() time.Time { return now }}, Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := s.Search(t.Context(), "t1", SearchInput{UserID: "alice", Query: query, Explain: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byID := map[string]SearchResult{}
+	for _, r := range out.Results {
+		byID[r.ID] = r
+	}
+	return out, byID
+}
+
 // TestRunningTotalsNewestAmountFirst: a question for an amount has one
 // current answer, with no embedder at all: the newest statement that gives
 // a number and names what is counted is current, the older ones are
@@ -279,32 +306,15 @@ func TestChangedValuesTurnATasteAround(t *testing.T) {
 func TestRunningTotalsNewestAmountFirst(t *testing.T) {
 	t.Parallel()
 	jan := time.Date(2025, 1, 10, 9, 0, 0, 0, time.UTC)
-	turn := func(id, content string, at time.Time) graph.RawEvent {
-		return graph.RawEvent{NewRawEvent: graph.NewRawEvent{ID: id, Kind: graph.RawMessage, Role: "user", Content: content, OccurredAt: at},
-			SessionID: "s-" + id}
-	}
 	raws := []graph.RawEvent{
-		turn("first", "Did my first parkrun of the year today!", jan),
-		turn("tenth", "That was parkrun number ten for me this year.", jan.AddDate(0, 3, 0)),
-		turn("plain", "Parkrun mornings are the best part of my week.", jan.AddDate(0, 4, 0)),
-		turn("sis", "My sister has done 40 parkruns this year.", jan.AddDate(0, 5, 0)),
-		turn("new", "Make that 14 parkruns this year after Saturday.", jan.AddDate(0, 6, 0)),
-	}
-	g := &fakeGraph{raws: raws}
-	s, err := New(Deps{Text: g, Graph: g, Context: unusedContextStore{}, Views: unusedViews{}, Counter: zeroCounter{},
-		Now: func() time.Time { return jan.AddDate(0, 7, 0) }}, Config{})
-	if err != nil {
-		t.Fatal(err)
+		userTurn("first", "Did my first parkrun of the year today!", jan),
+		userTurn("tenth", "That was parkrun number ten for me this year.", jan.AddDate(0, 3, 0)),
+		userTurn("plain", "Parkrun mornings are the best part of my week.", jan.AddDate(0, 4, 0)),
+		userTurn("sis", "My sister has done 40 parkruns this year.", jan.AddDate(0, 5, 0)),
+		userTurn("new", "Make that 14 parkruns this year after Saturday.", jan.AddDate(0, 6, 0)),
 	}
 	search := func(q string) map[string]SearchResult {
-		out, err := s.Search(t.Context(), "t1", SearchInput{UserID: "alice", Query: q, Explain: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		byID := map[string]SearchResult{}
-		for _, r := range out.Results {
-			byID[r.ID] = r
-		}
+		_, byID := textOnlySearch(t, raws, jan.AddDate(0, 7, 0), q)
 		return byID
 	}
 	byID := search("How many parkruns has the user done this year?")
@@ -339,10 +349,6 @@ func TestRunningTotalsNewestAmountFirst(t *testing.T) {
 func TestRevisedStatementSupersedesTheOlder(t *testing.T) {
 	t.Parallel()
 	jan := time.Date(2025, 1, 10, 9, 0, 0, 0, time.UTC)
-	turn := func(id, content string, at time.Time) graph.RawEvent {
-		return graph.RawEvent{NewRawEvent: graph.NewRawEvent{ID: id, Kind: graph.RawMessage, Role: "user", Content: content, OccurredAt: at},
-			SessionID: "s-" + id}
-	}
 	cases := []struct {
 		name, newer, query string
 		superseded         bool
@@ -355,21 +361,8 @@ func TestRevisedStatementSupersedesTheOlder(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			raws := []graph.RawEvent{turn("old", "Choir rehearsal is on Tuesday evenings.", jan), turn("new", tc.newer, jan.AddDate(0, 2, 0))}
-			g := &fakeGraph{raws: raws}
-			s, err := New(Deps{Text: g, Graph: g, Context: unusedContextStore{}, Views: unusedViews{}, Counter: zeroCounter{},
-				Now: func() time.Time { return jan.AddDate(0, 3, 0) }}, Config{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			out, err := s.Search(t.Context(), "t1", SearchInput{UserID: "alice", Query: tc.query, Explain: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			byID := map[string]SearchResult{}
-			for _, r := range out.Results {
-				byID[r.ID] = r
-			}
+			raws := []graph.RawEvent{userTurn("old", "Choir rehearsal is on Tuesday evenings.", jan), userTurn("new", tc.newer, jan.AddDate(0, 2, 0))}
+			out, byID := textOnlySearch(t, raws, jan.AddDate(0, 3, 0), tc.query)
 			old := byID["old"]
 			if got := old.Status == StatusSuperseded && old.SupersededBy == "new"; got != tc.superseded {
 				t.Fatalf("older statement superseded = %v (%+v), want %v", got, old, tc.superseded)
