@@ -100,17 +100,7 @@ func TestCurrencyPutsTheNewestStatementFirst(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	search := func(q string) (SearchOutput, map[string]SearchResult) {
-		out, err := s.Search(t.Context(), "t1", SearchInput{UserID: "alice", Query: q, Explain: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		byID := map[string]SearchResult{}
-		for _, r := range out.Results {
-			byID[r.ID] = r
-		}
-		return out, byID
-	}
+	search := func(q string) (SearchOutput, map[string]SearchResult) { return searchByID(t, s, q) }
 	out, byID := search("Where does the user live now?")
 	if out.Topic != "home" {
 		t.Fatalf("query topic = %q, want home", out.Topic)
@@ -287,6 +277,13 @@ func textOnlySearch(t *testing.T, raws []graph.RawEvent, now time.Time, query st
 	if err != nil {
 		t.Fatal(err)
 	}
+	return searchByID(t, s, query)
+}
+
+// searchByID runs an explained search for alice and returns the output and
+// its results by id.
+func searchByID(t *testing.T, s *Service, query string) (SearchOutput, map[string]SearchResult) {
+	t.Helper()
 	out, err := s.Search(t.Context(), "t1", SearchInput{UserID: "alice", Query: query, Explain: true})
 	if err != nil {
 		t.Fatal(err)
