@@ -237,6 +237,9 @@ func (r *recognizers) read(u *utterance, toks []tok, inherited string) (subject 
 	}
 	c.toks = toks
 	c.scanMarkers()
+	if np := takeNP(toks, 0); u.speaker != "" && judgedKind(np) {
+		u.talk.lastKind, u.talk.lastKindEvent = np, u.event.ID
+	}
 	c.relationMentions()
 	r.places.dwellingScan(c)
 	r.hobbies.routineScan(c)

@@ -89,7 +89,11 @@ func (r *tasteRules) evaluativeFrame(c *clause) bool {
 	if np.next != cop && cop < len(t) && bareWords(t[:cop]) {
 		np = nounPhrase{toks: t[:cop], next: cop} // "sports drinks" read as a verb by takeNP
 	}
-	if np.next != cop || !judgedKind(np) && !(markedTurn(c) && oneBareKind(np)) {
+	ref := ""
+	if np.next == 1 && cop == 1 {
+		ref = c.pronounKind(np) // "now they taste awful to me"
+	}
+	if ref == "" && (np.next != cop || !judgedKind(np) && !(markedTurn(c) && oneBareKind(np))) {
 		return false
 	}
 	i := np.next
@@ -114,6 +118,9 @@ func (r *tasteRules) evaluativeFrame(c *clause) bool {
 	}
 	if c.at(next) == "for" || c.at(next) == "to" && c.at(next+1) != "me" {
 		return false // "great for hiking", "terrible to park near" judge a use
+	}
+	if ref != "" {
+		return r.judgeKey(c, ref, pol, "finds {O} "+adj)
 	}
 	return r.judge(c, np, pol, "finds {O} "+adj)
 }
@@ -143,6 +150,11 @@ func oneBareKind(np nounPhrase) bool {
 // judge emits the speaker's liking (pol > 0) or aversion for np.
 func (r *tasteRules) judge(c *clause, np nounPhrase, pol int, phrase string) bool {
 	k, _ := c.object(np, "", 0)
+	return r.judgeKey(c, k, pol, phrase)
+}
+
+// judgeKey emits the speaker's liking (pol > 0) or aversion for the entity k.
+func (r *tasteRules) judgeKey(c *clause, k string, pol int, phrase string) bool {
 	if k == "" {
 		return false
 	}

@@ -163,3 +163,19 @@ func TestJudgementsTurned(t *testing.T) {
 		{name: "a present opinion", text: "I always thought opera was boring.", none: []want{{pred: "DISLIKES", obj: "opera", neg: true}}},
 	})
 }
+
+// "it"/"they" after a kind named earlier in the message, when the clause
+// marks a turn (sentences written for this rule).
+func TestPronounTurns(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{name: "used to be my favourite, can't stand it", text: "Sushi used to be my favourite, but now I can't stand it.",
+			want: []want{{pred: "DISLIKES", obj: "sushi"}}},
+		{name: "loved them then, not for me anymore", text: "I loved horror films as a teenager but they're not for me anymore.",
+			want: []want{{pred: "LIKES", obj: "horror films", neg: true}}},
+		{name: "never liked, love them now", text: "I never liked cats but our neighbour's cat won me over, I love them now.",
+			want: []want{{pred: "LIKES", obj: "cats"}}},
+		// controls
+		{name: "no turn marked", text: "Sushi is on the menu and they serve it fresh.", none: []want{{pred: "LIKES", obj: "sushi"}, {pred: "DISLIKES", obj: "sushi"}}},
+		{name: "nothing named before", text: "Now they taste awful to me.", none: []want{{pred: "DISLIKES", obj: "*"}}},
+	})
+}
