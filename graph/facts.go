@@ -352,7 +352,7 @@ func (s *Store) loadFacts(ctx context.Context, tx neo4j.ManagedTransaction, kw *
 		  // A fact retention expired (graph/retention.go) is out of the
 		  // knowledge state: said again, it comes back as a new version.
 		  AND r.status <> 'expired'
-		RETURN sid, type(r) AS type, o.id AS oid, r {.*} AS p`,
+		RETURN sid, type(r) AS type, o.id AS oid, o.name AS oname, r {.*} AS p`,
 		map[string]any{"tenant": kw.Tenant, "user": kw.UserID, "subjects": knUnique(subjects), "objects": knUnique(objects), "types": types})
 	if err != nil {
 		return nil, err
@@ -368,6 +368,7 @@ func (s *Store) loadFacts(ctx context.Context, tx neo4j.ManagedTransaction, kw *
 			continue
 		}
 		m := decodePlanFact(p, sid, oid, pred)
+		m.ObjectName, _ = get[string](rec, "oname") // kinds compared by head noun (knowledge.KindOf)
 		state[sid] = append(state[sid], m)
 	}
 	return state, nil
@@ -376,7 +377,7 @@ func (s *Store) loadFacts(ctx context.Context, tx neo4j.ManagedTransaction, kw *
 // newFact is the policy's view of an input fact: new, current, observed
 // when the window happened.
 func (s *Store) newFact(kw *knowledgeWrite, f *factIn, subj, obj *resolvedEntity, ents map[string]*resolvedEntity) *knowledge.Fact {
-	n := &knowledge.Fact{ID: knID("fact_"), Subject: subj.id, Object: obj.id, Predicate: f.pred, RawPredicate: f.raw,
+	n := &knowledge.Fact{ID: knID("fact_"), Subject: subj.id, Object: obj.id, ObjectName: obj.name, Predicate: f.pred, RawPredicate: f.raw,
 		Qualifier: f.qualifier, Polarity: f.polarity, Status: knowledge.Current, Sentence: f.sentence,
 		Confidence: f.confidence, Strength: f.strength, ValidFrom: f.validFrom, ValidTo: f.validTo,
 		ObservedAt: kw.observed, RecordedAt: kw.now, LastSeen: kw.observed, Mentions: 1, Sources: f.sources,

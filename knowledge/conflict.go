@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
+	"github.com/graphmem/graphmem/nlp"
 	"github.com/graphmem/graphmem/ontology"
 )
 
@@ -82,8 +84,13 @@ type Conflict struct {
 //     current positive facts of that type and qualifier with another object;
 //  2. polarity: the same object with the opposite polarity or the opposite
 //     predicate (LIKES/DISLIKES; a negative preference also against the
-//     other positive preferences on that object, and back);
-//  3. negation: a negative fact closes the positive one on the same object;
+//     other positive preferences on that object, and back); and a taste
+//     turned on a kind of thing (kindTurn): "I've gone off podcasts"
+//     closes "likes true crime podcasts", "history podcasts grew on me"
+//     closes "dislikes podcasts";
+//  3. negation: a negative fact closes the positive one on the same object,
+//     and those on a sort of it (kindDenied: "no longer a teacher" closes
+//     "science teacher");
 //  4. stale: when n started before a contradicted fact (and is not simply
 //     later news about an earlier start), or was said before it and gives
 //     no start (a window extracted late), n is stored superseded by it and
@@ -204,6 +211,12 @@ func kindOf(m, n *Fact) ConflictKind {
 	}
 	if n.Predicate.Exclusive() && n.Polarity == ontology.Positive && m.Polarity == ontology.Positive && m.Slot() == n.Slot() {
 		return Exclusive
+	}
+	if kindTurn(m, n) {
+		return PolarityFlip
+	}
+	if kindDenied(m, n) {
+		return Negation
 	}
 	if n.Correction && n.Corrects == m.Object && m.Slot() == n.Slot() && m.Polarity == n.Polarity {
 		return Correction
@@ -329,4 +342,57 @@ func Decide(c ReviewedConflict, oldF, newF *Fact, w Winner, now time.Time) (bool
 		Close(loser, winner, now)
 	}
 	return !(c.Status == Resolved && c.Winner == w), nil
+}
+
+// kindTurn reports whether the new preference n turns the stored one m
+// around across a kind and its sub-kind, told by head noun ("true crime
+// podcasts" is a kind of "podcasts"): a newer aversion to the general
+// kind covers every liked sub-kind ("I've gone off podcasts" after "I
+// love true crime podcasts"), and a newer liking of a sub-kind takes back
+// an aversion to the general kind ("history podcasts grew on me" after
+// "podcasts bore me"). The other two pairs coexist: liking podcasts and
+// hating horror podcasts is one taste, not a change. Both must be
+// many-value preferences (likes, dislikes) with names known.
+func kindTurn(m, n *Fact) bool {
+	if !m.Predicate.Preference || !n.Predicate.Preference || m.Predicate.Exclusive() || n.Predicate.Exclusive() ||
+		m.Polarity == n.Polarity || m.ObjectName == "" || n.ObjectName == "" {
+		return false
+	}
+	switch {
+	case n.Polarity == ontology.Negative && KindOf(m.ObjectName, n.ObjectName):
+		return true // n denies the general kind m's liking is a sort of
+	case n.Polarity == ontology.Positive && m.Polarity == ontology.Negative && KindOf(n.ObjectName, m.ObjectName):
+		return true // n likes a sort of the kind m disliked
+	}
+	return false
+}
+
+// kindDenied reports whether the new denial n covers the current fact m
+// as a sort of what n denies: "no longer works as a teacher" closes "works
+// as a secondary school science teacher"; "no longer lives in the
+// countryside" says nothing of "lives in Devon" (names differ by head).
+func kindDenied(m, n *Fact) bool {
+	return n.Polarity == ontology.Negative && m.Polarity == ontology.Positive && m.Predicate.Name == n.Predicate.Name &&
+		!m.Predicate.Preference && m.ObjectName != "" && n.ObjectName != "" && KindOf(m.ObjectName, n.ObjectName) &&
+		(n.Qualifier == "" || n.Qualifier == m.Qualifier)
+}
+
+// KindOf reports whether the name spec is a sub-kind of the name gen by
+// head noun: spec ends with all of gen's words and has more ("true crime
+// podcasts", "podcast"; "psychological thrillers", "thrillers"). Plurals
+// and case are ignored.
+func KindOf(spec, gen string) bool {
+	s, g := kindWords(spec), kindWords(gen)
+	if len(g) == 0 || len(s) <= len(g) {
+		return false
+	}
+	return slices.Equal(s[len(s)-len(g):], g)
+}
+
+func kindWords(name string) []string {
+	w := NameTerms(strings.ToLower(name))
+	if len(w) > 0 {
+		w[len(w)-1] = nlp.Singular(w[len(w)-1])
+	}
+	return w
 }

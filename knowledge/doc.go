@@ -6,7 +6,11 @@
 //     to it (reinforced), says it ended (ended) or is new (created);
 //   - which current facts a new one contradicts, and how (exclusive,
 //     polarity, negation), and whether the new one is itself out of date
-//     (stale);
+//     (stale); kinds of things are compared by head noun (KindOf): "I've
+//     gone off podcasts" turns "likes true crime podcasts" around, "no
+//     longer a teacher" ends "science teacher";
+//   - that an ending naming no qualifier ends the fact whatever its note
+//     ("we went our separate ways" ends "boyfriend Tom");
 //   - when a contradiction closes the old fact automatically and when it
 //     waits for review (weak evidence);
 //   - how a fact is closed: one rule, Close, used by the write path and by

@@ -21,10 +21,14 @@ const (
 // new one the write may create. Times are UTC; a nil ValidTo or ExpiredAt
 // is open.
 type Fact struct {
-	ID        string
-	Subject   string // entity id
-	Object    string // entity id
-	Predicate ontology.Predicate
+	ID      string
+	Subject string // entity id
+	Object  string // entity id
+	// ObjectName is the object's name, when the caller knows it: the
+	// policy compares kinds of things by it ("true crime podcasts" is a
+	// kind of "podcasts"). Empty means unknown, and no such rule applies.
+	ObjectName string
+	Predicate  ontology.Predicate
 	// RawPredicate is the verb phrase kept for the fallback type.
 	RawPredicate string
 	// Qualifier narrows the predicate to a slot ("programming language"

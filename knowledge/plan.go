@@ -148,6 +148,16 @@ func planOne(st *State, n *Fact, now time.Time, p Policy) Action {
 		}
 	}
 	ended := n.ValidTo != nil && !n.ValidTo.After(n.ObservedAt)
+	if ended && n.Qualifier == "" && !slices.ContainsFunc(same, (*Fact).IsCurrent) {
+		// An ending that names no qualifier ends the current fact whatever
+		// its note: "Tom and I went our separate ways" ends "in a
+		// relationship with Tom (boyfriend)".
+		for _, m := range facts {
+			if m.IsCurrent() && m.Subject == n.Subject && m.Predicate.Name == n.Predicate.Name && m.Object == n.Object && m.Polarity == n.Polarity {
+				same = append(same, m)
+			}
+		}
+	}
 	for _, m := range same {
 		if !m.IsCurrent() {
 			continue

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/graphmem/graphmem/ontology"
 )
@@ -194,35 +195,44 @@ func TestPlanSlots(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			st := &State{Facts: map[string][]*Fact{}}
-			for _, f := range tc.existing {
-				st.Facts[f.Subject] = append(st.Facts[f.Subject], f)
-			}
-			d := Plan(st, tc.in, now, Policy{})
-			var outcomes []Outcome
-			for _, a := range d.Actions {
-				outcomes = append(outcomes, a.Outcome)
-			}
+			outcomes := checkPlan(t, tc.existing, tc.in, now, tc.kinds, tc.states)
 			if !slices.Equal(outcomes, tc.outcomes) {
 				t.Errorf("outcomes %v, want %v", outcomes, tc.outcomes)
 			}
-			var kinds []string
-			for _, c := range d.Conflicts {
-				kinds = append(kinds, fmt.Sprintf("%s/%s/%s", c.Kind, c.Status, c.Winner))
-			}
-			if !slices.Equal(kinds, tc.kinds) {
-				t.Errorf("conflicts %v, want %v", kinds, tc.kinds)
-			}
-			var states []string
-			for _, facts := range st.Facts {
-				for _, f := range facts {
-					states = append(states, describe(f))
-				}
-			}
-			slices.Sort(states)
-			if !slices.Equal(states, tc.states) {
-				t.Errorf("facts:\n  %s\nwant:\n  %s", strings.Join(states, "\n  "), strings.Join(tc.states, "\n  "))
-			}
 		})
 	}
+}
+
+// checkPlan plans the incoming facts against the existing ones and checks
+// the conflicts found (kind/status/winner) and every fact's state after;
+// it returns the outcomes for the caller to check.
+func checkPlan(t *testing.T, existing, in []*Fact, now time.Time, wantKinds, wantStates []string) []Outcome {
+	t.Helper()
+	st := &State{Facts: map[string][]*Fact{}}
+	for _, f := range existing {
+		st.Facts[f.Subject] = append(st.Facts[f.Subject], f)
+	}
+	d := Plan(st, in, now, Policy{})
+	var outcomes []Outcome
+	for _, a := range d.Actions {
+		outcomes = append(outcomes, a.Outcome)
+	}
+	var kinds []string
+	for _, c := range d.Conflicts {
+		kinds = append(kinds, fmt.Sprintf("%s/%s/%s", c.Kind, c.Status, c.Winner))
+	}
+	if !slices.Equal(kinds, wantKinds) {
+		t.Errorf("conflicts %v, want %v", kinds, wantKinds)
+	}
+	var states []string
+	for _, facts := range st.Facts {
+		for _, f := range facts {
+			states = append(states, describe(f))
+		}
+	}
+	slices.Sort(states)
+	if !slices.Equal(states, wantStates) {
+		t.Errorf("facts:\n  %s\nwant:\n  %s", strings.Join(states, "\n  "), strings.Join(wantStates, "\n  "))
+	}
+	return outcomes
 }

@@ -51,7 +51,8 @@ type Statement struct {
 var endings = []string{"sold", "gave away", "given away", "passed away", "died", "put down", "put to sleep", "rehomed", "re-homed",
 	"got rid of", "quit", "quitted", "stopped", "gave up", "given up", "no longer", "broke up", "split up", "lost", "ended",
 	"moved out", "left", "retired", "dropped out", "cancelled", "canceled", "don't have", "do not have", "not anymore", "anymore",
-	"any more", "scrapped", "wrote off", "written off", "returned", "sold off"}
+	"any more", "scrapped", "wrote off", "written off", "returned", "sold off", "separate ways", "parted ways", "called off",
+	"lapse", "lapsed", "ditched", "called it quits"}
 
 // corrections are the phrases with which a speaker takes back what they
 // just said; they count at the start of a sentence or after a comma.
@@ -62,7 +63,9 @@ var corrections = []string{"actually", "scratch that", "correction", "let me cor
 // changes mark a statement that reports a change or the present state.
 var changes = []string{"now", "from now on", "these days", "lately", "nowadays", "anymore", "any more", "no longer", "instead",
 	"switched", "changed", "moved", "pushed", "rescheduled", "went up", "went down", "gone up", "gone down", "new", "currently",
-	"since then", "at the moment", "these past", "recently", "finally"}
+	"since then", "at the moment", "these past", "recently", "finally", "replaced", "swapped", "traded", "rebooked",
+	"makes it", "that makes", "so far", "up to", "down to", "gone off", "come around", "grown on", "grew on", "ditched",
+	"converted", "qualified", "anymore", "took over", "taken over"}
 
 // hedges mark a sentence that says what could be rather than what is.
 var hedges = []string{"maybe", "might", "wonder", "wonders", "wondering", "whether i", "would like", "'d like", "want to", "wanna", "thinking about",
@@ -136,7 +139,7 @@ func ReadStatement(text string) Statement {
 			switch {
 			case slices.ContainsFunc(hedges, func(h string) bool { return strings.Contains(low, " "+h+" ") }):
 				hedged++
-			case ws[0] == "my" && others[ws[1]]:
+			case ws[0] == "my" && len(ws) > 1 && others[strings.TrimSuffix(strings.TrimSuffix(ws[1], "'s"), "’s")]: // "my sister's flat"
 				aboutOther++
 			case slices.ContainsFunc(ws, func(w string) bool { return firstPerson[w] }):
 				plain++

@@ -28,6 +28,7 @@ func TestReadStatement(t *testing.T) {
 		{"My brother just started at a law firm in Cardiff.", false, true},
 		{"My brother just started at a law firm. I'm still at the bakery.", false, false},
 		{"My niece moved to Lyon for her studies. Such a long way!", false, true},
+		{"My sister's choir rehearsal moved to Thursdays.", false, true},
 		{"I keep wondering about opening a cafe. Probably too risky though.", true, false},
 	}
 	for _, c := range modal {
@@ -59,6 +60,9 @@ func TestRevisionMarkers(t *testing.T) {
 		{"Lately I'm into bouldering.", false, true},
 		{"The dentist moved me to Thursdays from now on.", false, true},
 		{"I no longer eat dairy.", false, true},
+		{"The quiz team swapped Tuesdays for Thursdays.", false, true},
+		{"That makes twelve countries for me.", false, true},
+		{"Spin class has taken over from yoga.", false, true},
 		{"I work at the post office.", false, false},
 		{"We visited the museum with the kids.", false, false},
 	}
@@ -77,6 +81,8 @@ func TestEndingMarkers(t *testing.T) {
 		"Biscuit passed away in his sleep.":       true,
 		"I quit the choir after ten years.":       true,
 		"I don't have the motorbike any more.":    true,
+		"Sam and I went our separate ways.":       true,
+		"I let the allotment lapse.":              true,
 		"We bought a camper van.":                 false,
 		"Biscuit loves sleeping on the sofa.":     false,
 		"I joined a choir that rehearses weekly.": false,

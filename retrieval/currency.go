@@ -2,10 +2,12 @@ package retrieval
 
 import (
 	"context"
-	"github.com/graphmem/graphmem/nlp"
 	"slices"
 	"sort"
 	"strings"
+	"unicode"
+
+	"github.com/graphmem/graphmem/nlp"
 
 	"github.com/graphmem/graphmem/graph"
 	"github.com/graphmem/graphmem/knowledge"
@@ -49,6 +51,8 @@ func (r *search) currency(ctx context.Context) error {
 	}
 	r.evidencePriors()
 	r.corrections()
+	r.runningTotals()
+	r.revisedStatements()
 	if r.s.topics == nil || r.qvec == nil || r.s.vectors == nil {
 		return nil
 	}
@@ -102,6 +106,7 @@ func (r *search) currency(ctx context.Context) error {
 	if weighBy != "" {
 		r.topicAgreement(weighBy, weighBy == asked, stmts, topicOf)
 	}
+	r.revisedStatements() // again, now by meaning as well as by the question's words
 	if len(stmts) < 2 {
 		return nil
 	}
@@ -117,6 +122,7 @@ func (r *search) currency(ctx context.Context) error {
 	}
 	if ok && topic.Cardinality == ontology.Many && slot != ontology.TopicChatter {
 		r.endedValues(stmts, topicOf)
+		r.changedValues(stmts, topicOf)
 		r.demoteStaleSummaries()
 		return nil
 	}
@@ -190,6 +196,207 @@ func (r *search) currency(ctx context.Context) error {
 	return nil
 }
 
+// runningTotals: a question for an amount ("How many marathons has the
+// user run this year?", "How much rent does the user pay?") has one
+// current answer, whatever the topic reader makes of it: among the user's
+// statements that give a number and name what the question counts, the
+// newest is current and the older ones are superseded by it ("my second
+// marathon this year" by "that makes three marathons"). It needs no
+// vectors, so it holds with the embedder off. A question about the past
+// keeps the older values.
+func (r *search) runningTotals() {
+	asks := amountQuestion(r.in.Query)
+	if asks == nil {
+		return
+	}
+	var group []*candidate
+	for _, c := range r.set {
+		if c.Kind != KindRaw || c.role != "user" || c.form != knowledge.FormStatement || c.hypothetical || c.other ||
+			c.Status == StatusSuperseded || relevance(c, r.cfg) <= 0 || !hasAmount(c.Text) {
+			continue
+		}
+		if slices.ContainsFunc(contentTerms(c), func(t string) bool { return asks[t] }) {
+			group = append(group, c)
+		}
+	}
+	if len(group) < 2 {
+		return
+	}
+	sort.SliceStable(group, func(i, j int) bool { return group[i].OccurredAt.After(group[j].OccurredAt) })
+	newest := group[0]
+	best := 0.0
+	for _, c := range group {
+		best = max(best, relevance(c, r.cfg))
+	}
+	for _, c := range group[1:] {
+		if !c.OccurredAt.Before(newest.OccurredAt) || c.SessionID == newest.SessionID && c.correction {
+			continue
+		}
+		c.Status = StatusSuperseded
+		c.SupersededBy = newest.ID
+		if r.history {
+			c.reasons = append(c.reasons, "an earlier amount, which a question about the past asks for")
+			continue
+		}
+		c.demote(r.cfg.SupersededWeight, "an earlier amount: the user gave a newer one")
+	}
+	if !r.history {
+		if rel := relevance(newest, r.cfg); rel > 0 && best > rel {
+			newest.lift = max(newest.lift, best/rel)
+		}
+		newest.reasons = append(newest.reasons, "the newest amount the user gave")
+	} else {
+		newest.demote(r.cfg.SupersededWeight, "the current amount; the question asks about the past")
+	}
+}
+
+// revisedStatements: a newer statement of the user's that says it revises
+// something ("standup got pushed to 10 o'clock", "the landlord put the
+// rent up to 1,320", "Codenames has replaced everything else") and names
+// what the question asks about, as an older statement of the user's does,
+// supersedes that older statement for a question about now. Sharing the
+// question's words is the evidence of one slot, so it holds without
+// vectors; the revision word is what tells a replacement from a second
+// value ("I've also taken up padel" revises nothing).
+func (r *search) revisedStatements() {
+	if r.history {
+		return
+	}
+	asked := map[string]bool{}
+	for _, t := range nlp.Terms(r.in.Query) {
+		if !genericQueryTerms[t] {
+			asked[t] = true
+		}
+	}
+	if len(asked) == 0 {
+		return
+	}
+	type stmt struct {
+		c     *candidate
+		terms map[string]bool
+	}
+	var stmts []stmt
+	for _, c := range r.set {
+		if c.Kind != KindRaw || c.role != "user" || c.form != knowledge.FormStatement || c.hypothetical || c.other || relevance(c, r.cfg) <= 0 {
+			continue
+		}
+		terms := map[string]bool{}
+		for _, t := range contentTerms(c) {
+			if asked[t] {
+				terms[t] = true
+			}
+		}
+		if len(terms) > 0 || c.vec != nil {
+			stmts = append(stmts, stmt{c, terms})
+		}
+	}
+	sort.SliceStable(stmts, func(i, j int) bool { return stmts[i].c.OccurredAt.After(stmts[j].c.OccurredAt) })
+	for i, e := range stmts {
+		if e.c.Status == StatusSuperseded || !revises(e.c.Text) || adds(e.c.Text) {
+			continue
+		}
+		for _, o := range stmts[i+1:] {
+			if o.c.Status == StatusSuperseded || !o.c.OccurredAt.Before(e.c.OccurredAt) {
+				continue
+			}
+			shared := false
+			for t := range o.terms {
+				shared = shared || e.terms[t]
+			}
+			// By meaning once the statements' vectors are known: "Dropped that
+			// app; it's all Spanish classes now" revises "I'm learning
+			// Japanese on Duolingo" without a word in common.
+			shared = shared || o.c.vec != nil && e.c.vec != nil && knowledge.Cosine(o.c.vec, e.c.vec) >= r.cfg.PairSlotSimilarity
+			if !shared {
+				continue
+			}
+			r.replaceBy(o.c, e.c, "", "revised: the user said later that this changed", "revises what the user said before")
+		}
+	}
+}
+
+// genericQueryTerms are stems of a question's wording that name no slot.
+var genericQueryTerms = map[string]bool{"user": true, "now": true, "current": true, "currently": true, "day": true,
+	"lik": true, "enjoy": true, "usual": true, "usually": true, "tim": true, "favourit": true, "favorit": true, "best": true,
+	"going": true, "prefer": true, "lov": true}
+
+// reviseWords mark a statement that revises an earlier one: a new time,
+// amount or choice, or an end. A bare "now" or "lately" does not (it
+// also opens a second value: "lately I'm into padel").
+var reviseWords = []string{" moved ", " pushed ", " rebooked ", " rescheduled ", " postponed ", " brought forward ",
+	" switched ", " swapped ", " replaced ", " instead", " up to ", " down to ", " no longer ", " anymore", " any more",
+	" gave up ", " give up ", " given up ", " quit ", " stopped ", " cancelled ", " canceled ", " sold ", " gone off ",
+	" changed ", " ditched ", " traded ", " went up ", " gone up ", " went down ", " gone down ", " raised ", " cut ",
+	" dropped ", " converted "}
+
+// revises reports whether text revises an earlier statement.
+func revises(text string) bool { return saysAny(text, reviseWords) }
+
+// saysAny reports whether text, lower-cased with its punctuation read as
+// spaces, holds one of the phrases (written with the spaces that bound
+// them: " moved ", " anymore").
+func saysAny(text string, phrases []string) bool {
+	low := " " + strings.ToLower(punctAsSpace.Replace(text)) + " "
+	return slices.ContainsFunc(phrases, func(w string) bool { return strings.Contains(low, w) })
+}
+
+var punctAsSpace = strings.NewReplacer(",", " ", ".", " ", "!", " ", "?", " ", ";", " ")
+
+// amountQuestion returns the terms of what a question for an amount
+// counts ("how many marathons ..." → marathon, run, year), or nil when it
+// asks for no amount.
+func amountQuestion(query string) map[string]bool {
+	low := strings.ToLower(query)
+	if !strings.HasPrefix(low, "how many ") && !strings.HasPrefix(low, "how much ") {
+		return nil
+	}
+	out := map[string]bool{}
+	// "How many marathons", "how much rent": the word after is what is
+	// counted; "how much has the user saved": the question's other terms.
+	if next := strings.Fields(low[len("how many "):]); len(next) > 0 && !amountAux[next[0]] {
+		if terms := nlp.Terms(next[0]); len(terms) == 1 {
+			out[terms[0]] = true
+			return out
+		}
+	}
+	for _, t := range nlp.Terms(query) {
+		if !amountQuestionNoise[t] {
+			out[t] = true
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// amountQuestionNoise are stems of a question's wording that name nothing
+// counted.
+var amountQuestionNoise = map[string]bool{"user": true, "current": true, "now": true, "day": true, "year": true,
+	"week": true, "month": true, "far": true, "total": true}
+
+// amountAux are the words after "how much" that start the rest of the
+// question rather than name what is counted.
+var amountAux = map[string]bool{"does": true, "do": true, "did": true, "has": true, "have": true, "is": true, "are": true,
+	"was": true, "were": true, "will": true, "would": true, "money": true, "time": true, "of": true}
+
+// hasAmount reports whether text states a number: digits, a number word
+// or an ordinal ("19 books", "three marathons", "my second").
+func hasAmount(text string) bool {
+	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		if w[0] >= '0' && w[0] <= '9' || amountWords[w] {
+			return true
+		}
+	}
+	return false
+}
+
+var amountWords = map[string]bool{"one": true, "two": true, "three": true, "four": true, "five": true, "six": true, "seven": true,
+	"eight": true, "nine": true, "ten": true, "eleven": true, "twelve": true, "fifteen": true, "twenty": true, "thirty": true,
+	"forty": true, "fifty": true, "hundred": true, "thousand": true, "grand": true, "dozen": true, "first": true, "second": true,
+	"third": true, "fourth": true, "fifth": true, "sixth": true, "seventh": true, "eighth": true, "ninth": true, "tenth": true,
+	"half": true, "once": true, "twice": true}
+
 // updatesQueried reports whether a statement marks itself as an update or
 // a correction and speaks of what the query names, by its words and
 // meaning ("Standup got pushed to 10 o'clock" for "What time is the
@@ -225,18 +432,75 @@ func (r *search) endedValues(stmts []*candidate, topicOf map[*candidate]string) 
 			if !slices.ContainsFunc(terms[c], func(t string) bool { return slices.Contains(terms[e], t) }) {
 				continue
 			}
-			c.Status = StatusSuperseded
-			c.SupersededBy = e.ID
-			if r.history {
-				c.reasons = append(c.reasons, "what the user had before it ended, which a question about the past asks for")
+			r.replaceBy(c, e, "what the user had before it ended, which a question about the past asks for",
+				"ended: the user said later that it is over", "the latest word on what it ends")
+		}
+	}
+}
+
+// changedValues: in a slot of tastes or hobbies, which hold many values, a
+// newer statement that says the speaker turned ("converted me, pale ales
+// are my thing now", "I've gone off the food channels, these days it's
+// woodworking videos") replaces the older statements on the same topic
+// that say nearly the same kind of thing ("I was never a beer person"),
+// unless it adds rather than replaces ("I've also fallen for Pixar
+// shorts", "padel too"). Pets, family and health accumulate: a new puppy
+// replaces no cat.
+func (r *search) changedValues(stmts []*candidate, topicOf map[*candidate]string) {
+	for _, e := range stmts {
+		if !turnTopics[topicOf[e]] {
+			continue
+		}
+		if !e.change || e.correction || e.vec == nil || e.Status == StatusSuperseded || !turns(e.Text) || adds(e.Text) {
+			continue
+		}
+		for _, c := range stmts {
+			if c == e || c.vec == nil || c.Status == StatusSuperseded || !c.OccurredAt.Before(e.OccurredAt) {
 				continue
 			}
-			c.demote(r.cfg.SupersededWeight, "ended: the user said later that it is over")
-			if rel, best := relevance(e, r.cfg), relevance(c, r.cfg); rel > 0 && best > rel {
-				e.lift = max(e.lift, best/rel)
-				e.reasons = append(e.reasons, "the latest word on what it ends")
+			if topicOf[c] == "" || topicOf[c] != topicOf[e] || knowledge.Cosine(c.vec, e.vec) < r.cfg.PairSlotSimilarity {
+				continue
 			}
+			r.replaceBy(c, e, "what the user said before the change, which a question about the past asks for",
+				"changed: the user said later that this is different now", "the latest word on the "+slotName(topicOf[e]))
 		}
+	}
+}
+
+// turnTopics are the many-value topics a turn of taste changes.
+var turnTopics = map[string]bool{"likes": true, "hobby": true}
+
+// turnWords mark a statement that turns away from something said before
+// ("gone off", "converted me", "not anymore"), not a mere "now".
+var turnWords = []string{" anymore", " any more", " no longer ", " instead", " gone off ", " went off ", " used to ",
+	" switched ", " swapped ", " replaced ", " come around ", " came around ", " come round ", " grew on ", " grown on ",
+	" converted ", " changed my mind ", " fallen out of love ", " lost interest ", " over it ", " gave up ", " given up "}
+
+// turns reports whether text says the speaker turned from something.
+func turns(text string) bool { return saysAny(text, turnWords) }
+
+// addWords mark a statement that adds a value to a many-value slot rather
+// than replacing one ("I also love...", "padel as well", "another hobby").
+var addWords = []string{" also ", " too ", " as well", " another ", " either ", " besides ", " on top of "}
+
+// adds reports whether text adds to what was said before.
+func adds(text string) bool { return saysAny(text, addWords) }
+
+// replaceBy marks the user's statement c superseded by the newer one e.
+// For a question about the past c keeps its score with past as the
+// reason; otherwise c is demoted (now) and e inherits c's relevance when
+// c matched the question better (lift), since e answers what c matched.
+func (r *search) replaceBy(c, e *candidate, past, now, lift string) {
+	c.Status = StatusSuperseded
+	c.SupersededBy = e.ID
+	if r.history {
+		c.reasons = append(c.reasons, past)
+		return
+	}
+	c.demote(r.cfg.SupersededWeight, now)
+	if rel, best := relevance(e, r.cfg), relevance(c, r.cfg); rel > 0 && best > rel {
+		e.lift = max(e.lift, best/rel)
+		e.reasons = append(e.reasons, lift)
 	}
 }
 

@@ -100,17 +100,7 @@ func TestCurrencyPutsTheNewestStatementFirst(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	search := func(q string) (SearchOutput, map[string]SearchResult) {
-		out, err := s.Search(t.Context(), "t1", SearchInput{UserID: "alice", Query: q, Explain: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		byID := map[string]SearchResult{}
-		for _, r := range out.Results {
-			byID[r.ID] = r
-		}
-		return out, byID
-	}
+	search := func(q string) (SearchOutput, map[string]SearchResult) { return searchByID(t, s, q) }
 	out, byID := search("Where does the user live now?")
 	if out.Topic != "home" {
 		t.Fatalf("query topic = %q, want home", out.Topic)
@@ -221,5 +211,188 @@ func TestEndingClosesOneValueOfAManyValueSlot(t *testing.T) {
 	}
 	if d := byID["dog"]; d.Status != StatusCurrent {
 		t.Fatalf("the other pet = %+v, want current", d)
+	}
+}
+
+// TestChangedValuesTurnATasteAround drives the many-value rule directly: a
+// newer statement that says the speaker turned replaces the older one on
+// the same topic and close in meaning; an added value ("also"), a plain
+// "now" without a turn, another topic and a distant statement are left.
+func TestChangedValuesTurnATasteAround(t *testing.T) {
+	t.Parallel()
+	jan := time.Date(2024, 1, 10, 9, 0, 0, 0, time.UTC)
+	near := []float32{1, 0.1, 0}
+	far := []float32{0, 0, 1}
+	stmt := func(id, text string, at time.Time, vec []float32, change bool) *candidate {
+		c := &candidate{SearchResult: SearchResult{ID: id, Kind: KindRaw, Text: text, OccurredAt: at, Status: StatusCurrent,
+			Parts: ScoreParts{FullText: 0.5}}, role: "user", vec: vec, change: change}
+		return c
+	}
+	cases := []struct {
+		name      string
+		newer     *candidate
+		olderVec  []float32
+		topic     string
+		history   bool
+		superseds bool
+	}{
+		{"a turn replaces the older taste", stmt("new", "My cousin converted me, pale ales are my thing now.", jan.AddDate(0, 6, 0), near, true), near, "likes", false, true},
+		{"an added value replaces nothing", stmt("new", "I've also fallen for pale ales now.", jan.AddDate(0, 6, 0), near, true), near, "likes", false, false},
+		{"a plain now is no turn", stmt("new", "Pale ales are my thing now.", jan.AddDate(0, 6, 0), near, true), near, "likes", false, false},
+		{"pets accumulate", stmt("new", "We gave up on cats and adopted a puppy instead.", jan.AddDate(0, 6, 0), near, true), near, "pet", false, false},
+		{"a distant statement stays", stmt("new", "My cousin converted me, pale ales are my thing now.", jan.AddDate(0, 6, 0), near, true), far, "likes", false, false},
+		{"a history question keeps the older one first", stmt("new", "I've gone off lager, it's pale ales instead.", jan.AddDate(0, 6, 0), near, true), near, "likes", true, true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			old := stmt("old", "I was never a beer person, far too bitter.", jan, tc.olderVec, false)
+			r := &search{cfg: DefaultConfig(), history: tc.history}
+			r.changedValues([]*candidate{tc.newer, old}, map[*candidate]string{tc.newer: tc.topic, old: tc.topic})
+			if got := old.Status == StatusSuperseded && old.SupersededBy == "new"; got != tc.superseds {
+				t.Fatalf("older statement superseded = %v (%+v), want %v", got, old.SearchResult, tc.superseds)
+			}
+			if tc.superseds && !tc.history && (old.factor == 0 || old.factor >= 1) {
+				t.Errorf("a superseded taste must be demoted, factor %v", old.factor)
+			}
+			if tc.history && old.factor != 0 {
+				t.Errorf("a history question must not demote the older taste, factor %v", old.factor)
+			}
+		})
+	}
+}
+
+// userTurn is a user's turn in a session of its own.
+func userTurn(id, content string, at time.Time) graph.RawEvent {
+	return graph.RawEvent{NewRawEvent: graph.NewRawEvent{ID: id, Kind: graph.RawMessage, Role: "user", Content: content, OccurredAt: at},
+		SessionID: "s-" + id}
+}
+
+// textOnlySearch searches raws with no embedder (every turn a full-text
+// hit, as with vectors off) and returns the output and its results by id.
+func textOnlySearch(t *testing.T, raws []graph.RawEvent, now time.Time, query string) (SearchOutput, map[string]SearchResult) {
+	t.Helper()
+	g := &fakeGraph{raws: raws}
+	s, err := New(Deps{Text: g, Graph: g, Context: unusedContextStore{}, Views: unusedViews{}, Counter: zeroCounter{},
+		Now: func() time.Time { return now }}, Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return searchByID(t, s, query)
+}
+
+// searchByID runs an explained search for alice and returns the output and
+// its results by id.
+func searchByID(t *testing.T, s *Service, query string) (SearchOutput, map[string]SearchResult) {
+	t.Helper()
+	out, err := s.Search(t.Context(), "t1", SearchInput{UserID: "alice", Query: query, Explain: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byID := map[string]SearchResult{}
+	for _, r := range out.Results {
+		byID[r.ID] = r
+	}
+	return out, byID
+}
+
+// TestRunningTotalsNewestAmountFirst: a question for an amount has one
+// current answer, with no embedder at all: the newest statement that gives
+// a number and names what is counted is current, the older ones are
+// superseded; a statement without a number, another person's total and a
+// question about the past are left as they are.
+func TestRunningTotalsNewestAmountFirst(t *testing.T) {
+	t.Parallel()
+	jan := time.Date(2025, 1, 10, 9, 0, 0, 0, time.UTC)
+	raws := []graph.RawEvent{
+		userTurn("first", "Did my first parkrun of the year today!", jan),
+		userTurn("tenth", "That was parkrun number ten for me this year.", jan.AddDate(0, 3, 0)),
+		userTurn("plain", "Parkrun mornings are the best part of my week.", jan.AddDate(0, 4, 0)),
+		userTurn("sis", "My sister has done 40 parkruns this year.", jan.AddDate(0, 5, 0)),
+		userTurn("new", "Make that 14 parkruns this year after Saturday.", jan.AddDate(0, 6, 0)),
+	}
+	search := func(q string) map[string]SearchResult {
+		_, byID := textOnlySearch(t, raws, jan.AddDate(0, 7, 0), q)
+		return byID
+	}
+	byID := search("How many parkruns has the user done this year?")
+	for _, id := range []string{"first", "tenth"} {
+		if r := byID[id]; r.Status != StatusSuperseded || r.SupersededBy != "new" || !strings.Contains(r.Explanation, "earlier amount") {
+			t.Errorf("%s = %+v, want superseded by the newest amount", id, r)
+		}
+		if byID[id].Score >= byID["new"].Score {
+			t.Errorf("%s (%.3f) ranks above the newest amount (%.3f)", id, byID[id].Score, byID["new"].Score)
+		}
+	}
+	for _, id := range []string{"plain", "sis"} {
+		if r := byID[id]; r.Status == StatusSuperseded {
+			t.Errorf("%s = %+v, want left current (no number, or someone else's)", id, r)
+		}
+	}
+	byID = search("What is the user's parkrun routine?")
+	if r := byID["tenth"]; r.Status == StatusSuperseded {
+		t.Errorf("a question for no amount supersedes nothing: %+v", r)
+	}
+	byID = search("How many parkruns had the user done before?")
+	if byID["tenth"].Score <= byID["new"].Score {
+		t.Errorf("a question about the past ranks the newest amount first: tenth %.3f, new %.3f", byID["tenth"].Score, byID["new"].Score)
+	}
+}
+
+// TestRevisedStatementSupersedesTheOlder: with no embedder, a newer
+// statement that says it revises something and names what the question
+// asks about supersedes the older statement naming it; a second value
+// ("as well"), a newer statement without a revision word, another
+// person's change and a question about the past leave it.
+func TestRevisedStatementSupersedesTheOlder(t *testing.T) {
+	t.Parallel()
+	jan := time.Date(2025, 1, 10, 9, 0, 0, 0, time.UTC)
+	cases := []struct {
+		name, newer, query string
+		superseded         bool
+	}{
+		{"pushed to a new time", "The choir rehearsal got pushed to Thursdays.", "When is the user's choir rehearsal?", true},
+		{"a second value", "I've joined a choir rehearsal on Fridays as well.", "When is the user's choir rehearsal?", false},
+		{"no revision word", "Choir rehearsal was lovely this week.", "When is the user's choir rehearsal?", false},
+		{"someone else's change", "My sister moved her choir rehearsal to Thursdays.", "When is the user's choir rehearsal?", false},
+		{"a question about the past", "The choir rehearsal got pushed to Thursdays.", "When was the user's choir rehearsal before?", false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			raws := []graph.RawEvent{userTurn("old", "Choir rehearsal is on Tuesday evenings.", jan), userTurn("new", tc.newer, jan.AddDate(0, 2, 0))}
+			out, byID := textOnlySearch(t, raws, jan.AddDate(0, 3, 0), tc.query)
+			old := byID["old"]
+			if got := old.Status == StatusSuperseded && old.SupersededBy == "new"; got != tc.superseded {
+				t.Fatalf("older statement superseded = %v (%+v), want %v", got, old, tc.superseded)
+			}
+			if tc.superseded && (out.Results[0].ID != "new" || !strings.Contains(old.Explanation, "revised")) {
+				t.Errorf("the revision must rank first and the older say why: %+v", out.Results)
+			}
+		})
+	}
+}
+
+// TestRevisedStatementByMeaning: once vectors are known, a revision close
+// in meaning supersedes an older statement that shares no word with it or
+// the question; a distant one does not.
+func TestRevisedStatementByMeaning(t *testing.T) {
+	t.Parallel()
+	jan := time.Date(2024, 1, 10, 9, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		name      string
+		newVec    []float32
+		superseds bool
+	}{{"close in meaning", []float32{1, 0.2, 0}, true}, {"far in meaning", []float32{0, 0, 1}, false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			old := &candidate{SearchResult: SearchResult{ID: "old", Kind: KindRaw, Text: "I'm learning Japanese on Duolingo.", OccurredAt: jan,
+				Status: StatusCurrent, Parts: ScoreParts{FullText: 0.6}}, role: "user", form: knowledge.FormStatement, vec: []float32{1, 0.1, 0}}
+			nw := &candidate{SearchResult: SearchResult{ID: "new", Kind: KindRaw, Text: "Dropped that app, it's Spanish classes at the college.",
+				OccurredAt: jan.AddDate(0, 6, 0), Status: StatusCurrent, Parts: ScoreParts{Vector: 0.4}}, role: "user", form: knowledge.FormStatement, vec: tc.newVec}
+			r := &search{cfg: DefaultConfig(), in: SearchInput{Query: "Which language is the user learning now?"},
+				set: candidateSet{"a": old, "b": nw}}
+			r.revisedStatements()
+			if got := old.Status == StatusSuperseded && old.SupersededBy == "new"; got != tc.superseds {
+				t.Fatalf("older statement superseded = %v, want %v (%+v)", got, tc.superseds, old.SearchResult)
+			}
+		})
 	}
 }

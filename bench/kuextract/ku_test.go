@@ -153,13 +153,18 @@ func measure(t *testing.T, path string, keep func(dataset.Scenario) bool, verbos
 func TestExtractionCurrency(t *testing.T) {
 	verbose := testing.Verbose()
 	vis := measure(t, "../../extract/offline/testdata/knowledge_update.jsonl", func(dataset.Scenario) bool { return true }, verbose)
-	dev := measure(t, "../data/ku-own.jsonl", func(s dataset.Scenario) bool { return dataset.Half(s.ID) == dataset.Dev }, verbose)
+	// The second batch (ku-own-r3-*) is measured apart: its floor was set
+	// when it arrived, so the first batch's floor keeps its meaning.
+	second := func(s dataset.Scenario) bool { return strings.HasPrefix(s.ID, "ku-own-r3-") }
+	dev := measure(t, "../data/ku-own.jsonl", func(s dataset.Scenario) bool { return dataset.Half(s.ID) == dataset.Dev && !second(s) }, verbose)
+	dev2 := measure(t, "../data/ku-own.jsonl", func(s dataset.Scenario) bool { return dataset.Half(s.ID) == dataset.Dev && second(s) }, verbose)
 	t.Logf("visible:%s", vis)
 	t.Logf("dev:    %s", dev)
+	t.Logf("dev r3: %s", dev2)
 	for name, c := range map[string]struct {
 		tl    *tally
 		floor float64
-	}{"visible": {vis, visibleFloor}, "dev": {dev, devFloor}} {
+	}{"visible": {vis, visibleFloor}, "dev": {dev, devFloor}, "dev r3": {dev2, devR3Floor}} {
 		if r := c.tl.rate(); r < c.floor {
 			t.Errorf("%s extraction-level pass rate %.3f below its floor %.3f", name, r, c.floor)
 		}
@@ -169,4 +174,5 @@ func TestExtractionCurrency(t *testing.T) {
 const (
 	visibleFloor = 0.96 // 30/31
 	devFloor     = 0.83 // 70/84 (28/84 before moves, turnarounds, transitions, favourites by habit, schedules, in passing)
+	devR3Floor   = 0.52 // 22/42 (18/42 when the second batch arrived, 11/42 before any change for it)
 )

@@ -537,10 +537,15 @@ func (c *clause) copulaAt(i int) (next int, ok, neg, now bool) {
 		return i, false, false, false
 	}
 	if alt("has|have", c.at(i)) {
-		if c.at(i+1) != "become" && c.at(i+1) != "been" {
+		j := i + 1
+		for alt("always|long|now|still|officially|definitely|also|actually|really|never", c.at(j)) && j < i+3 {
+			j++ // "has always been", "has long been"
+		}
+		if c.at(j) != "become" && c.at(j) != "been" {
 			return i, false, false, false
 		}
-		i++
+		neg = c.at(j-1) == "never"
+		i = j
 	}
 	i++
 	for {

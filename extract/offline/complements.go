@@ -96,6 +96,13 @@ func (r *recognizers) be(c *clause) {
 			r.tastes.likeObjects(c, j, "DISLIKES", false, 0.6, "is "+words(t[i:j]))
 		}
 		return
+	case w == "a" && c.at(i+1) == "convert" && c.at(i+2) == "to", w == "a" && alt("new|total|complete", c.at(i+1)) && c.at(i+2) == "convert" && c.at(i+3) == "to":
+		j := i + 3
+		if c.at(i+1) != "convert" {
+			j++
+		}
+		r.tastes.likeObjects(c, j, "LIKES", neg, 0.8, "is a convert to")
+		return
 	case alt("scared|afraid|terrified", w) && c.at(i+1) == "of":
 		if !neg {
 			r.tastes.likeObjects(c, i+2, "DISLIKES", false, 0.6, "is "+w+" of")
@@ -110,6 +117,12 @@ func (r *recognizers) be(c *clause) {
 		return
 	case w == "to" && c.perfect:
 		r.places.beenTo(c, takeNP(t, i+1), neg)
+		return
+	case w == "with" && !past && r.possessions.providerWith(c, i+1, neg):
+		// "I'm with Vodafone on a two-year contract"
+		return
+	case !neg && !past && r.study.partway(c, i):
+		// "I'm halfway through a nursing diploma", "in the first term of an art foundation course"
 		return
 	case w == "in" && alt("my|our", c.at(i+1)) && studyYears[c.at(i+2)] && !neg && !past:
 		// "I'm in my second year of medicine at Bristol"

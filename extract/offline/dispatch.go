@@ -52,6 +52,7 @@ func newRecognizers() *recognizers {
 	}
 	r.kin.plans = r.plans
 	r.places.plans, r.places.schedules, r.places.switches = r.plans, r.schedules, r.switches
+	r.switches.places = r.places
 	r.work.hobbies = r.hobbies
 	r.study.plans = r.plans
 	r.tastes.plans = r.plans
@@ -73,7 +74,7 @@ func newRecognizers() *recognizers {
 		"work":  r.either(r.work.ruleWork, r.workFreelance),
 		"join":  r.work.ruleJoin,
 		"leave": r.either(r.work.ruleLeave, r.leftStudy), "quit": r.either(r.work.ruleLeave, r.leftStudy), "resign": r.work.ruleLeave, "retire": r.work.ruleLeave,
-		"volunteer": r.work.ruleVolunteer,
+		"volunteer": r.work.ruleVolunteer, "qualify": r.work.ruleQualify,
 		// study
 		"learn": r.either(r.study.ruleLearn, r.tastes.begunToLike), "study": r.either(r.study.ruleStudy, r.study.examPrep),
 		"prepare": r.either(nil, r.study.examPrep), "revise": r.either(nil, r.study.examPrep),
@@ -107,30 +108,30 @@ func newRecognizers() *recognizers {
 		"celebrate": r.kin.ruleCelebrate,
 		// couples
 		"marry": r.couples.ruleMarry, "date": r.couples.ruleDate, "break": r.couples.ruleBreak,
-		"split": r.couples.ruleBreak, "see": r.couples.ruleSee,
+		"split": r.couples.ruleBreak, "part": r.either(nil, r.couples.separateWays), "call": r.either(nil, r.couples.separateWays), "see": r.couples.ruleSee,
 		"divorce": r.couples.ruleDivorce,
 		// outings
-		"go": r.either(r.outings.ruleGo, r.tastes.turnaround, r.goFreelance), "take": r.either(r.outings.ruleTake, r.tookUp, r.possessions.takeNewVehicle), "attend": r.outings.ruleAttend,
-		"watch": r.outings.ruleWatch, "sign": r.outings.ruleSign,
+		"go": r.either(r.outings.ruleGo, r.tastes.turnaround, r.goFreelance, r.couples.separateWays), "take": r.either(r.outings.ruleTake, r.tookUp, r.possessions.takeNewVehicle), "attend": r.outings.ruleAttend,
+		"watch": r.either(r.outings.ruleWatch, r.tastes.habitTaste), "sign": r.outings.ruleSign,
 		// hobbies
-		"start": r.either(r.hobbies.ruleStart, r.tastes.begunToLike, r.couples.startSeeing, r.study.doingDegree),
-		"begin": r.either(r.hobbies.ruleStart, r.tastes.begunToLike, r.study.doingDegree),
+		"start": r.either(r.hobbies.ruleStart, r.work.startedJob, r.tastes.begunToLike, r.couples.startSeeing, r.study.doingDegree),
+		"begin": r.either(r.hobbies.ruleStart, r.work.startedJob, r.tastes.begunToLike, r.study.doingDegree),
 		"stop":  r.hobbies.ruleStop, "give": r.either(r.hobbies.ruleGive, r.possessions.ruleGiveAway),
-		"run": r.hobbies.ruleActivity, "swim": r.hobbies.ruleActivity, "paint": r.hobbies.ruleActivity,
+		"run": r.either(r.hobbies.ruleActivity, r.work.runsBusiness), "swim": r.hobbies.ruleActivity, "paint": r.hobbies.ruleActivity,
 		"draw": r.hobbies.ruleActivity, "cook": r.hobbies.ruleActivity, "bake": r.hobbies.ruleActivity,
 		"hike": r.hobbies.ruleActivity, "dance": r.hobbies.ruleActivity, "sing": r.hobbies.ruleActivity,
 		"write": r.hobbies.ruleActivity, "knit": r.hobbies.ruleActivity, "garden": r.hobbies.ruleActivity,
 		"surf": r.hobbies.ruleActivity, "ski": r.hobbies.ruleActivity, "climb": r.hobbies.ruleActivity,
 		"meditate": r.hobbies.ruleActivity, "jog": r.hobbies.ruleActivity, "cycle": r.hobbies.ruleActivity,
 		"bike": r.hobbies.ruleActivity, "camp": r.hobbies.ruleActivity, "fish": r.hobbies.ruleActivity,
-		"read": r.hobbies.ruleActivity, "make": r.hobbies.ruleActivity, "create": r.hobbies.ruleActivity,
+		"read": r.either(r.hobbies.ruleActivity, r.tastes.habitTaste), "listen": r.either(nil, r.tastes.habitTaste), "make": r.hobbies.ruleActivity, "create": r.hobbies.ruleActivity,
 		"build": r.hobbies.ruleActivity, "compose": r.hobbies.ruleActivity,
 		"pick": r.hobbies.rulePickUp,
 		"play": r.hobbies.rulePlay, "practice": r.hobbies.rulePractice, "practise": r.hobbies.rulePractice,
-		"do": r.either(r.hobbies.rulePractice, r.study.doingDegree),
+		"do": r.either(r.hobbies.rulePractice, r.tastes.doneWith, r.study.doingDegree),
 		// plans
 		"plan": r.plans.rulePlan, "intend": r.plans.rulePlan, "want": r.plans.rulePlan, "hope": r.plans.rulePlan,
-		"aim": r.plans.rulePlan, "dream": r.plans.rulePlan, "consider": r.plans.rulePlan, "think": r.plans.rulePlan,
+		"aim": r.plans.rulePlan, "dream": r.plans.rulePlan, "consider": r.plans.rulePlan, "think": r.either(r.plans.rulePlan, r.tastes.usedToThink),
 		"look": r.plans.rulePlan,
 		// identity and health
 		"turn":   r.identity.ruleTurn,
@@ -140,7 +141,7 @@ func newRecognizers() *recognizers {
 		"raise": r.budgets.ruleBudgetChange, "increase": r.budgets.ruleBudgetChange,
 		"lower": r.budgets.ruleBudgetChange, "cut": r.budgets.ruleBudgetChange,
 		// verbs whose complement decides (complements.go)
-		"have": r.have, "get": r.get, "land": r.get, "become": r.become,
+		"have": r.have, "get": r.either(r.get, r.tastes.cannotGetEnough), "land": r.get, "become": r.become,
 	}
 	r.frames = []func(*clause) bool{
 		r.favourites.favouriteFrame,      // "my favourite food is sushi", "Tea is my favourite drink"
@@ -164,6 +165,7 @@ func newRecognizers() *recognizers {
 		r.tastes.myThingFrame,            // "spicy food is my thing", "opera isn't my thing"
 		r.tastes.kindOfPersonFrame,       // "I'm not really a cat person"
 		r.tastes.evaluativeFrame,         // "olives are revolting", "gin tastes awful to me now"
+		r.tastes.nowItsFrame,             // "these days it's woodworking videos", "lately it's all bossa nova"
 	}
 	return r
 }
@@ -235,9 +237,14 @@ func (r *recognizers) read(u *utterance, toks []tok, inherited string) (subject 
 	}
 	c.toks = toks
 	c.scanMarkers()
+	if np := takeNP(toks, 0); u.speaker != "" && judgedKind(np) {
+		u.talk.lastKind, u.talk.lastKindEvent = np, u.event.ID
+	}
 	c.relationMentions()
 	r.places.dwellingScan(c)
 	r.hobbies.routineScan(c)
+	r.schedules.movedScan(c)
+	r.possessions.boughtScan(c)
 	if r.frame(c) {
 		return c.subj, false
 	}

@@ -71,6 +71,9 @@ func (c *clause) emit(f fx) {
 	if f.obj != "" && f.obj != c.said.speaker {
 		c.said.talk.lastObject = f.obj
 	}
+	if (f.pred == "LIKES" || f.pred == "DISLIKES") && f.subj == c.said.speaker && f.obj != "" {
+		c.said.talk.lastTaste, c.said.talk.lastTasteEvent = f.obj, c.said.event.ID
+	}
 }
 
 // conf is the confidence of a fact read from this clause.

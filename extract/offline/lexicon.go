@@ -246,7 +246,8 @@ workshop,seminar,webinar,show,game,match,event,fair,exhibition,exhibit,gala,fund
 retreat,camp,ceremony,service,mass,funeral,reunion,meetup,meet-up,hackathon,tournament,competition,
 recital,performance,play,talk,lecture,course,interview,date,dinner,lunch,brunch,breakfast,picnic,trip,
 vacation,holiday,tour,cruise,night,shift,book club,therapy,support group,council,protest,rally,march,
-convention,summit,premiere,screening,auction,sale,open house,potluck,barbecue,bbq,shower,celebration`)
+convention,summit,premiere,screening,auction,sale,open house,potluck,barbecue,bbq,shower,celebration,
+mot,check-up,checkup,inspection,scan,flight,ferry,sailing,surgery,operation,exam,test,hearing,viewing,consultation`)
 
 // placeNouns head common-noun places one visits ("went to the museum").
 var placeNouns = wordSet(`museum,park,beach,zoo,aquarium,gym,library,church,temple,mosque,synagogue,lake,

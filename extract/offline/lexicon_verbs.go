@@ -181,7 +181,39 @@ rent - - -
 lease - - leasing
 trade - - trading
 swap swapped swapped swapping
-exchange - - exchanging`
+exchange - - exchanging
+qualify qualified qualified -
+listen - - -
+part - - -
+persuade - - persuading
+convince - - convincing
+cancel cancelled cancelled cancelling
+postpone - - postponing
+rebook - - -
+confirm - - -
+decide - - deciding
+realise - - realising
+realize - - realizing
+forget forgot forgotten forgetting
+remember - - -
+believe - - believing
+know knew known -
+win won won winning
+ditch - - -
+dump - - -
+scrap scrapped scrapped scrapping
+rehome - - rehoming
+recycle - - recycling
+injure - - injuring
+sprain - - -
+fracture - - fracturing
+recover - - -
+diagnose - - diagnosing
+babysit babysat babysat babysitting
+encourage - - encouraging
+convert - - -
+push - - -
+bump bumped bumped bumping`
 
 // verbIndex maps every known verb form to its lemma and form.
 var verbIndex = func() map[string]struct {

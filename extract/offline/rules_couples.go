@@ -78,6 +78,42 @@ func (r *coupleRules) ruleBreak(c *clause) {
 	}
 }
 
+// separateWays: "Tom and I went our separate ways", "we parted ways in
+// June", "we called it quits", "we called off the engagement": a break-up
+// said without "break up". It reports whether it read the clause, so the
+// verb keeps its other readings.
+func (r *coupleRules) separateWays(c *clause) bool {
+	if c.neg || c.future || c.modal != "" || c.would || !(c.past || c.perfect) {
+		return false
+	}
+	if c.companion == "" && c.at(0) != "we" {
+		return false // "the roads went separate ways", "I called it quits at work"
+	}
+	i := c.verbAt + 1
+	switch c.verb {
+	case "go":
+		if !(alt("our|separate", c.at(i)) && (c.at(i+1) == "ways" || c.seq(i+1, "separate", "ways"))) {
+			return false
+		}
+	case "part":
+		if !(c.at(i) == "ways" || c.seq(i, "our", "separate", "ways") || c.seq(i, "company")) {
+			return false
+		}
+	case "call":
+		if !(c.seq(i, "it", "quits") || c.seq(i, "it", "a", "day") || c.at(i) == "off" && alt("the|our", c.at(i+1)) && alt("engagement|wedding|relationship", c.at(i+2))) {
+			return false
+		}
+	default:
+		return false
+	}
+	r.status(c, "single", false)
+	if c.companion != "" {
+		c.emit(fx{pred: "PARTNER_OF", obj: c.companion, qual: c.said.out.qualOf(c.subj, "PARTNER_OF", c.companion), ended: true,
+			tmpl: "{S} broke up with {O}{D}", rank: 3})
+	}
+	return true
+}
+
 // startSeeing: "I've started seeing Ana", "I started dating someone new"
 // (the partner named by a later "her name is Ines"). It reports whether
 // it read the clause, so "start" keeps its other readings.

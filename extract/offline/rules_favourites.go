@@ -105,7 +105,8 @@ func (r *favouriteRules) favouriteFrame(c *clause) bool {
 		k++ // "my go-to comfort food"
 	}
 	end := k + 1
-	for end < len(t) && t[end].kind == nlp.Word && c.timeAdverbialAt(end) == 0 {
+	for end < len(t) && t[end].kind == nlp.Word && c.timeAdverbialAt(end) == 0 &&
+		!alt("for|since|because|when|while|as|and|but|so|ever", c.at(end)) { // "my favourite game for years"
 		end++
 	}
 	cat := words(t[k+1 : end])

@@ -117,7 +117,7 @@ func (r *identityRules) roleOrIdentity(c *clause, i int, neg, past bool) {
 		c.emit(fx{pred: "WORKS_AS", obj: k, neg: negT, tmpl: tmpl, art: art})
 		if alt("at|for|of|in", c.at(after)) {
 			org := takeNP(t, after+1)
-			if isOrgLike(org) && !isPlaceLike(org) || knownOrgs[org.key()] {
+			if isOrgLike(org) && !isPlaceLike(org) || knownOrgs[org.key()] || isWorkplaceKind(org) {
 				r.work.employer(c, org, negT, "")
 			}
 		}

@@ -20,6 +20,47 @@ func (r *scheduleRules) ruleReschedule(c *clause) {
 	}
 }
 
+// movedScan reads, in any clause of the speaker's and whoever the
+// subject, "moved|pushed|bumped|shifted|rescheduled|postponed my|our|the
+// OCCASION (back|forward) to WHEN": "My instructor moved my driving
+// lessons to Wednesdays", "the garage moved the MOT to the 13th". Who
+// moved it does not matter; the speaker's occasion has a new time. The
+// clause's own rules run after it.
+func (r *scheduleRules) movedScan(c *clause) {
+	if c.said.speaker == "" || c.hedge {
+		return
+	}
+	t := c.toks
+	for v := 1; v+2 < len(t); v++ {
+		lemma, form, ok := verbOf(t[v].w)
+		if !ok || !scheduleMoveLemmas[lemma] || form != formPast && form != formPart {
+			continue
+		}
+		if alt("will|'ll|would|might|could|should|if|not|n't|never", t[v-1].w) {
+			return // a plan or a denial, not a new time
+		}
+		np := takeNP(t, v+1)
+		if np.empty() || !isOccasion(np) || !alt("my|our|the", np.det) {
+			continue
+		}
+		i := np.next
+		if alt("back|forward|over|up", c.at(i)) {
+			i++
+		}
+		if c.at(i) != "to" {
+			continue
+		}
+		subj := c.subj
+		c.subj = c.said.speaker
+		r.schedule(c, np, i+1, true)
+		c.subj = subj
+		return
+	}
+}
+
+// scheduleMoveLemmas are the verbs of moving an occasion to a new time.
+var scheduleMoveLemmas = wordSet(`move,push,bump,shift,reschedule,postpone,switch,change`)
+
 // scheduleFrame: "our team meeting is on Mondays", "the team meeting moved
 // to Thursdays", "my yoga class was rescheduled to Friday".
 func (r *scheduleRules) scheduleFrame(c *clause) bool {

@@ -7,7 +7,9 @@ import "github.com/graphmem/graphmem/ontology"
 // with a Pixel"): the end of one state and the start of the next, in the
 // category of what was switched (a liking, a device used, a car driven, a
 // language learnt, an employer, a home).
-type switchRules struct{}
+type switchRules struct {
+	places *placeRules
+}
 
 // ruleSwitch: "I switched from coffee to green tea", "I switched to
 // Android", "I replaced my iPhone with a Pixel".
@@ -45,6 +47,9 @@ func (r *switchRules) ruleSwitch(c *clause) {
 		return
 	}
 	if !usableObject(to) && !usableObject(from) {
+		return
+	}
+	if r.swappedHome(c, from, to) {
 		return
 	}
 	ref := to
@@ -88,4 +93,26 @@ func (r *switchRules) ruleSwitch(c *clause) {
 		}
 		c.emit(fx{pred: pred, obj: k, neg: true, strength: 0.7, tmpl: tmpl, rank: 1})
 	}
+}
+
+// swappedHome reads a switch whose new side is a home somewhere: "we
+// swapped the countryside for a flat in Lyon", "I traded Leeds for a
+// cottage in Devon". It is a move to the place, not a liking of the flat;
+// the old side is a former home only when it names a place. It reports
+// whether it read the clause.
+func (r *switchRules) swappedHome(c *clause, from, to nounPhrase) bool {
+	if r.places == nil || !usableObject(to) || !dwellingNouns[to.head()] || c.at(to.next) != "in" {
+		return false
+	}
+	place := takeNP(c.toks, to.next+1)
+	if !isPlaceLike(place) || !place.hasName {
+		return false
+	}
+	old := ""
+	if usableObject(from) && isPlaceLike(from) && from.hasName {
+		r.places.residence(c, from, true, false, "")
+		old = from.surface()
+	}
+	r.places.residence(c, place, false, true, old)
+	return true
 }

@@ -57,7 +57,8 @@ func actingPolarity(c *clause, v int) int {
 }
 
 // myThingFrame: "spicy food is my thing", "football is life", "cycling is
-// my jam"; "opera isn't my thing", "golf is not my cup of tea".
+// my jam", "lino printing is my new obsession"; "opera isn't my thing",
+// "golf is not my cup of tea".
 func (r *tasteRules) myThingFrame(c *clause) bool {
 	// The construction itself says taste, so any bare kind will do
 	// ("karaoke"), not only those judgedKind knows.
@@ -72,8 +73,11 @@ func (r *tasteRules) myThingFrame(c *clause) bool {
 	if !ok {
 		return false
 	}
+	tasteNouns := "thing|jam|passion|weakness|obsession|addiction|pleasure"
+	mine := c.seq(n, "my", tasteNouns) ||
+		c.seq(n, "my", "new|latest|current|big|biggest|real|true|guilty", tasteNouns) // "my new obsession"
 	switch {
-	case c.seq(n, "my", "thing|jam|passion|weakness") || c.seq(n, "life") && c.at(n+1) == "":
+	case mine || c.seq(n, "life") && c.at(n+1) == "":
 	case c.seq(n, "my", "cup", "of", "tea") && neg:
 	default:
 		return false
@@ -145,7 +149,20 @@ func (r *tasteRules) lostInterest(c *clause) bool {
 // olives", "I've come to enjoy opera", "I'm beginning to like jazz".
 func (r *tasteRules) begunToLike(c *clause) bool {
 	i := c.verbAt + 1
-	if c.at(i) != "to" || !alt("like|love|enjoy|appreciate|hate|dislike|loathe|detest", c.at(i+1)) || c.neg || c.future || c.modal != "" {
+	if c.neg || c.future || c.modal != "" {
+		return false
+	}
+	// "started liking blue cheese", "began enjoying opera": the gerund
+	// says the same as "to like".
+	if lemma, form, ok := verbOf(c.at(i)); ok && form == formIng && alt("like|love|enjoy|appreciate|hate|dislike|loathe|detest", lemma) &&
+		(c.verb == "start" || c.verb == "begin") {
+		pred := "LIKES"
+		if alt("hate|dislike|loathe|detest", lemma) {
+			pred = "DISLIKES"
+		}
+		return r.emitTaste(c, i+1, pred, "has come to "+lemma)
+	}
+	if c.at(i) != "to" || !alt("like|love|enjoy|appreciate|hate|dislike|loathe|detest", c.at(i+1)) {
 		return false
 	}
 	pred, phrase := "LIKES", "has come to "+c.at(i+1)

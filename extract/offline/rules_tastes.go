@@ -23,7 +23,13 @@ func (r *tasteRules) ruleLike(c *clause) {
 		return
 	}
 	if c.past && !c.usedTo && !c.perfect {
-		return // "I loved the concert": an experience, not a taste
+		// "I loved the concert": an experience, not a taste; but a kind
+		// loved then ("I loved horror films as a teenager") is what a
+		// "they" that follows may turn around.
+		if np := takeNP(c.toks, c.verbAt+1); judgedKind(np) {
+			c.said.talk.lastKind, c.said.talk.lastKindEvent = np, c.said.event.ID
+		}
+		return
 	}
 	if c.verb == "stand" && !c.neg {
 		return
@@ -48,6 +54,10 @@ func (r *tasteRules) ruleLike(c *clause) {
 	if c.verb == "stand" {
 		neg = false // "can't stand" is the aversion itself
 	}
+	if k := r.tasteAntecedent(c, items); k != "" {
+		c.emit(fx{pred: pred, obj: k, neg: neg, strength: strength, tmpl: r.likeTemplate(c, pred, neg), noDate: true, rank: 1})
+		return
+	}
 	for _, np := range items {
 		if len(np.toks) == 1 && isVagueGerund(np.toks[0].w) {
 			continue // "I love making it better": nothing nameable
@@ -58,6 +68,47 @@ func (r *tasteRules) ruleLike(c *clause) {
 		}
 		c.emit(fx{pred: pred, obj: k, neg: neg, strength: strength, tmpl: r.likeTemplate(c, pred, neg), art: art, noDate: true, rank: 1})
 	}
+}
+
+// tasteAntecedent resolves "it" or "them" as the object of a liking to the
+// thing of the taste said just before in the same message, when the
+// clause marks a turn ("I used to hate olives, but now I love them", "I
+// never liked jazz, now I adore it"): the same thing, turned around.
+// Anything else ("I love it here") stays unread.
+func (r *tasteRules) tasteAntecedent(c *clause, items []nounPhrase) string {
+	i := c.verbAt + 1
+	if len(items) != 0 || !alt("it|them", c.at(i)) || alt("here|there|when|if|that", c.at(i+1)) {
+		return "" // "I love it here": a place; "I love it when...": an event
+	}
+	if !(c.now || c.usedTo || c.again || c.cessation) {
+		return ""
+	}
+	return c.tasteRef()
+}
+
+// tasteRef is the thing an "it" or "they" of a taste stands for: the thing
+// of the last liking or aversion said in this message, else the bare kind
+// a clause of this message opened with. "" when there is none.
+func (c *clause) tasteRef() string {
+	talk := c.said.talk
+	if talk.lastTasteEvent == c.said.event.ID && talk.lastTaste != "" {
+		return talk.lastTaste
+	}
+	if talk.lastKindEvent == c.said.event.ID {
+		k, _ := c.object(talk.lastKind, "", 0)
+		return k
+	}
+	return ""
+}
+
+// pronounKind reads a clause opening with "it" or "they" that marks a turn
+// ("now they taste awful to me", "they're not for me anymore") as the thing
+// tasteRef names. "" when the clause opens otherwise or nothing is named.
+func (c *clause) pronounKind(np nounPhrase) string {
+	if len(np.toks) != 1 || !alt("it|they", np.toks[0].w) || !(c.now || c.cessation || c.again) {
+		return ""
+	}
+	return c.tasteRef()
 }
 
 // rulePrefer: "I prefer aisle seats", "these days I prefer tea over coffee",
@@ -265,14 +316,24 @@ func (r *tasteRules) tooFrame(c *clause) bool {
 // notForMeFrame: "Coffee isn't for me anymore", "spicy food is not for me".
 func (r *tasteRules) notForMeFrame(c *clause) bool {
 	np := takeNP(c.toks, 0)
-	if np.empty() || !usableObject(np) || np.det == "my" || np.det == "our" {
+	ref := ""
+	if alt("it|they", c.at(0)) {
+		np = nounPhrase{toks: c.toks[:1], next: 1}
+		ref = c.pronounKind(np) // "they're not for me anymore"
+		if ref == "" {
+			return false
+		}
+	} else if np.empty() || !usableObject(np) || np.det == "my" || np.det == "our" {
 		return false
 	}
 	n, ok, neg, _ := c.copulaAt(np.next)
 	if !ok || !neg || c.at(n) != "for" || c.at(n+1) != "me" {
 		return false
 	}
-	k, _ := c.object(np, "", 0)
+	k := ref
+	if k == "" {
+		k, _ = c.object(np, "", 0)
+	}
 	if k == "" {
 		return false
 	}

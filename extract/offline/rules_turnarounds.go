@@ -3,6 +3,7 @@ package offline
 import (
 	"github.com/graphmem/graphmem/nlp"
 	"github.com/graphmem/graphmem/ontology"
+	"slices"
 )
 
 // Turnarounds and judgements of taste. A judgement of a kind of thing,
@@ -29,9 +30,17 @@ func (c *clause) evaluation(i int) (int, string, int) {
 		return 1, "the best", i + 2
 	case w == "the" && c.at(i+1) == "worst":
 		return -1, "the worst", i + 2
+	case w == "like" && aversiveLikenesses[c.at(i+1)]:
+		// "coriander tastes like soap to me"
+		return -1, "like " + c.at(i+1), i + 2
 	}
 	return 0, "", i
 }
+
+// aversiveLikenesses are what a disliked taste is likened to ("tastes like
+// soap"). Grows by a word.
+var aversiveLikenesses = wordSet(`soap,cardboard,dirt,mud,medicine,chalk,plastic,metal,feet,sick,vomit,petrol,
+rubber,ashtray,nothing,sawdust,glue,bleach,perfume`)
 
 // judgedKind reports whether np names a kind of thing one can have a taste
 // for: a bare phrase (no article, no possessive) that is not a person or
@@ -80,7 +89,11 @@ func (r *tasteRules) evaluativeFrame(c *clause) bool {
 	if np.next != cop && cop < len(t) && bareWords(t[:cop]) {
 		np = nounPhrase{toks: t[:cop], next: cop} // "sports drinks" read as a verb by takeNP
 	}
-	if !judgedKind(np) || np.next != cop {
+	ref := ""
+	if np.next == 1 && cop == 1 {
+		ref = c.pronounKind(np) // "now they taste awful to me"
+	}
+	if ref == "" && (np.next != cop || !judgedKind(np) && !(markedTurn(c) && oneBareKind(np))) {
 		return false
 	}
 	i := np.next
@@ -106,12 +119,42 @@ func (r *tasteRules) evaluativeFrame(c *clause) bool {
 	if c.at(next) == "for" || c.at(next) == "to" && c.at(next+1) != "me" {
 		return false // "great for hiking", "terrible to park near" judge a use
 	}
+	if ref != "" {
+		return r.judgeKey(c, ref, pol, "finds {O} "+adj)
+	}
 	return r.judge(c, np, pol, "finds {O} "+adj)
+}
+
+// markedTurn reports whether a clause marks a taste as the speaker's new
+// view ("karaoke is actually really fun", "tofu is great now").
+func markedTurn(c *clause) bool {
+	return c.now || slices.ContainsFunc(c.toks, func(t tok) bool { return t.w == "actually" })
+}
+
+// oneBareKind: a single lower-case word with no article that is no person,
+// place or abstraction ("karaoke"), which judgedKind leaves out for want
+// of a plural or a lexicon entry.
+func oneBareKind(np nounPhrase) bool {
+	if len(np.toks) != 1 || np.det != "" || np.count != "" || np.hasName && !np.toks[0].first || !usableObject(np) {
+		return false
+	}
+	h := np.head()
+	if abstractObjects[h] || notAversions[h] || pronounObjects[h] || isVagueGerund(h) ||
+		alt("work|job|school|uni|home|family|everything|nothing|things|business|traffic|weather", h) {
+		return false
+	}
+	typ, _ := classify(np)
+	return typ != ontology.Person && typ != ontology.Place
 }
 
 // judge emits the speaker's liking (pol > 0) or aversion for np.
 func (r *tasteRules) judge(c *clause, np nounPhrase, pol int, phrase string) bool {
 	k, _ := c.object(np, "", 0)
+	return r.judgeKey(c, k, pol, phrase)
+}
+
+// judgeKey emits the speaker's liking (pol > 0) or aversion for the entity k.
+func (r *tasteRules) judgeKey(c *clause, k string, pol int, phrase string) bool {
 	if k == "" {
 		return false
 	}
@@ -181,7 +224,7 @@ func (r *tasteRules) growOnFrame(c *clause) bool {
 
 // turnaround reads the verbs of a change of taste after the verb: "come
 // around on|to X", "warm (up) to X", "go off X", "fall out of love with
-// X", "fall in love with X". It reports whether it read the clause.
+// X", "fall in love with X", "fall for X". It reports whether it read the clause.
 func (r *tasteRules) turnaround(c *clause) bool {
 	if c.neg || c.modal != "" || c.would || c.future {
 		return false
@@ -209,6 +252,10 @@ func (r *tasteRules) turnaround(c *clause) bool {
 			pred, phrase, i = "DISLIKES", "has fallen out of love with", i+4
 		} else if c.seq(i, "in", "love", "with") {
 			pred, phrase, i = "LIKES", "has fallen in love with", i+3
+		} else if c.at(i) == "for" && (c.past || c.perfect) {
+			// "I've fallen for Korean dramas": a thing, never a person
+			// (checked below), won the speaker over.
+			pred, phrase, i = "LIKES", "has fallen for", i+1
 		}
 	}
 	if pred == "" {
@@ -219,6 +266,11 @@ func (r *tasteRules) turnaround(c *clause) bool {
 		np = trimTrailingAdverbs(np)
 		if typ, _ := classify(np); typ == ontology.Person {
 			continue // falling for someone is not a taste
+		}
+		if phrase == "has fallen for" && (np.det != "" || (np.hasName && len(np.toks) == 1)) {
+			// "fell for the scam", "fell for Jonas": a trick or a person;
+			// a taste is a bare kind ("fallen for Korean dramas").
+			continue
 		}
 		k, _ := c.object(np, "", 0)
 		if k == "" {
@@ -246,4 +298,37 @@ func subjectBefore(t []tok, v int, skip string) (nounPhrase, bool) {
 		np = nounPhrase{toks: t[:end], next: end}
 	}
 	return np, np.next == end
+}
+
+// usedToThink reads "I used to think karaoke was awful": a judgement the speaker held and no longer
+// holds, so the taste is the opposite's absence ("no longer finds it
+// awful"). It also names the thing for an "it" that follows ("...but now I
+// love it"). It reports whether it read the clause.
+func (r *tasteRules) usedToThink(c *clause) bool {
+	if !c.usedTo || c.future || c.modal != "" {
+		return false
+	}
+	i := c.verbAt + 1
+	if c.at(i) == "that" {
+		i++
+	}
+	np := takeNP(c.toks, i)
+	if !judgedKind(np) && !oneBareKind(np) || !alt("was|were|is|are", c.at(np.next)) {
+		return false
+	}
+	pol, adj, _ := c.evaluation(np.next + 1)
+	if pol == 0 {
+		return false
+	}
+	k, _ := c.object(np, "", 0)
+	if k == "" {
+		return false
+	}
+	pred := "LIKES"
+	if pol < 0 {
+		pred = "DISLIKES"
+	}
+	c.subj = c.said.speaker
+	c.emit(fx{pred: pred, obj: k, neg: true, conf: 0.75, strength: 0.6, tmpl: "{S} no longer finds {O} " + adj, noDate: true})
+	return true
 }

@@ -91,6 +91,9 @@ func (r *workRules) ruleLeave(c *clause) {
 		return
 	}
 	switch {
+	case len(np.toks) == 1 && professionGerunds[np.toks[0].w] != "":
+		// "I left teaching in July": the profession, not a hobby
+		r.leftProfession(c, np.toks[0].w, how)
 	case strings.HasSuffix(np.toks[0].w, "ing") && !np.hasName:
 		// "quit smoking", "stopped running"
 		r.hobbies.stopActivity(c, np)
@@ -178,14 +181,23 @@ func (r *workRules) dismissed(c *clause, i int) {
 // employer emits WORKS_AT for an organization phrase. how tunes the
 // sentence ("joined", "left", "hired").
 func (r *workRules) employer(c *clause, np nounPhrase, neg bool, how string) {
-	if !isOrgLike(np) && !knownOrgs[np.key()] {
+	if !isOrgLike(np) && !knownOrgs[np.key()] && !isWorkplaceKind(np) {
 		return
 	}
+	kind := isWorkplaceKind(np)
+	np = c.placedWorkplace(np)
 	k, _ := c.object(np, ontology.Organization, 2)
 	if k == "" {
 		return
 	}
-	tmpl := "{S} works at {O}"
+	tmpl, art := "{S} works at {O}", ""
+	if kind {
+		// An unnamed workplace keeps its article: "works at a bakery".
+		art = "a"
+		if alt("an|the", np.det) {
+			art = np.det
+		}
+	}
 	switch {
 	case neg && how != "":
 		tmpl = "{S} " + how + " {O}{D} (no longer works there)"
@@ -200,7 +212,10 @@ func (r *workRules) employer(c *clause, np nounPhrase, neg bool, how string) {
 	case c.now:
 		tmpl = "{S} now works at {O}"
 	}
-	c.emit(fx{pred: "WORKS_AT", obj: k, neg: neg, tmpl: tmpl, rank: 1})
+	if art != "" {
+		tmpl = strings.Replace(tmpl, "{O}", "{aO}", 1)
+	}
+	c.emit(fx{pred: "WORKS_AT", obj: k, neg: neg, art: art, tmpl: tmpl, rank: 1})
 }
 
 // role emits WORKS_AS for a job title phrase.

@@ -204,6 +204,12 @@ func clauses(toks []tok) [][]tok {
 			}
 			continue // quotes and other punctuation carry no clause structure
 		}
+		if t.w == "that" && len(cur) > 1 && reportsThat(cur) && startsClause(toks, i+1) {
+			// "I found out in spring that I'm coeliac": the news is a
+			// clause of its own, read as the speaker's statement.
+			flush()
+			continue
+		}
 		if clauseBreakers[t.w] && len(cur) > 0 && !(t.w == "since" && i+1 < len(toks) && toks[i+1].w == dateTok) &&
 			!(t.w == "before" || t.w == "after" || t.w == "until") {
 			flush()
@@ -308,3 +314,19 @@ func onlyNames(s []tok) bool {
 	}
 	return true
 }
+
+// reportsThat reports whether a clause so far ends by announcing the next
+// one: a verb of learning or telling within its last few words ("I found
+// out in spring that...", "the doctor told me that...").
+func reportsThat(toks []tok) bool {
+	for i := max(0, len(toks)-5); i < len(toks); i++ {
+		if reportVerbs[toks[i].w] {
+			return true
+		}
+	}
+	return false
+}
+
+// reportVerbs announce a clause that states the news ("found out that").
+var reportVerbs = wordSet(`found,realised,realized,learned,learnt,discovered,noticed,told,said,turns,turned,heard,
+confirmed,admitted`)

@@ -26,6 +26,15 @@ type discourse struct {
 	lastUnnamed string // "her name is Luna" names the cat adopted just before
 	lastGroup   string // "they" after "my kids"
 	lastFact    *fact  // what "sorry, I meant..." corrects
+	// lastTaste is the thing of the last liking or aversion, and
+	// lastTasteEvent the event it was said in: "I used to hate olives, but
+	// now I love them" turns the same olives around.
+	lastTaste, lastTasteEvent string
+	// lastKind is the last bare kind of thing a clause of the speaker
+	// opened with ("Sushi used to be my favourite, but now I can't stand
+	// it"), and lastKindEvent the event it was said in.
+	lastKind      nounPhrase
+	lastKindEvent string
 }
 
 // utterance is one event being read: who said it, what their pronouns

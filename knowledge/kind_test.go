@@ -1,0 +1,147 @@
+package knowledge
+
+import (
+	"testing"
+
+	"github.com/graphmem/graphmem/ontology"
+)
+
+// objectNamed sets the object's name (stored facts and new ones alike).
+func objectNamed(name string) func(*Fact) { return func(f *Fact) { f.ObjectName = name } }
+
+func TestKindOf(t *testing.T) {
+	cases := []struct {
+		spec, gen string
+		want      bool
+	}{
+		{"true crime podcasts", "podcasts", true},
+		{"Psychological Thrillers", "thriller", true},
+		{"dark chocolate", "chocolate", true},
+		{"podcasts", "podcasts", false},            // the same kind, not a sub-kind
+		{"podcasts", "true crime podcasts", false}, // the other way round
+		{"cosy mysteries", "thrillers", false},
+		{"crime", "true crime podcasts", false},
+		{"chocolate cake", "chocolate", false}, // the head is cake
+		{"", "podcasts", false},
+	}
+	for _, c := range cases {
+		if got := KindOf(c.spec, c.gen); got != c.want {
+			t.Errorf("KindOf(%q, %q) = %v, want %v", c.spec, c.gen, got, c.want)
+		}
+	}
+}
+
+// TestPlanKindTurns: a taste turned on a kind of thing, across a kind and
+// its sub-kind (facts as the graph loads them: LIKES positive, DISLIKES
+// negative, the object's name known).
+func TestPlanKindTurns(t *testing.T) {
+	now := day("2026-01-01")
+	cases := []struct {
+		name     string
+		existing []*Fact
+		in       []*Fact
+		kinds    []string
+		states   []string
+	}{
+		{
+			name:     "a newer aversion to the kind closes the liked sub-kind",
+			existing: []*Fact{stored("tc", "LIKES", "o-tc", "2024-01-01").with(objectNamed("true crime podcasts"))},
+			in:       []*Fact{incoming("off", "DISLIKES", "o-pod", "2025-03-01").with(objectNamed("podcasts"))},
+			kinds:    []string{"polarity/resolved/new"},
+			states:   []string{"off current", "tc superseded until 2025-03-01 by off"},
+		},
+		{
+			name:     "a newer liking of a sub-kind takes back the aversion to the kind",
+			existing: []*Fact{stored("bore", "DISLIKES", "o-pod", "2024-01-01").with(objectNamed("podcasts"))},
+			in:       []*Fact{incoming("hist", "LIKES", "o-hist", "2025-03-01").with(objectNamed("history podcasts"))},
+			kinds:    []string{"polarity/resolved/new"},
+			states:   []string{"bore superseded until 2025-03-01 by hist", "hist current"},
+		},
+		{
+			name:     "liking the kind and hating one sub-kind coexist",
+			existing: []*Fact{stored("pod", "LIKES", "o-pod", "2024-01-01").with(objectNamed("podcasts"))},
+			in:       []*Fact{incoming("horror", "DISLIKES", "o-hp", "2025-03-01").with(objectNamed("horror podcasts"))},
+			states:   []string{"horror current", "pod current"},
+		},
+		{
+			name:     "a newer liking of the kind leaves a disliked sub-kind",
+			existing: []*Fact{stored("horror", "DISLIKES", "o-hp", "2024-01-01").with(objectNamed("horror podcasts"))},
+			in:       []*Fact{incoming("pod", "LIKES", "o-pod", "2025-03-01").with(objectNamed("podcasts"))},
+			states:   []string{"horror current", "pod current"},
+		},
+		{
+			name:     "two unrelated kinds coexist (a second liked thing)",
+			existing: []*Fact{stored("thr", "DISLIKES", "o-thr", "2024-01-01").with(objectNamed("thrillers"))},
+			in:       []*Fact{incoming("cosy", "LIKES", "o-cosy", "2025-03-01").with(objectNamed("cosy mysteries"))},
+			states:   []string{"cosy current", "thr current"},
+		},
+		{
+			name:     "a denial of the general role closes the specific one",
+			existing: []*Fact{stored("sci", "WORKS_AS", "o-sci", "2024-01-01").with(objectNamed("secondary school science teacher"))},
+			in: []*Fact{incoming("left", "WORKS_AS", "o-t", "2025-03-01").with(objectNamed("teacher")).with(func(f *Fact) {
+				f.Polarity = ontology.Negative
+			})},
+			kinds:  []string{"negation/resolved/new"},
+			states: []string{"left current", "sci superseded until 2025-03-01 by left"},
+		},
+		{
+			name:     "a denial of a specific role leaves the general one",
+			existing: []*Fact{stored("t", "WORKS_AS", "o-t", "2024-01-01").with(objectNamed("teacher"))},
+			in: []*Fact{incoming("nosci", "WORKS_AS", "o-sci", "2025-03-01").with(objectNamed("science teacher")).with(func(f *Fact) {
+				f.Polarity = ontology.Negative
+			})},
+			states: []string{"nosci current", "t current"},
+		},
+		{
+			name:     "names unknown: no kind rule",
+			existing: []*Fact{stored("tc", "LIKES", "o-tc", "2024-01-01")},
+			in:       []*Fact{incoming("off", "DISLIKES", "o-pod", "2025-03-01")},
+			states:   []string{"off current", "tc current"},
+		},
+		{
+			name:     "an older aversion arriving late is stale, and closes nothing",
+			existing: []*Fact{stored("hist", "LIKES", "o-hist", "2025-03-01").with(objectNamed("history podcasts"))},
+			in:       []*Fact{incoming("bore", "DISLIKES", "o-pod", "2024-01-01").with(objectNamed("podcasts"))},
+			kinds:    []string{"stale/resolved/old"},
+			states:   []string{"bore superseded until 2025-03-01 by hist", "hist current"},
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) { checkPlan(t, tc.existing, tc.in, now, tc.kinds, tc.states) })
+	}
+}
+
+// TestPlanEndingWithoutQualifier: an ending that names no qualifier ends
+// the current fact whatever its note ("Tom and I went our separate ways"
+// after "my boyfriend Tom"); a qualified ending of another qualifier does
+// not.
+func TestPlanEndingWithoutQualifier(t *testing.T) {
+	now := day("2026-01-01")
+	ending := func(id, q string) *Fact {
+		f := incoming(id, "PARTNER_OF", "tom", "2025-03-01").with(qualified(q))
+		end := day("2025-03-01")
+		f.ValidTo = &end
+		return f
+	}
+	for _, tc := range []struct {
+		name    string
+		in      *Fact
+		outcome Outcome
+		tom     string
+	}{
+		{"unqualified ending ends the qualified fact", ending("split", ""), Ended, "tom superseded until 2025-03-01"},
+		{"an ending of another qualifier leaves it", ending("split", "husband"), Created, "tom current"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tom := stored("tom", "PARTNER_OF", "tom", "2024-01-01").with(qualified("boyfriend"))
+			st := &State{Facts: map[string][]*Fact{"user": {tom}}}
+			d := Plan(st, []*Fact{tc.in}, now, Policy{})
+			if d.Actions[0].Outcome != tc.outcome {
+				t.Errorf("outcome %s, want %s", d.Actions[0].Outcome, tc.outcome)
+			}
+			if got := describe(tom); got != tc.tom {
+				t.Errorf("tom: %s, want %s", got, tc.tom)
+			}
+		})
+	}
+}
