@@ -116,20 +116,26 @@ func (s *Store) resolveEntities(ctx context.Context, tx neo4j.ManagedTransaction
 	}
 
 	groups := groupEntities(kw, kin)
-	cands, err := lookupByNorm(ctx, tx, kw, groups)
+	cands, err := s.lookupByNorm(ctx, tx, kw, groups)
 	if err != nil {
 		return nil, err
 	}
 	var resolved []*resolvedEntity
-	for _, g := range groups {
-		r, err := s.resolveGroup(ctx, tx, kw, g, cands, resolved, res)
-		if err != nil {
-			return nil, err
+	if s.needsPerEntityResolution(groups) {
+		for _, g := range groups {
+			r, err := s.resolveGroup(ctx, tx, kw, g, cands, resolved, res)
+			if err != nil {
+				return nil, err
+			}
+			r.kin = g.kin
+			resolved = append(resolved, r)
 		}
-		r.kin = g.kin
-		resolved = append(resolved, r)
+	} else if resolved, err = s.resolveBatched(ctx, tx, kw, groups, cands, res); err != nil {
+		return nil, err
+	}
+	for i, g := range groups {
 		for _, m := range g.members {
-			out[m.key] = r
+			out[m.key] = resolved[i]
 		}
 	}
 	for k, r := range out {
@@ -205,7 +211,7 @@ func appendAlias(list []aliasRow, name string) []aliasRow {
 
 // lookupByNorm fetches the stored entities whose key equals any input name
 // or alias key, in one query.
-func lookupByNorm(ctx context.Context, tx neo4j.ManagedTransaction, kw *knowledgeWrite, groups []*entityGroup) (map[string][]knowledge.Candidate, error) {
+func (s *Store) lookupByNorm(ctx context.Context, tx neo4j.ManagedTransaction, kw *knowledgeWrite, groups []*entityGroup) (map[string][]knowledge.Candidate, error) {
 	var norms []string
 	for _, g := range groups {
 		for _, a := range g.aliases {
@@ -216,12 +222,21 @@ func lookupByNorm(ctx context.Context, tx neo4j.ManagedTransaction, kw *knowledg
 	if len(norms) == 0 {
 		return out, nil
 	}
+	kin, err := s.relTypes(ontology.KinTypes()...)
+	if err != nil {
+		return nil, err
+	}
+	// Their family ties to the user too: batched resolution hands them to
+	// a later group's fuzzy match when this write's aliases make them a
+	// full-text candidate of it (entities_batch.go).
 	recs, err := runTx(ctx, tx, `
 		UNWIND $norms AS n
 		MATCH (e:Entity {tenant: $tenant, user_id: $user, norm_name: n})
+		OPTIONAL MATCH (e)-[k:`+kin+`]-(u:User {tenant: $tenant, user_id: $user})
+		WITH n, e, collect(DISTINCT type(k) + '|' + coalesce(k.qualifier, '')) AS kin
 		RETURN n, e.id AS id, e.name AS name, e.norm_name AS norm, e.type AS type,
 		       coalesce(e.is_user, false) AS is_user, coalesce(e.alias_keys, []) AS alias_keys,
-		       coalesce(e.mention_count, 0) AS mentions`,
+		       coalesce(e.mention_count, 0) AS mentions, kin`,
 		map[string]any{"tenant": kw.Tenant, "user": kw.UserID, "norms": knUnique(norms)})
 	if err != nil {
 		return nil, err
