@@ -88,6 +88,14 @@ type JobSpec struct {
 	// running one may have read the state before the change this enqueue
 	// reports.
 	RequeueWhileRunning bool
+	// Debounce makes an enqueue that finds its key's job pending move the
+	// job's run_after to this enqueue's RunAfter, but never past
+	// MaxDelay after the job was created: the job runs once a burst of
+	// enqueues has been quiet for RunAfter - now, and a burst that never
+	// ends still gets a run every MaxDelay. Without it, the first enqueue's
+	// RunAfter holds.
+	Debounce bool
+	MaxDelay time.Duration
 }
 
 // Job is a stored job.
@@ -187,6 +195,12 @@ func (s *Store) EnqueueJob(ctx context.Context, tenant string, spec JobSpec) (Jo
 				if again != latest {
 					continue
 				}
+				if cur.Status == JobPending && spec.Debounce && !spec.RunAfter.IsZero() {
+					cur, err = debounceJob(ctx, tx, tenant, cur.ID, spec)
+					if err != nil {
+						return enqueued{}, err
+					}
+				}
 				if cur.Status == JobPending || (cur.Status == JobRunning && !spec.RequeueWhileRunning) {
 					return enqueued{cur, false}, nil
 				}
@@ -283,6 +297,26 @@ func lockJob(ctx context.Context, tx neo4j.ManagedTransaction, tenant, id string
 		MATCH (j:Job {tenant: $tenant, id: $id})
 		SET j._lock = true REMOVE j._lock
 		RETURN j`, map[string]any{"tenant": tenant, "id": id})
+	if err != nil {
+		return Job{}, err
+	}
+	if len(recs) == 0 {
+		return Job{}, errs.NotFound("job %q", id)
+	}
+	return decodeJobRecord(recs[0])
+}
+
+// debounceJob moves a pending job's run_after to the spec's RunAfter,
+// capped at its creation plus the spec's MaxDelay (never earlier than it
+// was: a later enqueue only postpones). The caller holds the job's lock.
+func debounceJob(ctx context.Context, tx neo4j.ManagedTransaction, tenant, id string, spec JobSpec) (Job, error) {
+	recs, err := runTx(ctx, tx, `
+		MATCH (j:Job {tenant: $tenant, id: $id}) WHERE j.status = 'pending'
+		WITH j, CASE WHEN $max_delay > 0 THEN j.created_at + duration({milliseconds: $max_delay}) ELSE $run_after END AS cap
+		WITH j, CASE WHEN $run_after < cap THEN $run_after ELSE cap END AS target
+		SET j.run_after = CASE WHEN target > j.run_after THEN target ELSE j.run_after END, j.updated_at = datetime()
+		RETURN j`,
+		map[string]any{"tenant": tenant, "id": id, "run_after": spec.RunAfter.UTC(), "max_delay": spec.MaxDelay.Milliseconds()})
 	if err != nil {
 		return Job{}, err
 	}
