@@ -229,7 +229,7 @@ func (s *Store) lookupByNorm(ctx context.Context, tx neo4j.ManagedTransaction, k
 	// Their family ties to the user too: batched resolution hands them to
 	// a later group's fuzzy match when this write's aliases make them a
 	// full-text candidate of it (entities_batch.go).
-	recs, err := runTx(ctx, tx, `
+	recs, err := runTx(ctx, tx, planOnce+`
 		UNWIND $norms AS n
 		MATCH (e:Entity {tenant: $tenant, user_id: $user, norm_name: n})
 		OPTIONAL MATCH (e)-[k:`+kin+`]-(u:User {tenant: $tenant, user_id: $user})
@@ -326,7 +326,7 @@ func (s *Store) fulltextCandidates(ctx context.Context, tx neo4j.ManagedTransact
 		return nil, err
 	}
 	q := luceneQuery(kw.scope, []string{"name", "aliases_text"}, terms)
-	recs, err := runTx(ctx, tx, `
+	recs, err := runTx(ctx, tx, planOnce+`
 		CALL db.index.fulltext.queryNodes('entity_text', $q, {limit: 50}) YIELD node
 		WITH node WHERE node.tenant = $tenant AND node.user_id = $user
 		OPTIONAL MATCH (node)-[k:`+kin+`]-(u:User {tenant: $tenant, user_id: $user})
@@ -351,7 +351,7 @@ func (s *Store) vectorCandidate(ctx context.Context, tx neo4j.ManagedTransaction
 	if s.cfg.EmbeddingDimensions <= 0 || len(g.emb) != s.cfg.EmbeddingDimensions {
 		return knowledge.Candidate{}, false, nil
 	}
-	recs, err := runTx(ctx, tx, `
+	recs, err := runTx(ctx, tx, planOnce+`
 		CALL db.index.vector.queryNodes('entity_embedding', 50, $emb) YIELD node, score
 		WITH node, score WHERE node.tenant = $tenant AND node.user_id = $user AND score >= $min
 		RETURN node.id AS id, node.name AS name, node.norm_name AS norm, node.type AS type,
@@ -399,7 +399,7 @@ func (s *Store) createEntity(ctx context.Context, tx neo4j.ManagedTransaction, k
 	id := knID("ent_")
 	// The label is a parameter ($($type), checked above): one statement
 	// text for every type, planned once by Neo4j instead of once per type.
-	recs, err := runTx(ctx, tx, `
+	recs, err := runTx(ctx, tx, planOnce+`
 		MERGE (e:Entity {tenant: $tenant, user_id: $user, type: $type, norm_name: $norm})
 		ON CREATE SET e:$($type), e.id = $id, e.scope = $scope, e.name = $name, e.is_user = false,
 		  e.mention_count = 1, e.created_at = $now, e.aliases = [], e.alias_keys = [], e.merged_names = []
@@ -435,7 +435,7 @@ func (s *Store) upsertMatched(ctx context.Context, tx neo4j.ManagedTransaction, 
 			}
 		}
 	}
-	recs, err := runTx(ctx, tx, `
+	recs, err := runTx(ctx, tx, planOnce+`
 		MATCH (e:Entity {tenant: $tenant, id: $id}) WHERE e.user_id = $user
 		`+set+`
 		WITH e, false AS created`+entityUpdate,
@@ -478,7 +478,7 @@ func (s *Store) setEntityEmbedding(ctx context.Context, tx neo4j.ManagedTransact
 	if s.cfg.EmbeddingDimensions <= 0 || len(emb) != s.cfg.EmbeddingDimensions {
 		return nil
 	}
-	_, err := runTx(ctx, tx, `
+	_, err := runTx(ctx, tx, planOnce+`
 		MATCH (e:Entity {tenant: $tenant, id: $id}) WHERE e.user_id = $user AND e.embedding IS NULL
 		CALL db.create.setNodeVectorProperty(e, 'embedding', $emb)`,
 		map[string]any{"tenant": kw.Tenant, "user": kw.UserID, "id": id, "emb": emb})
@@ -517,14 +517,14 @@ func (s *Store) ensureUserEntity(ctx context.Context, tx neo4j.ManagedTransactio
 	params := map[string]any{"tenant": kw.Tenant, "user": kw.UserID, "scope": kw.scope, "now": kw.now,
 		"name": name, "norm": norm, "id": knID("ent_"), "aliases": aliasParams(aliases), "merged": []string{}}
 
-	recs, err := runTx(ctx, tx, `
+	recs, err := runTx(ctx, tx, planOnce+`
 		MATCH (u:User {tenant: $tenant, user_id: $user}) WHERE u.is_user = true
 		RETURN u.id AS id, u.name AS name ORDER BY u.created_at LIMIT 1`, params)
 	if err != nil {
 		return nil, err
 	}
 	if len(recs) == 0 {
-		recs, err = runTx(ctx, tx, `
+		recs, err = runTx(ctx, tx, planOnce+`
 			MERGE (e:Entity {tenant: $tenant, user_id: $user, type: 'Person', norm_name: $norm})
 			ON CREATE SET e.id = $id, e.scope = $scope, e.name = $name, e.mention_count = 1, e.created_at = $now,
 			  e.aliases = [], e.alias_keys = [], e.merged_names = []
@@ -551,7 +551,7 @@ func (s *Store) ensureUserEntity(ctx context.Context, tx neo4j.ManagedTransactio
 		WITH e`
 		params["userkey"] = normalizeEntityName(kw.UserID)
 	}
-	recs, err = runTx(ctx, tx, `
+	recs, err = runTx(ctx, tx, planOnce+`
 		MATCH (e:Entity {tenant: $tenant, id: $id})
 		SET e.updated_at = $now`+rename+`
 		WITH e, false AS created`+entityUpdate, params)

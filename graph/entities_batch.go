@@ -271,7 +271,7 @@ func (s *Store) fulltextCandidatesBatch(ctx context.Context, tx neo4j.ManagedTra
 	if err != nil {
 		return nil, err
 	}
-	recs, err := runTx(ctx, tx, `
+	recs, err := runTx(ctx, tx, planOnce+`
 		UNWIND $queries AS q
 		CALL (q) {
 		  CALL db.index.fulltext.queryNodes('entity_text', q.q, {limit: 50}) YIELD node
@@ -320,7 +320,7 @@ func (s *Store) writeEntityStates(ctx context.Context, tx neo4j.ManagedTransacti
 	out := map[string]*resolvedEntity{}
 	if len(creates) > 0 {
 		params["rows"] = creates
-		recs, err := runTx(ctx, tx, `
+		recs, err := runTx(ctx, tx, planOnce+`
 			UNWIND $rows AS row
 			MERGE (e:Entity {tenant: $tenant, user_id: $user, type: row.type, norm_name: row.norm})
 			ON CREATE SET e:$(row.type), e.id = row.id, e.scope = $scope, e.name = row.name, e.is_user = false,
@@ -352,7 +352,7 @@ func (s *Store) writeEntityStates(ctx context.Context, tx neo4j.ManagedTransacti
 	}
 	if len(updates) > 0 {
 		params["rows"] = updates
-		recs, err := runTx(ctx, tx, `
+		recs, err := runTx(ctx, tx, planOnce+`
 			UNWIND $rows AS row
 			MATCH (e:Entity {tenant: $tenant, id: row.id}) WHERE e.user_id = $user
 			FOREACH (u IN row.upgrades | REMOVE e:Concept SET e:$(u), e.type = u, e.upgraded_at = $now)

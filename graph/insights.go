@@ -126,7 +126,7 @@ func (s *Store) WriteInsights(ctx context.Context, tenant, userID string, in []I
 		scope := scopeToken(tenant, userID)
 		for _, r := range rows {
 			params := map[string]any{"tenant": tenant, "user": userID, "key": r.key, "now": now}
-			recs, err := runTx(ctx, tx, `
+			recs, err := runTx(ctx, tx, planOnce+`
 				MATCH (i:Insight {tenant: $tenant, user_id: $user, key: $key}) WHERE i.status = 'current'
 				SET i.checked_at = $now
 				RETURN i.id AS id, i.text AS text ORDER BY i.created_at DESC`, params)
@@ -162,7 +162,7 @@ func (s *Store) WriteInsights(ctx context.Context, tenant, userID string, in []I
 			} {
 				params[k] = v
 			}
-			if _, err := runTx(ctx, tx, `
+			if _, err := runTx(ctx, tx, planOnce+`
 				CREATE (i:Memory:Insight:Unembedded {tenant: $tenant, user_id: $user, scope: $scope, id: $id, key: $key,
 				  text: $text, confidence: $confidence, status: 'current', created_at: $now,
 				  source_event_ids: $sources, fact_ids: $facts, generated_by: $by, embed_queued_at: $now})
