@@ -21,7 +21,8 @@ type locomoIngestReport struct {
 	Events   int `json:"events"`
 	// Seconds is the wall time from the first append until every session
 	// is closed and the tenant's job queue is empty (condensed, extracted,
-	// insights derived): the "searchable" time of the brief.
+	// insights derived). ExtractedSeconds, the pipeline's figure (issue 18),
+	// stops when the knowledge is written and searchable.
 	Seconds float64 `json:"seconds"`
 	// ClosedSeconds is until the last close returned (before the drain).
 	ClosedSeconds float64 `json:"closed_seconds"`
