@@ -222,21 +222,18 @@ func (s *Store) lookupByNorm(ctx context.Context, tx neo4j.ManagedTransaction, k
 	if len(norms) == 0 {
 		return out, nil
 	}
-	kin, err := s.relTypes(ontology.KinTypes()...)
-	if err != nil {
-		return nil, err
-	}
 	// Their family ties to the user too: batched resolution hands them to
 	// a later group's fuzzy match when this write's aliases make them a
 	// full-text candidate of it (entities_batch.go).
+	kin, err := s.candidateKin("e", "n")
+	if err != nil {
+		return nil, err
+	}
 	recs, err := runTx(ctx, tx, planOnce+`
 		UNWIND $norms AS n
 		MATCH (e:Entity {tenant: $tenant, user_id: $user, norm_name: n})
-		OPTIONAL MATCH (e)-[k:`+kin+`]-(u:User {tenant: $tenant, user_id: $user})
-		WITH n, e, collect(DISTINCT type(k) + '|' + coalesce(k.qualifier, '')) AS kin
-		RETURN n, e.id AS id, e.name AS name, e.norm_name AS norm, e.type AS type,
-		       coalesce(e.is_user, false) AS is_user, coalesce(e.alias_keys, []) AS alias_keys,
-		       coalesce(e.mention_count, 0) AS mentions, kin`,
+		`+kin+`
+		RETURN n, `+candidateColumns("e"),
 		map[string]any{"tenant": kw.Tenant, "user": kw.UserID, "norms": knUnique(norms)})
 	if err != nil {
 		return nil, err
@@ -246,6 +243,26 @@ func (s *Store) lookupByNorm(ctx context.Context, tx neo4j.ManagedTransaction, k
 		out[n] = append(out[n], decodeCandidate(rec))
 	}
 	return out, nil
+}
+
+// candidateKin collects an entity's family ties to the user as kin
+// ("TYPE|qualifier"), keeping the named variables; the types come from the
+// vocabulary.
+func (s *Store) candidateKin(node string, keep ...string) (string, error) {
+	types, err := s.relTypes(ontology.KinTypes()...)
+	if err != nil {
+		return "", err
+	}
+	with := strings.Join(append(keep, node), ", ")
+	return `OPTIONAL MATCH (` + node + `)-[k:` + types + `]-(u:User {tenant: $tenant, user_id: $user})
+		WITH ` + with + `, collect(DISTINCT type(k) + '|' + coalesce(k.qualifier, '')) AS kin`, nil
+}
+
+// candidateColumns are the columns decodeCandidate reads, of node.
+func candidateColumns(node string) string {
+	return node + `.id AS id, ` + node + `.name AS name, ` + node + `.norm_name AS norm, ` + node + `.type AS type,
+		       coalesce(` + node + `.is_user, false) AS is_user, coalesce(` + node + `.alias_keys, []) AS alias_keys,
+		       coalesce(` + node + `.mention_count, 0) AS mentions, kin`
 }
 
 func decodeCandidate(rec *neo4j.Record) knowledge.Candidate {
@@ -311,38 +328,11 @@ func (s *Store) resolveGroup(ctx context.Context, tx neo4j.ManagedTransaction, k
 }
 
 // fulltextCandidates queries entity_text for the group's name terms,
-// restricted to the user's scope token inside Lucene and again in Cypher.
+// restricted to the user's scope token inside Lucene and again in Cypher
+// (the batch's query for one group).
 func (s *Store) fulltextCandidates(ctx context.Context, tx neo4j.ManagedTransaction, kw *knowledgeWrite, g *entityGroup) ([]knowledge.Candidate, error) {
-	var terms []string
-	for _, a := range g.aliases {
-		terms = append(terms, knowledge.NameTerms(a.key)...)
-	}
-	terms = knUnique(terms)
-	if len(terms) == 0 {
-		return nil, nil
-	}
-	kin, err := s.relTypes(ontology.KinTypes()...)
-	if err != nil {
-		return nil, err
-	}
-	q := luceneQuery(kw.scope, []string{"name", "aliases_text"}, terms)
-	recs, err := runTx(ctx, tx, planOnce+`
-		CALL db.index.fulltext.queryNodes('entity_text', $q, {limit: 50}) YIELD node
-		WITH node WHERE node.tenant = $tenant AND node.user_id = $user
-		OPTIONAL MATCH (node)-[k:`+kin+`]-(u:User {tenant: $tenant, user_id: $user})
-		WITH node, collect(DISTINCT type(k) + '|' + coalesce(k.qualifier, '')) AS kin
-		RETURN node.id AS id, node.name AS name, node.norm_name AS norm, node.type AS type,
-		       coalesce(node.is_user, false) AS is_user, coalesce(node.alias_keys, []) AS alias_keys,
-		       coalesce(node.mention_count, 0) AS mentions, kin`,
-		map[string]any{"tenant": kw.Tenant, "user": kw.UserID, "q": q})
-	if err != nil {
-		return nil, err
-	}
-	out := make([]knowledge.Candidate, 0, len(recs))
-	for _, rec := range recs {
-		out = append(out, decodeCandidate(rec))
-	}
-	return out, nil
+	byGroup, err := s.fulltextCandidatesBatch(ctx, tx, kw, []*entityGroup{g}, []int{0})
+	return byGroup[0], err
 }
 
 // vectorCandidate returns the best entity_embedding hit above the merge

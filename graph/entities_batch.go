@@ -267,7 +267,7 @@ func (s *Store) fulltextCandidatesBatch(ctx context.Context, tx neo4j.ManagedTra
 	if len(queries) == 0 {
 		return out, nil
 	}
-	kin, err := s.relTypes(ontology.KinTypes()...)
+	kin, err := s.candidateKin("node")
 	if err != nil {
 		return nil, err
 	}
@@ -276,11 +276,8 @@ func (s *Store) fulltextCandidatesBatch(ctx context.Context, tx neo4j.ManagedTra
 		CALL (q) {
 		  CALL db.index.fulltext.queryNodes('entity_text', q.q, {limit: 50}) YIELD node
 		  WITH node WHERE node.tenant = $tenant AND node.user_id = $user
-		  OPTIONAL MATCH (node)-[k:`+kin+`]-(u:User {tenant: $tenant, user_id: $user})
-		  WITH node, collect(DISTINCT type(k) + '|' + coalesce(k.qualifier, '')) AS kin
-		  RETURN node.id AS id, node.name AS name, node.norm_name AS norm, node.type AS type,
-		         coalesce(node.is_user, false) AS is_user, coalesce(node.alias_keys, []) AS alias_keys,
-		         coalesce(node.mention_count, 0) AS mentions, kin
+		  `+kin+`
+		  RETURN `+candidateColumns("node")+`
 		}
 		RETURN q.i AS i, id, name, norm, type, is_user, alias_keys, mentions, kin`,
 		map[string]any{"tenant": kw.Tenant, "user": kw.UserID, "queries": queries})
