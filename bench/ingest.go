@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -20,15 +21,22 @@ type locomoIngestReport struct {
 	Events   int `json:"events"`
 	// Seconds is the wall time from the first append until every session
 	// is closed and the tenant's job queue is empty (condensed, extracted,
-	// insights derived): the "searchable" time of the brief.
+	// insights derived). ExtractedSeconds, the pipeline's figure (issue 18),
+	// stops when the knowledge is written and searchable.
 	Seconds float64 `json:"seconds"`
 	// ClosedSeconds is until the last close returned (before the drain).
-	ClosedSeconds float64        `json:"closed_seconds"`
-	EventsPerSec  float64        `json:"events_per_second"`
-	Accepted202   int            `json:"close_answered_202"`
-	AppendMS      latencySummary `json:"append_ms"`
-	CloseMS       latencySummary `json:"close_wait_ms"`
-	FailedJobs    []job          `json:"failed_jobs,omitempty"`
+	ClosedSeconds float64 `json:"closed_seconds"`
+	// ExtractedSeconds is until no close or extraction job is pending or
+	// running (knowledge written; insights may still be on their way).
+	ExtractedSeconds float64 `json:"extracted_seconds"`
+	// CPUms is the CPU time per turn of graphmem and of Neo4j from the first
+	// append to the end of the drain (insights included).
+	CPUms        map[string]float64 `json:"cpu_ms_per_turn,omitempty"`
+	EventsPerSec float64            `json:"events_per_second"`
+	Accepted202  int                `json:"close_answered_202"`
+	AppendMS     latencySummary     `json:"append_ms"`
+	CloseMS      latencySummary     `json:"close_wait_ms"`
+	FailedJobs   []job              `json:"failed_jobs,omitempty"`
 }
 
 type latencySummary struct {
@@ -73,7 +81,7 @@ func (ts *timedSessions) appendThenClose(ctx context.Context, c *client, userID,
 	return nil
 }
 
-func ingestLoCoMo(ctx context.Context, c *client, convs []*conversation, p *progress) (*locomoIngestReport, error) {
+func ingestLoCoMo(ctx context.Context, c *client, convs []*conversation, cpu cpuProbe, p *progress) (*locomoIngestReport, error) {
 	rep := &locomoIngestReport{Users: len(convs)}
 	for _, cv := range convs {
 		rep.Sessions += len(cv.Sessions)
@@ -85,6 +93,7 @@ func ingestLoCoMo(ctx context.Context, c *client, convs []*conversation, p *prog
 	})
 	ts := &timedSessions{}
 	start := time.Now()
+	cpuStart := cpu.mark()
 	errs := make(chan error, len(convs))
 	var wg sync.WaitGroup
 	for _, cv := range convs {
@@ -108,12 +117,22 @@ func ingestLoCoMo(ctx context.Context, c *client, convs []*conversation, p *prog
 		return rep, err
 	}
 	rep.ClosedSeconds = round4(time.Since(start).Seconds())
+	for _, kind := range []string{"session.close", "extract"} {
+		for _, st := range []string{"pending", "running"} {
+			if err := c.waitJobs(ctx, url.Values{"status": {st}, "kind": {kind}, "limit": {"1000"}}, 100*time.Millisecond); err != nil {
+				stop()
+				return rep, err
+			}
+		}
+	}
+	rep.ExtractedSeconds = round4(time.Since(start).Seconds())
 	if err := c.drain(ctx, 200*time.Millisecond); err != nil {
 		stop()
 		return rep, err
 	}
 	stop()
 	rep.Seconds = round4(time.Since(start).Seconds())
+	rep.CPUms = cpu.perUnit(cpuStart, rep.Events)
 	rep.EventsPerSec = round4(float64(rep.Events) / rep.Seconds)
 	rep.AppendMS, rep.CloseMS, rep.Accepted202 = summarize(ts.appendMS), summarize(ts.closeMS), ts.accepted
 	failed, err := c.failedJobs(ctx)
@@ -121,7 +140,7 @@ func ingestLoCoMo(ctx context.Context, c *client, convs []*conversation, p *prog
 		return rep, err
 	}
 	rep.FailedJobs = failed
-	p.Printf("locomo ingest: %d turns in %d sessions of %d users searchable in %.1fs (closes returned at %.1fs; %d answered 202; %d failed jobs)",
-		rep.Events, rep.Sessions, rep.Users, rep.Seconds, rep.ClosedSeconds, rep.Accepted202, len(failed))
+	p.Printf("locomo ingest: %d turns in %d sessions of %d users searchable in %.1fs (closes returned at %.1fs, extracted at %.1fs; CPU ms per turn %v; %d answered 202; %d failed jobs)",
+		rep.Events, rep.Sessions, rep.Users, rep.Seconds, rep.ClosedSeconds, rep.ExtractedSeconds, rep.CPUms, rep.Accepted202, len(failed))
 	return rep, nil
 }

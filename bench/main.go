@@ -28,6 +28,7 @@ type config struct {
 	Phases                                           string
 	KUSets                                           string
 	LoCoMoConvs                                      int
+	LoCoMoNoScore                                    bool
 	ParaUsers, ParaMinDistractors                    int
 	ParaDistractor                                   string
 	Load                                             loadConfig
@@ -76,6 +77,7 @@ func parseFlags(args []string, getenv func(string) string) (config, error) {
 	fs.IntVar(&c.ParaUsers, "para-users", 0, "paraphrase users to run (0: all)")
 	fs.IntVar(&c.LoCoMoConvs, "locomo-convs", 0, "LoCoMo conversations to ingest and score (0: all)")
 	fs.BoolVar(&c.LoCoMoReuse, "locomo-reuse", false, "score the LoCoMo conversations the server already holds (an earlier run ingested them, same tenant) without ingesting them again")
+	fs.BoolVar(&c.LoCoMoNoScore, "locomo-ingest-only", false, "LoCoMo phase: ingest and report the pipeline's time and CPU, score nothing (pipeline A/B runs)")
 	fs.StringVar(&c.Commit, "commit", "", "graphmem commit, for the report")
 	fs.IntVar(&c.GraphmemPID, "graphmem-pid", 0, "pid of graphmem serve (with -addr)")
 	fs.IntVar(&c.Neo4jPID, "neo4j-pid", 0, "pid of Neo4j (CPU and peak RSS)")
@@ -372,7 +374,7 @@ func run(cfg config) int {
 				}
 				s.p.Printf("locomo: ingesting %d conversations (append each session, close with wait)", len(convs))
 				w := watchEmbedding(ctx, s.c, time.Second)
-				rep, err := ingestLoCoMo(ctx, s.c, convs, s.p)
+				rep, err := ingestLoCoMo(ctx, s.c, convs, s.cpu, s.p)
 				s.run.LoCoMoIngest = rep
 				s.run.LoCoMoEmbedding = w.finish(ctx, time.Now(), cfg.EmbedWait)
 				logEmbedding(s.p, "locomo", s.run.LoCoMoEmbedding)
@@ -385,6 +387,9 @@ func run(cfg config) int {
 				return
 			}
 			ingested = true
+			if cfg.LoCoMoNoScore {
+				return
+			}
 			for _, s := range servers {
 				s.p.Printf("locomo: scoring graphmem and the baselines on the same questions")
 				s.run.Retrieval = evalRetrieval(ctx, s.c, convs, codec, s.info.SearchAvailable, cfg.BudgetLimit, cfg.EvalWorkers, s.p)

@@ -520,6 +520,10 @@ func scaleMD(m *mdWriter, r *results) {
 	m.w("| measure | graphmem | baseline (same run) |")
 	m.w("|---|---|---|")
 	m.w("| ingest, %d per request, %d clients | %.0f events/s (%.0f s) | — |", s.Config.SessionSize, s.Config.Clients, s.Ingest.EventsPerSec, s.Ingest.Seconds)
+	if s.DrainSeconds > 0 {
+		m.w("| every session closed, condensed, extracted, insights derived | %.0f s = %.0f turns/s; CPU ms per turn %s | — |",
+			s.DrainSeconds, float64(s.Ingest.Events)/s.DrainSeconds, cpuPair(s.DrainCPUms))
+	}
 	m.w("| search p50 / p95 / p99 ms, synthetic users | %.1f / %.1f / %.1f | /healthz p95 %.1f |", s.SearchSynthetic.P50, s.SearchSynthetic.P95, s.SearchSynthetic.P99, s.Health.P95)
 	if l := s.SearchLoCoMo; l != nil {
 		m.w("| search p50 / p95 / p99 ms, LoCoMo users | %.1f / %.1f / %.1f | |", l.P50, l.P95, l.P99)

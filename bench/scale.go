@@ -25,6 +25,9 @@ type scaleReport struct {
 	Config       scaleConfig `json:"config"`
 	Ingest       ingestStats `json:"ingest"`
 	DrainSeconds float64     `json:"close_and_drain_seconds,omitempty"`
+	// DrainCPUms is the CPU time per event of graphmem and Neo4j from the
+	// first close to the empty queue (-scale-close).
+	DrainCPUms map[string]float64 `json:"close_and_drain_cpu_ms_per_event,omitempty"`
 	// Search at size: synthetic users, and the LoCoMo questions.
 	SearchSynthetic loadStats  `json:"search_synthetic_users"`
 	SearchLoCoMo    *loadStats `json:"search_locomo_users,omitempty"`
@@ -117,7 +120,7 @@ func runScale(ctx context.Context, c *client, sc scaleConfig, lc loadConfig, loc
 		return rep, ctx.Err()
 	}
 	if sc.Close {
-		t0 := time.Now()
+		t0, cpu0 := time.Now(), cpu.mark()
 		for i, s := range appended {
 			if _, err := c.call(ctx, "close", "POST", "/v1/sessions/"+s+"/close", nil, nil); err != nil {
 				return rep, err
@@ -131,6 +134,9 @@ func runScale(ctx context.Context, c *client, sc scaleConfig, lc loadConfig, loc
 			return rep, err
 		}
 		rep.DrainSeconds = round4(time.Since(t0).Seconds())
+		rep.DrainCPUms = cpu.perUnit(cpu0, st.Events)
+		p.Printf("scale: %d events closed, condensed, extracted and written in %.0fs = %.0f turns/s; CPU ms per event %v",
+			st.Events, rep.DrainSeconds, float64(st.Events)/rep.DrainSeconds, rep.DrainCPUms)
 	}
 
 	gen := newSynth(42)

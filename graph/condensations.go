@@ -143,7 +143,7 @@ func (s *Store) AppendCondensation(ctx context.Context, tenant, sessionID string
 	}
 	return writeTx(ctx, s, "condensation.append", func(tx neo4j.ManagedTransaction) (EventNode, error) {
 		now := time.Now().UTC()
-		recs, err := runTx(ctx, tx, `
+		recs, err := runTx(ctx, tx, planOnce+`
 			MATCH (s:Session {tenant: $tenant, id: $session})
 			SET s.updated_at = $now
 			WITH s
@@ -164,7 +164,7 @@ func (s *Store) AppendCondensation(ctx context.Context, tenant, sessionID string
 				ErrConflict, newest, n.BasedOnSeq)
 		}
 		seq := lastSeq + 1
-		if _, err := runTx(ctx, tx, `MATCH (s:Session {tenant: $tenant, id: $session}) SET s.last_seq = $seq`,
+		if _, err := runTx(ctx, tx, planOnce+`MATCH (s:Session {tenant: $tenant, id: $session}) SET s.last_seq = $seq`,
 			map[string]any{"tenant": tenant, "session": sessionID, "seq": seq}); err != nil {
 			return EventNode{}, err
 		}
@@ -178,7 +178,7 @@ func (s *Store) AppendCondensation(ctx context.Context, tenant, sessionID string
 // a session untouched since, and returns ErrConflict for one that received
 // events after it was found idle: a sweep never shuts a live conversation.
 func (s *Store) CloseSession(ctx context.Context, tenant, sessionID string, idleBefore time.Time) (Session, error) {
-	res, err := s.write(ctx, "session.close", `
+	res, err := s.write(ctx, "session.close", planOnce+`
 		MATCH (s:Session {tenant: $tenant, id: $session})
 		WITH s, $before IS NULL OR s.updated_at < $before AS idle
 		FOREACH (_ IN CASE WHEN idle THEN [1] ELSE [] END |
@@ -210,7 +210,7 @@ func (s *Store) WriteSessionSummary(ctx context.Context, tenant, sessionID strin
 		// The write locks the session: an append (which reopens it) waits
 		// for this transaction or is seen by it, never half of each.
 		now := time.Now().UTC()
-		recs, err := runTx(ctx, tx, `
+		recs, err := runTx(ctx, tx, planOnce+`
 			MATCH (s:Session {tenant: $tenant, id: $session})
 			SET s.summarized_at = $now
 			RETURN s.user_id AS user_id, s.status = 'closed' AS closed`,
@@ -237,7 +237,7 @@ func (s *Store) createEventNode(ctx context.Context, tx neo4j.ManagedTransaction
 	if seq > 0 {
 		seqParam = seq
 	}
-	recs, err := runTx(ctx, tx, `
+	recs, err := runTx(ctx, tx, planOnce+`
 		MATCH (s:Session {tenant: $tenant, id: $session})
 		MERGE (e:Memory:Event {tenant: $tenant, id: $id})
 		ON CREATE SET e.session_id = $session, e.user_id = $user, e.scope = $scope, e.kind = $kind,
@@ -289,7 +289,7 @@ func (s *Store) createEventNode(ctx context.Context, tx neo4j.ManagedTransaction
 // seek the (tenant, session_id, seq) index: with only tenant and session
 // it scanned every :Raw node of the database, per window.
 func (s *Store) UncoveredEvents(ctx context.Context, tenant, sessionID string) ([]RawEvent, error) {
-	res, err := s.read(ctx, "session.uncovered", `
+	res, err := s.read(ctx, "session.uncovered", planOnce+`
 		MATCH (r:Raw {tenant: $tenant, session_id: $session})
 		WHERE r.seq IS NOT NULL AND r.window_id IS NULL AND r.kind <> 'condensation_request'
 		RETURN r ORDER BY r.seq`,
@@ -303,7 +303,7 @@ func (s *Store) UncoveredEvents(ctx context.Context, tenant, sessionID string) (
 // EventWindow returns an event-tier node and the raw events it is the
 // extraction window of, in order.
 func (s *Store) EventWindow(ctx context.Context, tenant, eventID string) (EventNode, []RawEvent, error) {
-	res, err := s.read(ctx, "event.window", `
+	res, err := s.read(ctx, "event.window", planOnce+`
 		MATCH (e:Event {tenant: $tenant, id: $id})
 		OPTIONAL MATCH (r:Raw {tenant: $tenant, session_id: e.session_id})
 		WHERE r.seq IS NOT NULL AND r.window_id = e.id
@@ -337,7 +337,7 @@ func (s *Store) EventWindow(ctx context.Context, tenant, eventID string) (EventN
 // MarkExtracted records that an event-tier node's window went through
 // extraction, so a retried job can tell.
 func (s *Store) MarkExtracted(ctx context.Context, tenant, eventID, extractor string) error {
-	res, err := s.write(ctx, "event.extracted", `
+	res, err := s.write(ctx, "event.extracted", planOnce+`
 		MATCH (e:Event {tenant: $tenant, id: $id})
 		SET e.extracted_at = $now, e.extracted_by = $by
 		RETURN e.id AS id`,
@@ -354,7 +354,7 @@ func (s *Store) MarkExtracted(ctx context.Context, tenant, eventID, extractor st
 // ListEventNodes returns a session's event-tier nodes, condensations in log
 // order then session summaries by time.
 func (s *Store) ListEventNodes(ctx context.Context, tenant, sessionID string) ([]EventNode, error) {
-	res, err := s.read(ctx, "event.list", `
+	res, err := s.read(ctx, "event.list", planOnce+`
 		MATCH (s:Session {tenant: $tenant, id: $session})
 		OPTIONAL MATCH (e:Event {tenant: $tenant, session_id: $session})
 		WITH s, e ORDER BY coalesce(e.seq, 9223372036854775807), e.created_at

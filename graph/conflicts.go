@@ -86,7 +86,7 @@ func writeConflicts(ctx context.Context, tx neo4j.ManagedTransaction, kw *knowle
 		}
 		rows[i] = map[string]any{"sid": c.New.Subject, "id": props["id"], "props": props}
 	}
-	_, err := runTx(ctx, tx, `
+	_, err := runTx(ctx, tx, planOnce+`
 		UNWIND $rows AS row
 		MATCH (s:Entity {tenant: $tenant, id: row.sid}) WHERE s.user_id = $user
 		MERGE (c:Conflict {tenant: $tenant, id: row.id})
@@ -268,7 +268,7 @@ func loadOpenConflicts(ctx context.Context, tx neo4j.ManagedTransaction, kw *kno
 	if len(subjects) == 0 {
 		return nil, nil
 	}
-	recs, err := runTx(ctx, tx, `
+	recs, err := runTx(ctx, tx, planOnce+`
 		MATCH (c:Conflict {tenant: $tenant, user_id: $user, status: 'open'})-[:ABOUT]->(s:Entity)
 		WHERE s.id IN $subjects
 		RETURN c.id AS id, s.id AS sid, c.old_fact_id AS old, c.new_fact_id AS new`,
@@ -301,7 +301,7 @@ func settleOpenConflicts(ctx context.Context, tx neo4j.ManagedTransaction, kw *k
 		rows[i] = map[string]any{"id": c.ID, "set": map[string]any{"status": string(knowledge.Resolved),
 			"resolution": string(knowledge.Auto), "winner": nilIfEmpty(string(c.Winner)), "resolved_at": kw.now, "note": c.Note}}
 	}
-	_, err := runTx(ctx, tx, `
+	_, err := runTx(ctx, tx, planOnce+`
 		UNWIND $rows AS row
 		MATCH (c:Conflict {tenant: $tenant, id: row.id}) WHERE c.user_id = $user AND c.status = 'open'
 		SET c += row.set`,

@@ -116,20 +116,26 @@ func (s *Store) resolveEntities(ctx context.Context, tx neo4j.ManagedTransaction
 	}
 
 	groups := groupEntities(kw, kin)
-	cands, err := lookupByNorm(ctx, tx, kw, groups)
+	cands, err := s.lookupByNorm(ctx, tx, kw, groups)
 	if err != nil {
 		return nil, err
 	}
 	var resolved []*resolvedEntity
-	for _, g := range groups {
-		r, err := s.resolveGroup(ctx, tx, kw, g, cands, resolved, res)
-		if err != nil {
-			return nil, err
+	if s.needsPerEntityResolution(groups) {
+		for _, g := range groups {
+			r, err := s.resolveGroup(ctx, tx, kw, g, cands, resolved, res)
+			if err != nil {
+				return nil, err
+			}
+			r.kin = g.kin
+			resolved = append(resolved, r)
 		}
-		r.kin = g.kin
-		resolved = append(resolved, r)
+	} else if resolved, err = s.resolveBatched(ctx, tx, kw, groups, cands, res); err != nil {
+		return nil, err
+	}
+	for i, g := range groups {
 		for _, m := range g.members {
-			out[m.key] = r
+			out[m.key] = resolved[i]
 		}
 	}
 	for k, r := range out {
@@ -205,7 +211,7 @@ func appendAlias(list []aliasRow, name string) []aliasRow {
 
 // lookupByNorm fetches the stored entities whose key equals any input name
 // or alias key, in one query.
-func lookupByNorm(ctx context.Context, tx neo4j.ManagedTransaction, kw *knowledgeWrite, groups []*entityGroup) (map[string][]knowledge.Candidate, error) {
+func (s *Store) lookupByNorm(ctx context.Context, tx neo4j.ManagedTransaction, kw *knowledgeWrite, groups []*entityGroup) (map[string][]knowledge.Candidate, error) {
 	var norms []string
 	for _, g := range groups {
 		for _, a := range g.aliases {
@@ -216,12 +222,18 @@ func lookupByNorm(ctx context.Context, tx neo4j.ManagedTransaction, kw *knowledg
 	if len(norms) == 0 {
 		return out, nil
 	}
-	recs, err := runTx(ctx, tx, `
+	// Their family ties to the user too: batched resolution hands them to
+	// a later group's fuzzy match when this write's aliases make them a
+	// full-text candidate of it (entities_batch.go).
+	kin, err := s.candidateKin("e", "n")
+	if err != nil {
+		return nil, err
+	}
+	recs, err := runTx(ctx, tx, planOnce+`
 		UNWIND $norms AS n
 		MATCH (e:Entity {tenant: $tenant, user_id: $user, norm_name: n})
-		RETURN n, e.id AS id, e.name AS name, e.norm_name AS norm, e.type AS type,
-		       coalesce(e.is_user, false) AS is_user, coalesce(e.alias_keys, []) AS alias_keys,
-		       coalesce(e.mention_count, 0) AS mentions`,
+		`+kin+`
+		RETURN n, `+candidateColumns("e"),
 		map[string]any{"tenant": kw.Tenant, "user": kw.UserID, "norms": knUnique(norms)})
 	if err != nil {
 		return nil, err
@@ -231,6 +243,26 @@ func lookupByNorm(ctx context.Context, tx neo4j.ManagedTransaction, kw *knowledg
 		out[n] = append(out[n], decodeCandidate(rec))
 	}
 	return out, nil
+}
+
+// candidateKin collects an entity's family ties to the user as kin
+// ("TYPE|qualifier"), keeping the named variables; the types come from the
+// vocabulary.
+func (s *Store) candidateKin(node string, keep ...string) (string, error) {
+	types, err := s.relTypes(ontology.KinTypes()...)
+	if err != nil {
+		return "", err
+	}
+	with := strings.Join(append(keep, node), ", ")
+	return `OPTIONAL MATCH (` + node + `)-[k:` + types + `]-(u:User {tenant: $tenant, user_id: $user})
+		WITH ` + with + `, collect(DISTINCT type(k) + '|' + coalesce(k.qualifier, '')) AS kin`, nil
+}
+
+// candidateColumns are the columns decodeCandidate reads, of node.
+func candidateColumns(node string) string {
+	return node + `.id AS id, ` + node + `.name AS name, ` + node + `.norm_name AS norm, ` + node + `.type AS type,
+		       coalesce(` + node + `.is_user, false) AS is_user, coalesce(` + node + `.alias_keys, []) AS alias_keys,
+		       coalesce(` + node + `.mention_count, 0) AS mentions, kin`
 }
 
 func decodeCandidate(rec *neo4j.Record) knowledge.Candidate {
@@ -296,38 +328,11 @@ func (s *Store) resolveGroup(ctx context.Context, tx neo4j.ManagedTransaction, k
 }
 
 // fulltextCandidates queries entity_text for the group's name terms,
-// restricted to the user's scope token inside Lucene and again in Cypher.
+// restricted to the user's scope token inside Lucene and again in Cypher
+// (the batch's query for one group).
 func (s *Store) fulltextCandidates(ctx context.Context, tx neo4j.ManagedTransaction, kw *knowledgeWrite, g *entityGroup) ([]knowledge.Candidate, error) {
-	var terms []string
-	for _, a := range g.aliases {
-		terms = append(terms, knowledge.NameTerms(a.key)...)
-	}
-	terms = knUnique(terms)
-	if len(terms) == 0 {
-		return nil, nil
-	}
-	kin, err := s.relTypes(ontology.KinTypes()...)
-	if err != nil {
-		return nil, err
-	}
-	q := luceneQuery(kw.scope, []string{"name", "aliases_text"}, terms)
-	recs, err := runTx(ctx, tx, `
-		CALL db.index.fulltext.queryNodes('entity_text', $q, {limit: 50}) YIELD node
-		WITH node WHERE node.tenant = $tenant AND node.user_id = $user
-		OPTIONAL MATCH (node)-[k:`+kin+`]-(u:User {tenant: $tenant, user_id: $user})
-		WITH node, collect(DISTINCT type(k) + '|' + coalesce(k.qualifier, '')) AS kin
-		RETURN node.id AS id, node.name AS name, node.norm_name AS norm, node.type AS type,
-		       coalesce(node.is_user, false) AS is_user, coalesce(node.alias_keys, []) AS alias_keys,
-		       coalesce(node.mention_count, 0) AS mentions, kin`,
-		map[string]any{"tenant": kw.Tenant, "user": kw.UserID, "q": q})
-	if err != nil {
-		return nil, err
-	}
-	out := make([]knowledge.Candidate, 0, len(recs))
-	for _, rec := range recs {
-		out = append(out, decodeCandidate(rec))
-	}
-	return out, nil
+	byGroup, err := s.fulltextCandidatesBatch(ctx, tx, kw, []*entityGroup{g}, []int{0})
+	return byGroup[0], err
 }
 
 // vectorCandidate returns the best entity_embedding hit above the merge
@@ -336,7 +341,7 @@ func (s *Store) vectorCandidate(ctx context.Context, tx neo4j.ManagedTransaction
 	if s.cfg.EmbeddingDimensions <= 0 || len(g.emb) != s.cfg.EmbeddingDimensions {
 		return knowledge.Candidate{}, false, nil
 	}
-	recs, err := runTx(ctx, tx, `
+	recs, err := runTx(ctx, tx, planOnce+`
 		CALL db.index.vector.queryNodes('entity_embedding', 50, $emb) YIELD node, score
 		WITH node, score WHERE node.tenant = $tenant AND node.user_id = $user AND score >= $min
 		RETURN node.id AS id, node.name AS name, node.norm_name AS norm, node.type AS type,
@@ -384,7 +389,7 @@ func (s *Store) createEntity(ctx context.Context, tx neo4j.ManagedTransaction, k
 	id := knID("ent_")
 	// The label is a parameter ($($type), checked above): one statement
 	// text for every type, planned once by Neo4j instead of once per type.
-	recs, err := runTx(ctx, tx, `
+	recs, err := runTx(ctx, tx, planOnce+`
 		MERGE (e:Entity {tenant: $tenant, user_id: $user, type: $type, norm_name: $norm})
 		ON CREATE SET e:$($type), e.id = $id, e.scope = $scope, e.name = $name, e.is_user = false,
 		  e.mention_count = 1, e.created_at = $now, e.aliases = [], e.alias_keys = [], e.merged_names = []
@@ -420,7 +425,7 @@ func (s *Store) upsertMatched(ctx context.Context, tx neo4j.ManagedTransaction, 
 			}
 		}
 	}
-	recs, err := runTx(ctx, tx, `
+	recs, err := runTx(ctx, tx, planOnce+`
 		MATCH (e:Entity {tenant: $tenant, id: $id}) WHERE e.user_id = $user
 		`+set+`
 		WITH e, false AS created`+entityUpdate,
@@ -463,7 +468,7 @@ func (s *Store) setEntityEmbedding(ctx context.Context, tx neo4j.ManagedTransact
 	if s.cfg.EmbeddingDimensions <= 0 || len(emb) != s.cfg.EmbeddingDimensions {
 		return nil
 	}
-	_, err := runTx(ctx, tx, `
+	_, err := runTx(ctx, tx, planOnce+`
 		MATCH (e:Entity {tenant: $tenant, id: $id}) WHERE e.user_id = $user AND e.embedding IS NULL
 		CALL db.create.setNodeVectorProperty(e, 'embedding', $emb)`,
 		map[string]any{"tenant": kw.Tenant, "user": kw.UserID, "id": id, "emb": emb})
@@ -502,14 +507,14 @@ func (s *Store) ensureUserEntity(ctx context.Context, tx neo4j.ManagedTransactio
 	params := map[string]any{"tenant": kw.Tenant, "user": kw.UserID, "scope": kw.scope, "now": kw.now,
 		"name": name, "norm": norm, "id": knID("ent_"), "aliases": aliasParams(aliases), "merged": []string{}}
 
-	recs, err := runTx(ctx, tx, `
+	recs, err := runTx(ctx, tx, planOnce+`
 		MATCH (u:User {tenant: $tenant, user_id: $user}) WHERE u.is_user = true
 		RETURN u.id AS id, u.name AS name ORDER BY u.created_at LIMIT 1`, params)
 	if err != nil {
 		return nil, err
 	}
 	if len(recs) == 0 {
-		recs, err = runTx(ctx, tx, `
+		recs, err = runTx(ctx, tx, planOnce+`
 			MERGE (e:Entity {tenant: $tenant, user_id: $user, type: 'Person', norm_name: $norm})
 			ON CREATE SET e.id = $id, e.scope = $scope, e.name = $name, e.mention_count = 1, e.created_at = $now,
 			  e.aliases = [], e.alias_keys = [], e.merged_names = []
@@ -536,7 +541,7 @@ func (s *Store) ensureUserEntity(ctx context.Context, tx neo4j.ManagedTransactio
 		WITH e`
 		params["userkey"] = normalizeEntityName(kw.UserID)
 	}
-	recs, err = runTx(ctx, tx, `
+	recs, err = runTx(ctx, tx, planOnce+`
 		MATCH (e:Entity {tenant: $tenant, id: $id})
 		SET e.updated_at = $now`+rename+`
 		WITH e, false AS created`+entityUpdate, params)

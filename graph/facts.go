@@ -344,7 +344,7 @@ func (s *Store) loadFacts(ctx context.Context, tx neo4j.ManagedTransaction, kw *
 	// window asks for its own combination of types, and each new text cost
 	// Neo4j a fresh plan (~100-400 ms of its CPU, most of the extraction
 	// pipeline's database time in a LoCoMo ingest).
-	recs, err := runTx(ctx, tx, `
+	recs, err := runTx(ctx, tx, planOnce+`
 		UNWIND $subjects AS sid
 		MATCH (s:Entity {tenant: $tenant, id: sid})-[r:$any($types)]->(o:Entity)
 		WHERE s.user_id = $user AND r.tenant = $tenant AND r.user_id = $user
@@ -483,7 +483,7 @@ func (s *Store) flushFacts(ctx context.Context, tx neo4j.ManagedTransaction, kw 
 	params := map[string]any{"tenant": kw.Tenant, "user": kw.UserID}
 	if len(updates) > 0 {
 		params["rows"] = updates
-		if _, err := runTx(ctx, tx, `
+		if _, err := runTx(ctx, tx, planOnce+`
 			UNWIND $rows AS row
 			MATCH (s:Entity {tenant: $tenant, id: row.sid})-[r:$(row.type)]->()
 			WHERE r.tenant = $tenant AND r.id = row.id
@@ -493,7 +493,7 @@ func (s *Store) flushFacts(ctx context.Context, tx neo4j.ManagedTransaction, kw 
 	}
 	if len(creates) > 0 {
 		params["rows"] = creates
-		recs, err := runTx(ctx, tx, `
+		recs, err := runTx(ctx, tx, planOnce+`
 			UNWIND $rows AS row
 			MATCH (s:Entity {tenant: $tenant, id: row.sid}) WHERE s.user_id = $user
 			MATCH (o:Entity {tenant: $tenant, id: row.oid}) WHERE o.user_id = $user

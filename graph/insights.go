@@ -126,7 +126,7 @@ func (s *Store) WriteInsights(ctx context.Context, tenant, userID string, in []I
 		scope := scopeToken(tenant, userID)
 		for _, r := range rows {
 			params := map[string]any{"tenant": tenant, "user": userID, "key": r.key, "now": now}
-			recs, err := runTx(ctx, tx, `
+			recs, err := runTx(ctx, tx, planOnce+`
 				MATCH (i:Insight {tenant: $tenant, user_id: $user, key: $key}) WHERE i.status = 'current'
 				SET i.checked_at = $now
 				RETURN i.id AS id, i.text AS text ORDER BY i.created_at DESC`, params)
@@ -155,32 +155,37 @@ func (s *Store) WriteInsights(ctx context.Context, tenant, userID string, in []I
 					names = append(names, k)
 				}
 			}
-			for k, v := range map[string]any{
-				"id": id, "scope": scope, "text": r.Text, "confidence": r.Confidence, "sources": knUnique(r.SourceEventIDs),
-				"facts": knUnique(r.FactIDs), "by": nilIfEmpty(r.GeneratedBy), "olds": olds,
-				"entity_ids": knUnique(r.EntityIDs), "entity_names": knUnique(names), "pronouns": ontology.UserWords(),
-			} {
-				params[k] = v
+			// The insight's own values travel in one map: Neo4j caches a plan
+			// per statement and parameter types, and an empty list, a list
+			// of strings and a null are three types, so separate parameters
+			// made up to a dozen plans of this statement (each planned anew,
+			// about a second on a fresh server).
+			params["scope"], params["pronouns"] = scope, ontology.UserWords()
+			params["row"] = map[string]any{
+				"id": id, "key": r.key, "text": r.Text, "confidence": r.Confidence, "sources": knUnique(r.SourceEventIDs),
+				"facts": knUnique(r.FactIDs), "by": nilIfEmpty(r.GeneratedBy), "olds": nilSafe(olds),
+				"entity_ids": knUnique(r.EntityIDs), "entity_names": knUnique(names),
 			}
-			if _, err := runTx(ctx, tx, `
-				CREATE (i:Memory:Insight:Unembedded {tenant: $tenant, user_id: $user, scope: $scope, id: $id, key: $key,
-				  text: $text, confidence: $confidence, status: 'current', created_at: $now,
-				  source_event_ids: $sources, fact_ids: $facts, generated_by: $by, embed_queued_at: $now})
-				WITH i
-				OPTIONAL MATCH (old:Insight {tenant: $tenant, user_id: $user}) WHERE old.id IN $olds
+			if _, err := runTx(ctx, tx, planOnce+`
+				WITH $row AS row
+				CREATE (i:Memory:Insight:Unembedded {tenant: $tenant, user_id: $user, scope: $scope, id: row.id, key: row.key,
+				  text: row.text, confidence: row.confidence, status: 'current', created_at: $now,
+				  source_event_ids: row.sources, fact_ids: row.facts, generated_by: row.by, embed_queued_at: $now})
+				WITH i, row
+				OPTIONAL MATCH (old:Insight {tenant: $tenant, user_id: $user}) WHERE old.id IN row.olds
 				FOREACH (o IN CASE WHEN old IS NULL THEN [] ELSE [old] END |
-				  SET o.status = 'superseded', o.superseded_at = $now, o.superseded_by = $id
+				  SET o.status = 'superseded', o.superseded_at = $now, o.superseded_by = row.id
 				  MERGE (i)-[:SUPERSEDES {tenant: $tenant}]->(o))
-				WITH DISTINCT i
-				CALL (i) {
+				WITH DISTINCT i, row
+				CALL (i, row) {
 				  MATCH (e:Entity {tenant: $tenant, user_id: $user})
 				  WHERE e.norm_name IS NOT NULL
-				    AND (e.id IN $entity_ids OR e.norm_name IN $entity_names
-				         OR (e.is_user = true AND any(n IN $entity_names WHERE n IN $pronouns)))
+				    AND (e.id IN row.entity_ids OR e.norm_name IN row.entity_names
+				         OR (e.is_user = true AND any(n IN row.entity_names WHERE n IN $pronouns)))
 				  MERGE (i)-[:ABOUT {tenant: $tenant}]->(e)
 				}
-				CALL (i) {
-				  UNWIND $sources AS rid
+				CALL (i, row) {
+				  UNWIND row.sources AS rid
 				  MATCH (r:Raw {tenant: $tenant, user_id: $user, id: rid})
 				  MERGE (i)-[:DERIVED_FROM {tenant: $tenant}]->(r)
 				}`, params); err != nil {

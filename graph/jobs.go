@@ -88,6 +88,14 @@ type JobSpec struct {
 	// running one may have read the state before the change this enqueue
 	// reports.
 	RequeueWhileRunning bool
+	// Debounce makes an enqueue that finds its key's job pending move the
+	// job's run_after to this enqueue's RunAfter, but never past
+	// MaxDelay after the job was created: the job runs once a burst of
+	// enqueues has been quiet for RunAfter - now, and a burst that never
+	// ends still gets a run every MaxDelay. Without it, the first enqueue's
+	// RunAfter holds.
+	Debounce bool
+	MaxDelay time.Duration
 }
 
 // Job is a stored job.
@@ -187,6 +195,12 @@ func (s *Store) EnqueueJob(ctx context.Context, tenant string, spec JobSpec) (Jo
 				if again != latest {
 					continue
 				}
+				if cur.Status == JobPending && spec.Debounce && !spec.RunAfter.IsZero() {
+					cur, err = debounceJob(ctx, tx, tenant, cur.ID, spec)
+					if err != nil {
+						return enqueued{}, err
+					}
+				}
 				if cur.Status == JobPending || (cur.Status == JobRunning && !spec.RequeueWhileRunning) {
 					return enqueued{cur, false}, nil
 				}
@@ -264,7 +278,7 @@ func jobToken() string {
 // latestJobID returns the newest generation of a key (ids sort by their
 // zero-padded generation), using the (tenant, id) constraint's index.
 func latestJobID(ctx context.Context, tx neo4j.ManagedTransaction, tenant, prefix string) (string, int64, error) {
-	recs, err := runTx(ctx, tx, `
+	recs, err := runTx(ctx, tx, planOnce+`
 		MATCH (j:Job) WHERE j.tenant = $tenant AND j.id STARTS WITH $prefix
 		RETURN j.id AS id, j.generation AS generation ORDER BY j.id DESC LIMIT 1`,
 		map[string]any{"tenant": tenant, "prefix": prefix})
@@ -279,10 +293,30 @@ func latestJobID(ctx context.Context, tx neo4j.ManagedTransaction, tenant, prefi
 // lockJob write-locks a job for the rest of the transaction and returns it
 // as it is once the lock is held.
 func lockJob(ctx context.Context, tx neo4j.ManagedTransaction, tenant, id string) (Job, error) {
-	recs, err := runTx(ctx, tx, `
+	recs, err := runTx(ctx, tx, planOnce+`
 		MATCH (j:Job {tenant: $tenant, id: $id})
 		SET j._lock = true REMOVE j._lock
 		RETURN j`, map[string]any{"tenant": tenant, "id": id})
+	if err != nil {
+		return Job{}, err
+	}
+	if len(recs) == 0 {
+		return Job{}, errs.NotFound("job %q", id)
+	}
+	return decodeJobRecord(recs[0])
+}
+
+// debounceJob moves a pending job's run_after to the spec's RunAfter,
+// capped at its creation plus the spec's MaxDelay (never earlier than it
+// was: a later enqueue only postpones). The caller holds the job's lock.
+func debounceJob(ctx context.Context, tx neo4j.ManagedTransaction, tenant, id string, spec JobSpec) (Job, error) {
+	recs, err := runTx(ctx, tx, planOnce+`
+		MATCH (j:Job {tenant: $tenant, id: $id}) WHERE j.status = 'pending'
+		WITH j, CASE WHEN $max_delay > 0 THEN j.created_at + duration({milliseconds: $max_delay}) ELSE $run_after END AS cap
+		WITH j, CASE WHEN $run_after < cap THEN $run_after ELSE cap END AS target
+		SET j.run_after = CASE WHEN target > j.run_after THEN target ELSE j.run_after END, j.updated_at = datetime()
+		RETURN j`,
+		map[string]any{"tenant": tenant, "id": id, "run_after": spec.RunAfter.UTC(), "max_delay": spec.MaxDelay.Milliseconds()})
 	if err != nil {
 		return Job{}, err
 	}
@@ -301,7 +335,7 @@ func mergeJob(ctx context.Context, tx neo4j.ManagedTransaction, base map[string]
 		params[k] = v
 	}
 	params["id"], params["generation"], params["token"] = id, gen, jobToken()
-	recs, err := runTx(ctx, tx, `
+	recs, err := runTx(ctx, tx, planOnce+`
 		MERGE (j:Job {tenant: $tenant, id: $id})
 		ON CREATE SET j.kind = $kind, j.key = $key, j.generation = $generation, j.payload = $payload,
 		              j.session_id = $session, j.user_id = $user, j.status = 'pending', j.request_id = $request_id,
@@ -355,7 +389,7 @@ func (s *Store) ClaimJobs(ctx context.Context, owner string, filter ClaimFilter,
 		tenantParam = filter.Tenants
 	}
 	return writeTx(ctx, s, "job.claim", func(tx neo4j.ManagedTransaction) ([]Job, error) {
-		recs, err := runTx(ctx, tx, `
+		recs, err := runTx(ctx, tx, planOnce+`
 			CALL () {
 			  MATCH (j:Job) USING INDEX j:Job(status, run_after)
 			  WHERE j.status = 'pending' AND j.run_after <= datetime()
@@ -386,7 +420,7 @@ func (s *Store) ClaimJobs(ctx context.Context, owner string, filter ClaimFilter,
 			// A lease that expired on the last allowed attempt means every
 			// worker that took the job died with it (a crash, an OOM kill):
 			// running it again would take the next one down too, so it fails.
-			recs, err := runTx(ctx, tx, `
+			recs, err := runTx(ctx, tx, planOnce+`
 				MATCH (j:Job {tenant: $tenant, id: $id})
 				SET j._lock = true REMOVE j._lock
 				WITH j WHERE (j.status = 'pending' AND j.run_after <= datetime())
@@ -524,7 +558,7 @@ func (s *Store) ownedTransition(ctx context.Context, op, tenant, jobID, owner, u
 		if cur.Status != JobRunning || cur.LeaseOwner != owner {
 			return cur, fmt.Errorf("job %q: %w: %s, held by %q, not %q", jobID, ErrConflict, cur.Status, cur.LeaseOwner, owner)
 		}
-		recs, err := runTx(ctx, tx, `
+		recs, err := runTx(ctx, tx, planOnce+`
 			MATCH (j:Job {tenant: $tenant, id: $id})
 			`+update+`
 			RETURN j`, params)
@@ -540,7 +574,7 @@ func (s *Store) ownedTransition(ctx context.Context, op, tenant, jobID, owner, u
 
 // GetJob returns one job of the tenant, or ErrNotFound.
 func (s *Store) GetJob(ctx context.Context, tenant, id string) (Job, error) {
-	res, err := s.read(ctx, "job.get", `MATCH (j:Job {tenant: $tenant, id: $id}) RETURN j`,
+	res, err := s.read(ctx, "job.get", planOnce+`MATCH (j:Job {tenant: $tenant, id: $id}) RETURN j`,
 		map[string]any{"tenant": tenant, "id": id})
 	if err != nil {
 		return Job{}, err
@@ -563,7 +597,7 @@ func (s *Store) ListJobs(ctx context.Context, tenant string, filter JobFilter) (
 		limit = 50
 	}
 	limit = min(limit, maxJobListLimit)
-	res, err := s.read(ctx, "job.list", `
+	res, err := s.read(ctx, "job.list", planOnce+`
 		MATCH (j:Job) USING INDEX j:Job(tenant, id)
 		WHERE j.tenant = $tenant AND j.id IS NOT NULL AND ($status IS NULL OR j.status = $status) AND ($kind IS NULL OR j.kind = $kind)
 		  AND ($session IS NULL OR j.session_id = $session)
@@ -587,12 +621,22 @@ func (s *Store) ListJobs(ctx context.Context, tenant string, filter JobFilter) (
 // CountActiveJobs counts the tenant's pending and running jobs, of one
 // session when sessionID is set; close?wait=true polls it.
 func (s *Store) CountActiveJobs(ctx context.Context, tenant, sessionID string) (int, error) {
-	res, err := s.read(ctx, "job.count_active", `
+	// A session's count seeks the (tenant, session_id, status) index: it
+	// reads that session's jobs only, however many other jobs are queued
+	// (a scale run closes hundreds of sessions at once, and every close
+	// with wait polls this).
+	cypher := `
 		MATCH (j:Job) USING INDEX j:Job(status, run_after)
 		WHERE j.status IN ['pending', 'running'] AND j.run_after IS NOT NULL AND j.tenant = $tenant
-		  AND ($session IS NULL OR j.session_id = $session)
-		RETURN count(j) AS n`,
-		map[string]any{"tenant": tenant, "session": nilIfEmpty(sessionID)})
+		RETURN count(j) AS n`
+	if sessionID != "" {
+		cypher = `
+		MATCH (j:Job) USING INDEX j:Job(tenant, session_id, status)
+		WHERE j.tenant = $tenant AND j.session_id = $session AND j.status IN ['pending', 'running']
+		RETURN count(j) AS n`
+	}
+	res, err := s.read(ctx, "job.count_active", planOnce+cypher,
+		map[string]any{"tenant": tenant, "session": sessionID})
 	if err != nil {
 		return 0, err
 	}
@@ -626,7 +670,7 @@ func (s *Store) RetryJob(ctx context.Context, tenant, id string) (Job, error) {
 				return Job{}, errs.Conflict("job %q: superseded by job %q with the same key", id, latest)
 			}
 		}
-		recs, err := runTx(ctx, tx, `
+		recs, err := runTx(ctx, tx, planOnce+`
 			MATCH (j:Job {tenant: $tenant, id: $id})
 			SET j.status = 'pending', j.attempts = 0, j.run_after = datetime(), j.finished_at = null,
 			    j.lease_until = null, j.updated_at = datetime()

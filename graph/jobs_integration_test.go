@@ -146,6 +146,44 @@ func TestJobRequeueWhileRunning(t *testing.T) {
 	}
 }
 
+// A debounced enqueue postpones the pending job of its key to its own
+// RunAfter (never earlier, never past MaxDelay after the job was created):
+// insights run once a user's extractions go quiet, however long the burst.
+func TestJobEnqueueDebounce(t *testing.T) {
+	t.Parallel()
+	s, tenant, ctx := graphtest.Store(t), graphtest.Tenant(t), t.Context()
+	kind := jobKind(tenant, "debounce")
+	t0 := time.Now().UTC().Truncate(time.Millisecond)
+	spec := func(after time.Duration) graph.JobSpec {
+		return graph.JobSpec{Kind: kind, Key: "u1", RunAfter: t0.Add(after), Debounce: true, MaxDelay: time.Minute}
+	}
+	first := mustEnqueue(t, s, tenant, spec(2*time.Second))
+	for _, step := range []struct {
+		name  string
+		after time.Duration
+		want  time.Time
+	}{
+		{"later enqueue postpones", 5 * time.Second, t0.Add(5 * time.Second)},
+		{"earlier enqueue does not advance", 3 * time.Second, t0.Add(5 * time.Second)},
+		{"postponed at most MaxDelay after creation", time.Hour, first.CreatedAt.Add(time.Minute)},
+	} {
+		got, created, err := s.EnqueueJob(ctx, tenant, spec(step.after))
+		if err != nil || created || got.ID != first.ID {
+			t.Fatalf("%s: enqueue = %s created=%v err=%v, want the pending %s", step.name, got.ID, created, err, first.ID)
+		}
+		if d := got.RunAfter.Sub(step.want); d < -time.Millisecond || d > time.Millisecond {
+			t.Errorf("%s: run_after %s, want %s", step.name, got.RunAfter, step.want)
+		}
+	}
+	// Without Debounce the first RunAfter holds.
+	plain := graph.JobSpec{Kind: kind, Key: "u2", RunAfter: t0.Add(2 * time.Second)}
+	p := mustEnqueue(t, s, tenant, plain)
+	plain.RunAfter = t0.Add(time.Hour)
+	if got, _, err := s.EnqueueJob(ctx, tenant, plain); err != nil || !got.RunAfter.Equal(p.RunAfter) {
+		t.Fatalf("plain enqueue moved run_after %s -> %s (err %v)", p.RunAfter, got.RunAfter, err)
+	}
+}
+
 func TestJobEnqueueConcurrentCreatesOne(t *testing.T) {
 	t.Parallel()
 	s, tenant, ctx := graphtest.Store(t), graphtest.Tenant(t), t.Context()

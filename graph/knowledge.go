@@ -530,7 +530,7 @@ func (s *Store) writeMentions(ctx context.Context, tx neo4j.ManagedTransaction, 
 		if kw.SessionID != "" {
 			match = `MATCH (r:Raw {tenant: $tenant, session_id: $session, id: row.event}) WHERE r.user_id = $user`
 		}
-		recs, err := runTx(ctx, tx, `
+		recs, err := runTx(ctx, tx, planOnce+`
 			UNWIND $rows AS row
 			`+match+`
 			MATCH (e:Entity {tenant: $tenant, id: row.entity}) WHERE e.user_id = $user
@@ -554,7 +554,7 @@ func (s *Store) writeMentions(ctx context.Context, tx neo4j.ManagedTransaction, 
 		}
 		params["event"] = kw.EventID
 		params["ids"] = knUnique(ids)
-		recs, err := runTx(ctx, tx, `
+		recs, err := runTx(ctx, tx, planOnce+`
 			MATCH (ev:Event {tenant: $tenant, id: $event}) WHERE coalesce(ev.user_id, $user) = $user
 			UNWIND $ids AS id
 			MATCH (e:Entity {tenant: $tenant, id: id}) WHERE e.user_id = $user
@@ -591,7 +591,7 @@ func bumpMentionCounts(ctx context.Context, tx neo4j.ManagedTransaction, kw *kno
 	if len(ids) == 0 {
 		return nil
 	}
-	_, err := runTx(ctx, tx, `
+	_, err := runTx(ctx, tx, planOnce+`
 		UNWIND $ids AS id
 		MATCH (e:Entity {tenant: $tenant, id: id}) WHERE e.user_id = $user
 		SET e.mention_count = coalesce(e.mention_count, 0) + 1, e.last_mentioned_at = $observed`,

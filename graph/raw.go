@@ -130,7 +130,7 @@ func (s *Store) AppendEvents(ctx context.Context, tenant, sessionID, userID, age
 		for i, e := range events {
 			ids[i] = e.ID
 		}
-		recs, err = runTx(ctx, tx, `
+		recs, err = runTx(ctx, tx, planOnce+`
 			MATCH (r:Raw {tenant: $tenant, session_id: $session}) WHERE r.id IN $ids
 			RETURN r.id AS id, r.seq AS seq, r.kind AS kind, coalesce(r.role, '') AS role, r.content AS content`,
 			map[string]any{"tenant": tenant, "session": sessionID, "ids": ids})
@@ -174,7 +174,7 @@ func (s *Store) AppendEvents(ctx context.Context, tenant, sessionID, userID, age
 		if len(rows) == 0 {
 			return out, nil
 		}
-		_, err = runTx(ctx, tx, `
+		_, err = runTx(ctx, tx, planOnce+`
 			MATCH (s:Session {tenant: $tenant, id: $session})
 			UNWIND $rows AS e
 			CREATE (r:Memory:Raw:Unembedded {
@@ -201,14 +201,14 @@ func (s *Store) AppendEvents(ctx context.Context, tenant, sessionID, userID, age
 // take a shared lock and upgrade it, and concurrent appends would deadlock
 // and back off. MERGE runs only for a session's first append.
 func lockSession(ctx context.Context, tx neo4j.ManagedTransaction, params map[string]any) ([]*neo4j.Record, error) {
-	recs, err := runTx(ctx, tx, `
+	recs, err := runTx(ctx, tx, planOnce+`
 		MATCH (s:Session {tenant: $tenant, id: $session})
 		SET s.updated_at = $now
 		RETURN s.user_id AS user_id, s.last_seq AS last_seq, s.status AS status, false AS created`, params)
 	if err != nil || len(recs) > 0 {
 		return recs, err
 	}
-	return runTx(ctx, tx, `
+	return runTx(ctx, tx, planOnce+`
 		MERGE (s:Session {tenant: $tenant, id: $session})
 		ON CREATE SET s.user_id = $user, s.agent_id = $agent, s.created_at = $now,
 		              s.last_seq = 0, s.event_count = 0, s.status = 'open', s.created = true

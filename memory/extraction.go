@@ -18,11 +18,20 @@ type extractPayload struct {
 	EventID string `json:"event_id"`
 }
 
-// insightDelay batches insight generation: the extractions of a burst of
-// sessions schedule one insight run this long after the first of them
-// (later ones find it pending and join it); extractions that finish while
-// it runs schedule the next run.
-const insightDelay = 10 * time.Second
+// Insights are derived per user once its extractions go quiet: each
+// extraction (re)schedules the user's insight job insightQuiet after it
+// (a trailing debounce: a burst of windows yields one run, right after
+// its last window, not one per window), and a burst that never goes quiet
+// still gets a run insightMaxDelay after the job was scheduled.
+// Extractions that finish while it runs schedule the next run. Knowledge
+// (entities, facts) is searchable when its extraction ends; insights, the
+// derived tier, follow about insightQuiet later. Before, the first
+// extraction scheduled the run 10 s out: every close with wait that a
+// client timed to "all jobs done" paid those 10 s, however short the burst.
+const (
+	insightQuiet    = 1500 * time.Millisecond
+	insightMaxDelay = 30 * time.Second
+)
 
 // handleExtract is the JobExtract handler: the window's events and summary
 // go through the engine (one LLM call when an LLM is configured), and the
@@ -78,7 +87,8 @@ func (s *Service) handleExtract(ctx context.Context, job jobs.Job) (map[string]a
 	}
 	if _, err := s.enqueue(ctx, job.Tenant, graph.JobSpec{
 		Kind: JobInsights, Key: jobKey(node.UserID, "insights"), Payload: insightsPayload{UserID: node.UserID},
-		UserID: node.UserID, RunAfter: s.now().Add(insightDelay), RequeueWhileRunning: true,
+		UserID: node.UserID, RunAfter: s.now().Add(insightQuiet), RequeueWhileRunning: true,
+		Debounce: true, MaxDelay: insightMaxDelay,
 	}); err != nil {
 		s.log.Warn("schedule insights", "user", node.UserID, "error", err)
 	}
