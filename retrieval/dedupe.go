@@ -6,20 +6,23 @@ import (
 )
 
 // dedupeByEvents is the last stage. It keeps results in order and drops a
-// raw turn or a summary whose source events are all covered by results
-// already kept: a fact and the turn it was read from are one memory, not
-// two. Facts read from the same turns ("sold the Corolla", "bought a
+// result whose source events are all covered by results already kept: a
+// fact and the turn it was read from are one memory, not two, whichever
+// ranks first, and a client packing ten results gets ten pieces of
+// evidence. Facts read from the same turns ("sold the Corolla", "bought a
 // Tesla") are different memories but one piece of evidence: up to
 // maxMerged of them merge into one result whose text joins their
 // sentences.
 func dedupeByEvents(results []SearchResult, limit, maxMerged int) []SearchResult {
 	covered := map[string]bool{}
+	bare := map[string]bool{} // ids cited by results that name no session
 	factAt := map[string]int{} // source set → index of the fact result in out
 	merged := map[int]int{}
 	out := make([]SearchResult, 0, limit)
 	for _, r := range results {
+		var key string
 		if r.Kind == KindFact && len(r.SourceEventIDs) > 0 {
-			key := strings.Join(slices.Sorted(slices.Values(r.SourceEventIDs)), "\x00")
+			key = strings.Join(slices.Sorted(slices.Values(r.SourceEventIDs)), "\x00")
 			if i, ok := factAt[key]; ok {
 				if merged[i] < maxMerged-1 && !strings.Contains(out[i].Text, r.Text) {
 					out[i].Text += "; " + r.Text
@@ -32,15 +35,17 @@ func dedupeByEvents(results []SearchResult, limit, maxMerged int) []SearchResult
 				}
 				continue
 			}
-			if len(out) < limit {
-				factAt[key] = len(out)
-			}
 		}
 		if len(out) == limit {
 			break
 		}
 		keys := sourceKeys(r)
-		if len(keys) > 0 && r.Kind != KindFact && !slices.ContainsFunc(keys, func(k string) bool { return !covered[k] }) {
+		if len(keys) > 0 && !slices.ContainsFunc(keys, func(k string) bool { return !covered[k] }) {
+			continue
+		}
+		// A turn already cited by a result that knows only bare ids (a fact
+		// read without its sessions) is the same evidence again.
+		if r.Kind == KindRaw && len(r.SourceEventIDs) == 1 && bare[r.SourceEventIDs[0]] {
 			continue
 		}
 		for _, k := range keys {
@@ -48,6 +53,12 @@ func dedupeByEvents(results []SearchResult, limit, maxMerged int) []SearchResult
 		}
 		for _, id := range r.SourceEventIDs {
 			covered[id] = true // for results that know only bare ids
+			if r.SessionID == "" && len(r.sessions) == 0 {
+				bare[id] = true
+			}
+		}
+		if key != "" {
+			factAt[key] = len(out)
 		}
 		out = append(out, r)
 	}

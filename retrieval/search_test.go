@@ -125,3 +125,39 @@ func TestCoverageMatchesWordStarts(t *testing.T) {
 		t.Error("an empty topic is covered by any text")
 	}
 }
+
+// A fact read without its sessions cites bare ids; the turn it was read
+// from is the same evidence whichever of the two ranks first, so ten
+// results name ten pieces of evidence, not five twice.
+func TestDedupeDropsATurnAndItsFactCitedTwice(t *testing.T) {
+	in := []SearchResult{
+		{ID: "f1", Kind: KindFact, Text: "Mel plays clarinet", SourceEventIDs: []string{"D15:26"}},
+		{ID: "D15:26", Kind: KindRaw, Text: "Mel: I play clarinet!", SourceEventIDs: []string{"D15:26"}, SessionID: "s15"},
+		{ID: "D7:22", Kind: KindRaw, Text: "Mel: I go running", SourceEventIDs: []string{"D7:22"}, SessionID: "s7"},
+		{ID: "f2", Kind: KindFact, Text: "Mel goes running", SourceEventIDs: []string{"D7:22"}},
+		{ID: "f3", Kind: KindFact, Text: "Mel has kids", SourceEventIDs: []string{"D7:22", "D2:7"}},
+	}
+	var ids []string
+	for _, r := range dedupeByEvents(in, 10, DefaultConfig().MaxMergedFacts) {
+		ids = append(ids, r.ID)
+	}
+	if !slices.Equal(ids, []string{"f1", "D7:22", "f3"}) {
+		t.Fatalf("dedupe kept %v, want the fact, the other turn and the fact citing a new turn", ids)
+	}
+}
+
+// A question naming a person is answered by what that person said: the
+// other speaker's turn on the same topic ranks below.
+func TestSpeakerPriorDemotesOtherSpeakers(t *testing.T) {
+	cfg := DefaultConfig()
+	r := &search{cfg: cfg, people: []string{"Melanie"}, set: candidateSet{}}
+	mel := r.set.add(&candidate{SearchResult: SearchResult{ID: "a", Kind: KindRaw, SessionID: "s", Text: "Melanie: I play clarinet", Parts: ScoreParts{FullText: 1}}, speaker: "Melanie"})
+	car := r.set.add(&candidate{SearchResult: SearchResult{ID: "b", Kind: KindRaw, SessionID: "s", Text: "Caroline: I play guitar", Parts: ScoreParts{FullText: 1, Graph: 0.5}}, speaker: "Caroline"})
+	r.speakerPrior()
+	if mel.Parts.FullText != cfg.SpeakerBoost {
+		t.Errorf("the named speaker's turn: full text %v, want %v", mel.Parts.FullText, cfg.SpeakerBoost)
+	}
+	if car.Parts.FullText != cfg.OtherSpeakerWeight || car.Parts.Graph != 0.5*cfg.OtherSpeakerWeight {
+		t.Errorf("the other speaker's turn: %+v, want scaled by %v", car.Parts, cfg.OtherSpeakerWeight)
+	}
+}
