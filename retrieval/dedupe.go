@@ -15,7 +15,7 @@ import (
 // sentences.
 func dedupeByEvents(results []SearchResult, limit, maxMerged int) []SearchResult {
 	covered := map[string]bool{}
-	bare := map[string]bool{} // ids cited by results that name no session
+	bare := map[string]bool{}  // ids cited by results that name no session
 	factAt := map[string]int{} // source set → index of the fact result in out
 	merged := map[int]int{}
 	out := make([]SearchResult, 0, limit)
