@@ -71,6 +71,7 @@ func (c *clause) emit(f fx) {
 	if f.obj != "" && f.obj != c.said.speaker {
 		c.said.talk.lastObject = f.obj
 	}
+	c.emitConjuncts(f)
 }
 
 // conf is the confidence of a fact read from this clause.
@@ -123,6 +124,7 @@ func (c *clause) object(np nounPhrase, typ ontology.EntityType, rank int) (strin
 	if typ == ontology.Person {
 		c.notePerson(key)
 	}
+	c.noteObject(np, key, typ, rank)
 	return key, art
 }
 
