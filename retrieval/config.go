@@ -238,6 +238,10 @@ type Config struct {
 	// MaxMergedFacts bounds how many facts read from the same turns share
 	// one result: one turn is one piece of evidence.
 	MaxMergedFacts int
+	// AggregateTurns is how many turns the one result answering a set
+	// question ("What books has Tim read?") may cite (aggregate.go); 0
+	// turns aggregation off.
+	AggregateTurns int
 }
 
 // DefaultConfig returns the ranking defaults.
@@ -266,6 +270,6 @@ func DefaultConfig() Config {
 		HypotheticalWeight: 0.5, OtherPersonWeight: 0.6, PairSlotSimilarity: 0.55,
 		ChangeSlotSlack: 0.1, CorrectionReach: 4,
 
-		MaxMergedFacts: 3,
+		MaxMergedFacts: 3, AggregateTurns: 6,
 	}
 }
