@@ -50,6 +50,29 @@ func (r *search) aggregate(fused []SearchResult, maxTurns int) []SearchResult {
 		return fused
 	}
 	agg := fused[parts[0]]
+	// The turn that itself ranks best comes first: it is the one a reader
+	// of the first result looks at.
+	rank := map[string]int{}
+	for i, res := range fused {
+		if res.Kind == KindRaw && len(res.SourceEventIDs) == 1 {
+			if _, ok := rank[res.SourceEventIDs[0]]; !ok {
+				rank[res.SourceEventIDs[0]] = i
+			}
+		}
+	}
+	slices.SortStableFunc(turns, func(a, b string) int {
+		ra, oka := rank[a]
+		rb, okb := rank[b]
+		switch {
+		case oka && okb:
+			return ra - rb
+		case oka:
+			return -1
+		case okb:
+			return 1
+		}
+		return 0
+	})
 	agg.SourceEventIDs = turns
 	agg.Score = max(agg.Score, fused[0].Score)
 	agg.Path = slices.Clone(agg.Path)
