@@ -16,8 +16,9 @@ import (
 // many turns, often sessions apart; ranked one by one, each competes with
 // every turn that shares the question's words, and the list fills with one
 // session's chatter before the second item shows. The aggregate takes the
-// first place; the facts it holds leave the list (de-duplication then drops
-// the turns it cites). A question that is not a set, or whose graph holds
+// second place, behind the best single result (the first when that is one
+// of its facts), so the best evidence keeps the top; the facts it holds
+// leave the list (de-duplication then drops the turns it cites). A question that is not a set, or whose graph holds
 // fewer than two such facts, is left as it is.
 func (r *search) aggregate(fused []SearchResult, maxTurns int) []SearchResult {
 	if maxTurns <= 0 || len(fused) == 0 || !setQuestion(r.in.Query) {
@@ -77,9 +78,15 @@ func (r *search) aggregate(fused []SearchResult, maxTurns int) []SearchResult {
 	agg.Score = max(agg.Score, fused[0].Score)
 	agg.Path = slices.Clone(agg.Path)
 	agg.reasons = append(slices.Clone(agg.reasons), fmt.Sprintf("answers a set question: %d facts of the asked types", len(parts)))
+	agg.sessions = slices.Clone(agg.sessions)
 	texts := []string{agg.Text}
 	for _, i := range parts[1:] {
 		texts = append(texts, fused[i].Text)
+		for _, sess := range fused[i].sessions {
+			if !slices.Contains(agg.sessions, sess) {
+				agg.sessions = append(agg.sessions, sess)
+			}
+		}
 		for _, step := range fused[i].Path {
 			if !slices.Contains(agg.Path, step) {
 				agg.Path = append(agg.Path, step)
@@ -88,9 +95,12 @@ func (r *search) aggregate(fused []SearchResult, maxTurns int) []SearchResult {
 	}
 	agg.Text = strings.Join(texts, "; ")
 	out := make([]SearchResult, 0, len(fused)-len(parts)+1)
+	if parts[0] != 0 {
+		out = append(out, fused[0])
+	}
 	out = append(out, agg)
 	for i, res := range fused {
-		if !slices.Contains(parts, i) {
+		if i != 0 && !slices.Contains(parts, i) {
 			out = append(out, res)
 		}
 	}
