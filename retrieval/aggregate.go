@@ -18,8 +18,9 @@ import (
 // session's chatter before the second item shows. The aggregate takes the
 // second place, behind the best single result (the first when that is one
 // of its facts), so the best evidence keeps the top; the facts it holds
-// leave the list (de-duplication then drops the turns it cites). A question that is not a set, or whose graph holds
-// fewer than two such facts, is left as it is.
+// leave the list (de-duplication then drops the turns it cites). A
+// question that is not a set, or whose graph holds fewer than two such
+// facts, is left as it is.
 func (r *search) aggregate(fused []SearchResult, maxTurns int) []SearchResult {
 	if maxTurns <= 0 || len(fused) == 0 || !setQuestion(r.in.Query) {
 		return fused
@@ -28,22 +29,27 @@ func (r *search) aggregate(fused []SearchResult, maxTurns int) []SearchResult {
 	var turns []string
 	seen := map[string]bool{}
 	for i, res := range fused {
-		if len(turns) >= maxTurns {
+		if len(parts) == maxAggregateFacts {
 			break
 		}
 		c := r.set[KindFact+":"+res.ID]
 		if res.Kind != KindFact || c == nil || c.Parts.Graph <= 0 || r.q.Predicates[c.predicate] <= 0 {
 			continue
 		}
-		added := false
+		// A fact joins when it cites a turn the aggregate has room for, or
+		// only turns it cites already ("Paris, Rome and Berlin" in one turn).
+		joins := true
 		for _, id := range res.SourceEventIDs {
-			if !seen[id] && len(turns) < maxTurns {
+			if seen[id] {
+				continue
+			}
+			joins = len(turns) < maxTurns
+			if joins {
 				seen[id] = true
 				turns = append(turns, id)
-				added = true
 			}
 		}
-		if added {
+		if joins || slices.ContainsFunc(res.SourceEventIDs, func(id string) bool { return seen[id] }) {
 			parts = append(parts, i)
 		}
 	}
@@ -106,6 +112,9 @@ func (r *search) aggregate(fused []SearchResult, maxTurns int) []SearchResult {
 	}
 	return out
 }
+
+// maxAggregateFacts bounds the sentences one aggregate joins.
+const maxAggregateFacts = 12
 
 // setQuestion reports whether a query asks for a set of things rather than
 // one: "What books has Tim read?", "Which cities has she visited?", "What

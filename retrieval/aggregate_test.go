@@ -74,6 +74,7 @@ func TestSearchAggregatesASetQuestion(t *testing.T) {
 		hops: []graph.Hop{
 			fact("f-clarinet", "PRACTICES", "clarinet", "Melanie plays clarinet", "d1", "s1"),
 			fact("f-violin", "PRACTICES", "violin", "Melanie plays violin", "d2", "s2"),
+			fact("f-flute", "PRACTICES", "flute", "Melanie plays flute", "d2", "s2"), // said with the violin
 			fact("f-tea", "HAS_PET", "cat", "Melanie has a cat", "d3", "s3"),
 		},
 	}
@@ -98,12 +99,12 @@ func TestSearchAggregatesASetQuestion(t *testing.T) {
 		t.Fatalf("one of the first two results should cite both instruments' turns: %+v", got)
 	}
 	agg := got[pos]
-	if !strings.Contains(agg.Text, "clarinet") || !strings.Contains(agg.Text, "violin") ||
+	if !strings.Contains(agg.Text, "clarinet") || !strings.Contains(agg.Text, "violin") || !strings.Contains(agg.Text, "flute") ||
 		!strings.Contains(agg.Explanation, "set question") || !slices.Equal(slices.Sorted(slices.Values(agg.sessions)), []string{"s1", "s2"}) {
 		t.Errorf("aggregate text %q, explanation %q, sessions %v", agg.Text, agg.Explanation, agg.sessions)
 	}
 	for i, r := range got {
-		if i != pos && (r.ID == "f-clarinet" || r.ID == "f-violin" || r.ID == "f-tea" && i < pos) {
+		if i != pos && (r.ID == "f-clarinet" || r.ID == "f-violin" || r.ID == "f-flute" || r.ID == "f-tea" && i < pos) {
 			t.Errorf("result %d: %s (a gathered fact again, or another type before the set)", i, r.ID)
 		}
 	}
