@@ -15,7 +15,6 @@ import (
 // sentences.
 func dedupeByEvents(results []SearchResult, limit, maxMerged int) []SearchResult {
 	covered := map[string]bool{}
-	bare := map[string]bool{}  // ids cited by results that name no session
 	factAt := map[string]int{} // source set → index of the fact result in out
 	merged := map[int]int{}
 	out := make([]SearchResult, 0, limit)
@@ -43,19 +42,11 @@ func dedupeByEvents(results []SearchResult, limit, maxMerged int) []SearchResult
 		if len(keys) > 0 && !slices.ContainsFunc(keys, func(k string) bool { return !covered[k] }) {
 			continue
 		}
-		// A turn already cited by a result that knows only bare ids (a fact
-		// read without its sessions) is the same evidence again.
-		if r.Kind == KindRaw && len(r.SourceEventIDs) == 1 && bare[r.SourceEventIDs[0]] {
-			continue
-		}
 		for _, k := range keys {
 			covered[k] = true
 		}
 		for _, id := range r.SourceEventIDs {
 			covered[id] = true // for results that know only bare ids
-			if r.SessionID == "" && len(r.sessions) == 0 {
-				bare[id] = true
-			}
 		}
 		if key != "" {
 			factAt[key] = len(out)

@@ -126,23 +126,24 @@ func TestCoverageMatchesWordStarts(t *testing.T) {
 	}
 }
 
-// A fact read without its sessions cites bare ids; the turn it was read
-// from is the same evidence whichever of the two ranks first, so ten
-// results name ten pieces of evidence, not five twice.
+// A turn and the fact read from it are the same evidence whichever of the
+// two ranks first, so ten results name ten pieces of evidence, not five
+// twice; a turn of another session with the same id is other evidence.
 func TestDedupeDropsATurnAndItsFactCitedTwice(t *testing.T) {
 	in := []SearchResult{
-		{ID: "f1", Kind: KindFact, Text: "Mel plays clarinet", SourceEventIDs: []string{"D15:26"}},
-		{ID: "D15:26", Kind: KindRaw, Text: "Mel: I play clarinet!", SourceEventIDs: []string{"D15:26"}, SessionID: "s15"},
-		{ID: "D7:22", Kind: KindRaw, Text: "Mel: I go running", SourceEventIDs: []string{"D7:22"}, SessionID: "s7"},
-		{ID: "f2", Kind: KindFact, Text: "Mel goes running", SourceEventIDs: []string{"D7:22"}},
-		{ID: "f3", Kind: KindFact, Text: "Mel has kids", SourceEventIDs: []string{"D7:22", "D2:7"}},
+		{ID: "f1", Kind: KindFact, Text: "Mel plays clarinet", SourceEventIDs: []string{"t1"}, sessions: []string{"s15"}},
+		{ID: "t1", Kind: KindRaw, Text: "Mel: I play clarinet!", SourceEventIDs: []string{"t1"}, SessionID: "s15"},
+		{ID: "t1", Kind: KindRaw, Text: "Mel: I drive a Volvo now", SourceEventIDs: []string{"t1"}, SessionID: "s16"},
+		{ID: "t2", Kind: KindRaw, Text: "Mel: I go running", SourceEventIDs: []string{"t2"}, SessionID: "s7"},
+		{ID: "f2", Kind: KindFact, Text: "Mel goes running", SourceEventIDs: []string{"t2"}, sessions: []string{"s7"}},
+		{ID: "f3", Kind: KindFact, Text: "Mel has kids", SourceEventIDs: []string{"t2", "t3"}, sessions: []string{"s7"}},
 	}
-	var ids []string
+	var got []string
 	for _, r := range dedupeByEvents(in, 10, DefaultConfig().MaxMergedFacts) {
-		ids = append(ids, r.ID)
+		got = append(got, r.SessionID+"/"+r.ID)
 	}
-	if !slices.Equal(ids, []string{"f1", "D7:22", "f3"}) {
-		t.Fatalf("dedupe kept %v, want the fact, the other turn and the fact citing a new turn", ids)
+	if !slices.Equal(got, []string{"/f1", "s16/t1", "s7/t2", "/f3"}) {
+		t.Fatalf("dedupe kept %v, want the fact, the other session's turn, the other turn and the fact citing a new turn", got)
 	}
 }
 
