@@ -51,6 +51,12 @@ func (c *clause) emitConjuncts(f fx) {
 	if l.expanding || l.key == "" || f.obj != l.key || (f.tmpl != "" && !strings.Contains(f.tmpl, "O}")) {
 		return
 	}
+	// A slot that holds one value ("drives", "lives in") is not listed:
+	// "we're taking the new Volvo, two kids and a dog" drives a Volvo, and
+	// each conjunct would supersede the one before it.
+	if p, ok := ontology.Lookup(f.pred); !ok || p.Exclusive() {
+		return
+	}
 	items := c.conjunctsAfter(l.np.next)
 	if len(items) == 0 {
 		return

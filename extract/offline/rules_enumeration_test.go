@@ -50,6 +50,8 @@ func TestEnumerationStopsAtClauses(t *testing.T) {
 		{"I like tea and my brother likes coffee.", "LIKES", "brother"},
 		{"I bought a bike and my sister bought a car.", "OWNS", "car"},
 		{"I visited Paris and then we flew home.", "VISITED", "home"},
+		// One-valued slots are not listed: each item would supersede the last.
+		{"We're taking the new Volvo, two kids and a dog.", "DRIVES", "dog"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.text, func(t *testing.T) {
