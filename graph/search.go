@@ -111,7 +111,7 @@ func luceneQuery(scope string, fields []string, terms []string) string {
 const (
 	rawSearchFields   = `.id, .session_id, .user_id, .seq, .kind, .role, .name, .content, .metadata, .occurred_at, .recorded_at, .stale`
 	eventSearchFields = `.id, .session_id, .user_id, .kind, .seq, .text, .covered_ids, .occurred_from, .occurred_to, .created_at`
-	factSearchFields  = `.id, .fact, .predicate, .qualifier, .polarity, .confidence, .strength, .preference, .status, .valid_from, .valid_to, .observed_at, .recorded_at, .source_event_ids, .superseded_by`
+	factSearchFields  = `.id, .fact, .predicate, .qualifier, .polarity, .confidence, .strength, .preference, .status, .valid_from, .valid_to, .observed_at, .recorded_at, .source_event_ids, .session_ids, .superseded_by`
 	// An insight's every property but its embedding (which node {.*} shipped
 	// with every insight hit, 384 numbers each).
 	insightSearchFields = `.id, .key, .text, .confidence, .status, .created_at, .superseded_at, .superseded_by, .source_event_ids, .fact_ids, .generated_by`

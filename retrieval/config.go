@@ -147,6 +147,12 @@ type Config struct {
 	// SpeakerBoost scales turns spoken by a person the query names: they
 	// answer it more often than turns addressed to them.
 	SpeakerBoost float64
+	// OtherSpeakerWeight scales turns spoken by someone other than the
+	// persons the query names, when it names any: what Melanie does is told
+	// by Melanie, and her friend's turns beside hers echo the topic without
+	// being the evidence ("Which instruments does Melanie play?" is not
+	// answered by her friend's "I play the guitar").
+	OtherSpeakerWeight float64
 	// QuestionWeight scales a question asked by someone other than the
 	// person the query is about (it echoes the query's words, its reply is
 	// the evidence), and the assistant's turns when the query is about the
@@ -241,6 +247,10 @@ type Config struct {
 	// MaxMergedFacts bounds how many facts read from the same turns share
 	// one result: one turn is one piece of evidence.
 	MaxMergedFacts int
+	// AggregateTurns is how many turns the one result answering a set
+	// question ("What books has Tim read?") may cite (aggregate.go); 0
+	// turns aggregation off.
+	AggregateTurns int
 }
 
 // DefaultConfig returns the ranking defaults.
@@ -257,7 +267,7 @@ func DefaultConfig() Config {
 		RelevanceWeight: 0.6, WordsWeight: 0.6, JoinsWeight: 0.8, HintFloor: 0.3, HintCoverage: 0.7,
 		FrontierMinScore: 0.2, FrontierWidth: 4, ReplyCandidates: 15, ReplyGraph: 0.8, AckCandidates: 5, AckGraph: 0.6, AckReplyWeight: 0.5,
 
-		TopicFloor: 0.2, TopicWeight: 0.8, SpeakerBoost: 1.3, QuestionWeight: 0.75,
+		TopicFloor: 0.2, TopicWeight: 0.8, SpeakerBoost: 1.3, OtherSpeakerWeight: 0.5, QuestionWeight: 0.75,
 
 		Fusion: FusionWeighted, WeightText: 1, WeightVector: 0.4, WeightGraph: 0.7, WeightRecency: 0.05, RRFK: 60, AboutUserWeightVector: 0.8,
 		HalfLife:     180 * 24 * time.Hour,
@@ -269,6 +279,6 @@ func DefaultConfig() Config {
 		HypotheticalWeight: 0.5, OtherPersonWeight: 0.6, PairSlotSimilarity: 0.55,
 		ChangeSlotSlack: 0.1, CorrectionReach: 4,
 
-		MaxMergedFacts: 3,
+		MaxMergedFacts: 3, AggregateTurns: 6,
 	}
 }

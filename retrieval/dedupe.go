@@ -6,9 +6,10 @@ import (
 )
 
 // dedupeByEvents is the last stage. It keeps results in order and drops a
-// raw turn or a summary whose source events are all covered by results
-// already kept: a fact and the turn it was read from are one memory, not
-// two. Facts read from the same turns ("sold the Corolla", "bought a
+// result whose source events are all covered by results already kept: a
+// fact and the turn it was read from are one memory, not two, whichever
+// ranks first, and a client packing ten results gets ten pieces of
+// evidence. Facts read from the same turns ("sold the Corolla", "bought a
 // Tesla") are different memories but one piece of evidence: up to
 // maxMerged of them merge into one result whose text joins their
 // sentences.
@@ -18,8 +19,9 @@ func dedupeByEvents(results []SearchResult, limit, maxMerged int) []SearchResult
 	merged := map[int]int{}
 	out := make([]SearchResult, 0, limit)
 	for _, r := range results {
+		var key string
 		if r.Kind == KindFact && len(r.SourceEventIDs) > 0 {
-			key := strings.Join(slices.Sorted(slices.Values(r.SourceEventIDs)), "\x00")
+			key = strings.Join(slices.Sorted(slices.Values(r.SourceEventIDs)), "\x00")
 			if i, ok := factAt[key]; ok {
 				if merged[i] < maxMerged-1 && !strings.Contains(out[i].Text, r.Text) {
 					out[i].Text += "; " + r.Text
@@ -32,15 +34,12 @@ func dedupeByEvents(results []SearchResult, limit, maxMerged int) []SearchResult
 				}
 				continue
 			}
-			if len(out) < limit {
-				factAt[key] = len(out)
-			}
 		}
 		if len(out) == limit {
 			break
 		}
 		keys := sourceKeys(r)
-		if len(keys) > 0 && r.Kind != KindFact && !slices.ContainsFunc(keys, func(k string) bool { return !covered[k] }) {
+		if len(keys) > 0 && !slices.ContainsFunc(keys, func(k string) bool { return !covered[k] }) {
 			continue
 		}
 		for _, k := range keys {
@@ -48,6 +47,9 @@ func dedupeByEvents(results []SearchResult, limit, maxMerged int) []SearchResult
 		}
 		for _, id := range r.SourceEventIDs {
 			covered[id] = true // for results that know only bare ids
+		}
+		if key != "" {
+			factAt[key] = len(out)
 		}
 		out = append(out, r)
 	}

@@ -47,8 +47,12 @@ func (r *search) speakerPrior() {
 		if slices.ContainsFunc(r.people, func(p string) bool { return strings.EqualFold(p, c.speaker) }) {
 			c.Parts.FullText *= r.cfg.SpeakerBoost
 			c.Parts.Graph *= r.cfg.SpeakerBoost
-		} else if strings.Contains(c.Text, "?") {
+			continue
+		}
+		if strings.Contains(c.Text, "?") {
 			c.Parts.FullText *= r.cfg.QuestionWeight
 		}
+		c.Parts.FullText *= r.cfg.OtherSpeakerWeight
+		c.Parts.Graph *= r.cfg.OtherSpeakerWeight
 	}
 }

@@ -98,8 +98,9 @@ type SearchOutput struct {
 // every tier, vectors when an embedder is set, graph traversal from the
 // entities the query names, and recency. Current facts only unless
 // IncludeHistory; raw events whose facts were all superseded are marked
-// and ranked lower. Results resting on the same events are de-duplicated,
-// best first.
+// and ranked lower. A question asking for a set gets the facts of the asked
+// types as one result first (aggregate). Results resting on the same
+// events are de-duplicated, best first.
 //
 // The stages run in this order because each reads what the one before
 // wrote: the replies follow the questions' full-text scores after the
@@ -125,6 +126,7 @@ func (s *Service) Search(ctx context.Context, tenant string, in SearchInput) (Se
 	if err := r.decay(ctx, fused); err != nil {
 		return SearchOutput{}, err
 	}
+	fused = r.aggregate(fused, r.cfg.AggregateTurns)
 	out.Results = dedupeByEvents(fused, r.limit, r.cfg.MaxMergedFacts)
 	s.record(tenant, out.Results)
 	if in.Explain {

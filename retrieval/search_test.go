@@ -125,3 +125,40 @@ func TestCoverageMatchesWordStarts(t *testing.T) {
 		t.Error("an empty topic is covered by any text")
 	}
 }
+
+// A turn and the fact read from it are the same evidence whichever of the
+// two ranks first, so ten results name ten pieces of evidence, not five
+// twice; a turn of another session with the same id is other evidence.
+func TestDedupeDropsATurnAndItsFactCitedTwice(t *testing.T) {
+	in := []SearchResult{
+		{ID: "f1", Kind: KindFact, Text: "Mel plays clarinet", SourceEventIDs: []string{"t1"}, sessions: []string{"s15"}},
+		{ID: "t1", Kind: KindRaw, Text: "Mel: I play clarinet!", SourceEventIDs: []string{"t1"}, SessionID: "s15"},
+		{ID: "t1", Kind: KindRaw, Text: "Mel: I drive a Volvo now", SourceEventIDs: []string{"t1"}, SessionID: "s16"},
+		{ID: "t2", Kind: KindRaw, Text: "Mel: I go running", SourceEventIDs: []string{"t2"}, SessionID: "s7"},
+		{ID: "f2", Kind: KindFact, Text: "Mel goes running", SourceEventIDs: []string{"t2"}, sessions: []string{"s7"}},
+		{ID: "f3", Kind: KindFact, Text: "Mel has kids", SourceEventIDs: []string{"t2", "t3"}, sessions: []string{"s7"}},
+	}
+	var got []string
+	for _, r := range dedupeByEvents(in, 10, DefaultConfig().MaxMergedFacts) {
+		got = append(got, r.SessionID+"/"+r.ID)
+	}
+	if !slices.Equal(got, []string{"/f1", "s16/t1", "s7/t2", "/f3"}) {
+		t.Fatalf("dedupe kept %v, want the fact, the other session's turn, the other turn and the fact citing a new turn", got)
+	}
+}
+
+// A question naming a person is answered by what that person said: the
+// other speaker's turn on the same topic ranks below.
+func TestSpeakerPriorDemotesOtherSpeakers(t *testing.T) {
+	cfg := DefaultConfig()
+	r := &search{cfg: cfg, people: []string{"Melanie"}, set: candidateSet{}}
+	mel := r.set.add(&candidate{SearchResult: SearchResult{ID: "a", Kind: KindRaw, SessionID: "s", Text: "Melanie: I play clarinet", Parts: ScoreParts{FullText: 1}}, speaker: "Melanie"})
+	car := r.set.add(&candidate{SearchResult: SearchResult{ID: "b", Kind: KindRaw, SessionID: "s", Text: "Caroline: I play guitar", Parts: ScoreParts{FullText: 1, Graph: 0.5}}, speaker: "Caroline"})
+	r.speakerPrior()
+	if mel.Parts.FullText != cfg.SpeakerBoost {
+		t.Errorf("the named speaker's turn: full text %v, want %v", mel.Parts.FullText, cfg.SpeakerBoost)
+	}
+	if car.Parts.FullText != cfg.OtherSpeakerWeight || car.Parts.Graph != 0.5*cfg.OtherSpeakerWeight {
+		t.Errorf("the other speaker's turn: %+v, want scaled by %v", car.Parts, cfg.OtherSpeakerWeight)
+	}
+}

@@ -34,6 +34,8 @@ type clause struct {
 
 	date  *nlp.DateSpan // the clause's date, if it has one
 	until *nlp.DateSpan // "until 2020"
+
+	list listObject // the last object phrase, whose conjuncts share its facts (rules_enumeration.go)
 }
 
 // modality is what a clause's auxiliaries, adverbs and markers say about

@@ -74,6 +74,7 @@ func (c *clause) emit(f fx) {
 	if (f.pred == "LIKES" || f.pred == "DISLIKES") && f.subj == c.said.speaker && f.obj != "" {
 		c.said.talk.lastTaste, c.said.talk.lastTasteEvent = f.obj, c.said.event.ID
 	}
+	c.emitConjuncts(f)
 }
 
 // conf is the confidence of a fact read from this clause.
@@ -126,6 +127,7 @@ func (c *clause) object(np nounPhrase, typ ontology.EntityType, rank int) (strin
 	if typ == ontology.Person {
 		c.notePerson(key)
 	}
+	c.noteObject(np, key, typ, rank)
 	return key, art
 }
 
