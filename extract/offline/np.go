@@ -321,11 +321,11 @@ func gerundPhrase(t []tok, g string, i int) nounPhrase {
 		if w.kind == nlp.Punct && w.w != "," || w.kind == nlp.Symbol && w.w != "+" || w.w == dateTok || gerundStop[w.w] {
 			break
 		}
-		if w.w == "," && (j+1 >= len(t) || t[j+1].kind != nlp.Word || isGerund(t[j+1]) || determiners[t[j+1].w] ||
+		if w.w == "," && (j+1 >= len(t) || t[j+1].kind != nlp.Word || listItemStart(t[j+1]) || determiners[t[j+1].w] ||
 			subjectPronouns[t[j+1].w]) {
 			break
 		}
-		if (w.w == "and" || w.w == "or") && (j+1 >= len(t) || isGerund(t[j+1]) || subjectPronouns[t[j+1].w] || determiners[t[j+1].w]) {
+		if (w.w == "and" || w.w == "or") && (j+1 >= len(t) || listItemStart(t[j+1]) || subjectPronouns[t[j+1].w] || determiners[t[j+1].w]) {
 			break
 		}
 		if alt("my|our|your|his|her|their", w.w) {

@@ -223,6 +223,7 @@ func clauses(toks []tok) [][]tok {
 		cur = append(cur, t)
 	}
 	flush()
+	segs = joinGerundLists(segs)
 	// Merge verbless pieces: forward when they come first, backward otherwise.
 	var out [][]tok
 	var pending []tok
