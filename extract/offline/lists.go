@@ -22,12 +22,23 @@ hobby,hobbies,activities,interests,passions,pastimes`)
 // clause before it. segs are the pieces clauses cut at punctuation.
 func joinGerundLists(segs [][]tok) [][]tok {
 	out := segs[:0:0]
+	// inList marks the pieces that already hold a list, which goes on past
+	// an item that is not an activity word ("cycling, playing my cello,
+	// and knitting").
+	var inList []bool
 	for _, s := range segs {
-		if n := len(out); n > 0 && continuesList(s) && opensList(out[n-1]) {
-			out[n-1] = append(out[n-1], s...)
+		n := len(out)
+		if n > 0 && continuesList(s) && (inList[n-1] || opensList(out[n-1])) {
+			out[n-1], inList[n-1] = append(out[n-1], s...), true
 			continue
 		}
-		out = append(out, s)
+		if n > 0 && len(s) > 0 && activityWord(s[0]) && announcesList(out[n-1]) {
+			// "my hobbies - painting, ...": the dash stands for "are".
+			out[n-1] = append(append(out[n-1], tok{w: ",", orig: ",", kind: nlp.Punct}), s...)
+			inList[n-1] = true
+			continue
+		}
+		out, inList = append(out, s), append(inList, false)
 	}
 	return out
 }
@@ -44,7 +55,7 @@ func continuesList(s []tok) bool {
 	if i < len(s) && (s[i].w == "and" || s[i].w == "or" || s[i].w == "&") {
 		i++
 	}
-	if i >= len(s) || !activityWord(s[i]) {
+	if i >= len(s) || !listItemStart(s[i]) {
 		return false
 	}
 	for _, t := range s[i+1:] {
@@ -63,7 +74,7 @@ func opensList(s []tok) bool {
 	for last >= 0 && s[last].kind == nlp.Punct {
 		last--
 	}
-	if last < 1 || !activityWord(s[last]) {
+	if last < 1 || !listItemStart(s[last]) {
 		return false
 	}
 	for _, t := range s[:last] {
@@ -88,4 +99,13 @@ func activityWord(t tok) bool {
 // "hiking, and reading books", "knitting and yoga".
 func listItemStart(t tok) bool {
 	return activityWord(t) || activities[t.w] && !t.cap
+}
+
+// announcesList reports whether a piece is just a possessive and a noun
+// announcing a list ("my hobbies", "our favourite activities").
+func announcesList(s []tok) bool {
+	if len(s) < 2 || len(s) > 4 || !alt("my|our", s[0].w) || hasVerb(s) {
+		return false
+	}
+	return hobbyNouns[s[len(s)-1].w]
 }

@@ -74,3 +74,38 @@ func TestGerundListsStopAtClauses(t *testing.T) {
 		})
 	}
 }
+
+// "my hobbies are/include/- X, Y and Z" gives the owner a liking of each
+// activity; a hobby noun followed by something that is no activity gives
+// none.
+func TestHobbyListFrame(t *testing.T) {
+	cases := []struct {
+		text  string
+		wants []want
+	}{
+		{"My hobbies are painting, hiking and reading.", []want{
+			{pred: "LIKES", obj: "painting"}, {pred: "LIKES", obj: "hiking"}, {pred: "LIKES", obj: "reading"}}},
+		{"My hobbies include knitting and yoga.", []want{{pred: "LIKES", obj: "knitting"}, {pred: "LIKES", obj: "yoga"}}},
+		{"My hobbies - painting, yoga and playing the guitar.", []want{
+			{pred: "LIKES", obj: "painting"}, {pred: "LIKES", obj: "yoga"}, {pred: "LIKES", obj: "playing the guitar"}}},
+		{"I love cycling, yoga, and playing my cello.", []want{
+			{pred: "LIKES", obj: "cycling"}, {pred: "LIKES", obj: "yoga"}, {pred: "LIKES", obj: "playing cello"}}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.text, func(t *testing.T) {
+			res := extractUser(t, tc.text, defaultAt)
+			for _, w := range tc.wants {
+				checkWant(t, res, w)
+			}
+		})
+	}
+	for _, text := range []string{"My hobbies are expensive, but I love them.", "My hobbies aren't cheap.",
+		"My activities are limited now."} {
+		t.Run(text, func(t *testing.T) {
+			res := extractUser(t, text, defaultAt)
+			if got := findFacts(res, "", "LIKES", "*"); len(got) > 0 {
+				t.Errorf("read a liking: %q", got[0].Sentence)
+			}
+		})
+	}
+}
