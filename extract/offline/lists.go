@@ -66,9 +66,10 @@ func continuesList(s []tok) bool {
 	return true
 }
 
-// opensList reports whether a clause ends in a gerund that follows a list
-// head: "I love cycling", "my hobbies are painting", or a list already
-// joined ("I love cycling, knitting").
+// opensList reports whether a clause ends in an activity that follows a
+// list head: "I love cycling", "I'm into yoga", "my hobbies are painting".
+// Without a head ("I bought a painting, hoping she likes it") the gerund
+// after the comma opens a clause.
 func opensList(s []tok) bool {
 	last := len(s) - 1
 	for last >= 0 && s[last].kind == nlp.Punct {
