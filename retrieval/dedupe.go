@@ -13,7 +13,12 @@ import (
 // Tesla") are different memories but one piece of evidence: up to
 // maxMerged of them merge into one result whose text joins their
 // sentences.
-func dedupeByEvents(results []SearchResult, limit, maxMerged int) []SearchResult {
+//
+// With history asked for (include_history), a superseded fact is kept even
+// when its turn is already cited: it is what the caller asked for, and it
+// carries what the turn does not (when it stopped holding, what replaced
+// it).
+func dedupeByEvents(results []SearchResult, limit, maxMerged int, history bool) []SearchResult {
 	covered := map[string]bool{}
 	factAt := map[string]int{} // source set → index of the fact result in out
 	merged := map[int]int{}
@@ -39,7 +44,8 @@ func dedupeByEvents(results []SearchResult, limit, maxMerged int) []SearchResult
 			break
 		}
 		keys := sourceKeys(r)
-		if len(keys) > 0 && !slices.ContainsFunc(keys, func(k string) bool { return !covered[k] }) {
+		kept := history && r.Kind == KindFact && r.Status == StatusSuperseded
+		if !kept && len(keys) > 0 && !slices.ContainsFunc(keys, func(k string) bool { return !covered[k] }) {
 			continue
 		}
 		for _, k := range keys {

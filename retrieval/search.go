@@ -127,7 +127,7 @@ func (s *Service) Search(ctx context.Context, tenant string, in SearchInput) (Se
 		return SearchOutput{}, err
 	}
 	fused = r.aggregate(fused, r.cfg.AggregateTurns)
-	out.Results = dedupeByEvents(fused, r.limit, r.cfg.MaxMergedFacts)
+	out.Results = dedupeByEvents(fused, r.limit, r.cfg.MaxMergedFacts, r.in.IncludeHistory)
 	s.record(tenant, out.Results)
 	if in.Explain {
 		for i := range out.Results {

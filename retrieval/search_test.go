@@ -44,6 +44,27 @@ func TestAnalyzeQuery(t *testing.T) {
 	}
 }
 
+func TestDedupeKeepsSupersededFactsWhenHistoryIsAsked(t *testing.T) {
+	in := []SearchResult{
+		{ID: "e1", Kind: KindRaw, Text: "I live in Paris.", SessionID: "s1", SourceEventIDs: []string{"e1"}, Status: StatusSuperseded},
+		{ID: "f1", Kind: KindFact, Text: "The user lives in Paris", SourceEventIDs: []string{"e1"}, Status: StatusSuperseded, sessions: []string{"s1"}},
+		{ID: "f2", Kind: KindFact, Text: "The user likes Paris", SourceEventIDs: []string{"e1"}, Status: StatusCurrent, sessions: []string{"s1"}},
+	}
+	ids := func(rs []SearchResult) []string {
+		var out []string
+		for _, r := range rs {
+			out = append(out, r.ID)
+		}
+		return out
+	}
+	if got := ids(dedupeByEvents(in, 10, DefaultConfig().MaxMergedFacts, false)); !slices.Equal(got, []string{"e1"}) {
+		t.Fatalf("without history: kept %v, want only the turn (its facts rest on it)", got)
+	}
+	if got := ids(dedupeByEvents(in, 10, DefaultConfig().MaxMergedFacts, true)); !slices.Equal(got, []string{"e1", "f1"}) {
+		t.Fatalf("with history: kept %v, want the turn and its superseded fact (a current fact still folds into the turn)", got)
+	}
+}
+
 func TestDedupeMergesFactsOfOneTurnAndDropsCoveredTurns(t *testing.T) {
 	in := []SearchResult{
 		{ID: "f1", Kind: KindFact, Text: "The user sold the Corolla", SourceEventIDs: []string{"e1"}, Path: []string{"u -[OWNS]-> Corolla"}},
@@ -52,7 +73,7 @@ func TestDedupeMergesFactsOfOneTurnAndDropsCoveredTurns(t *testing.T) {
 		{ID: "s1", Kind: KindEvent, Text: "summary", SourceEventIDs: []string{"e1", "e2"}},
 		{ID: "e3", Kind: KindRaw, Text: "other", SourceEventIDs: []string{"e3"}},
 	}
-	got := dedupeByEvents(in, 10, DefaultConfig().MaxMergedFacts)
+	got := dedupeByEvents(in, 10, DefaultConfig().MaxMergedFacts, false)
 	var ids []string
 	for _, r := range got {
 		ids = append(ids, r.ID)
@@ -63,7 +84,7 @@ func TestDedupeMergesFactsOfOneTurnAndDropsCoveredTurns(t *testing.T) {
 	if got[0].Text != "The user sold the Corolla; The user drives a Tesla" || len(got[0].Path) != 2 {
 		t.Fatalf("facts of one turn were not merged with their paths: %q %v", got[0].Text, got[0].Path)
 	}
-	if got := dedupeByEvents(in, 2, DefaultConfig().MaxMergedFacts); len(got) != 2 {
+	if got := dedupeByEvents(in, 2, DefaultConfig().MaxMergedFacts, false); len(got) != 2 {
 		t.Fatalf("limit not applied: %d", len(got))
 	}
 }
@@ -78,7 +99,7 @@ func TestDedupeKeysTurnsBySession(t *testing.T) {
 		{ID: "sum", Kind: KindEvent, Text: "summary of s2", SourceEventIDs: []string{"e1"}, SessionID: "s2"},
 	}
 	var got []string
-	for _, r := range dedupeByEvents(in, 10, DefaultConfig().MaxMergedFacts) {
+	for _, r := range dedupeByEvents(in, 10, DefaultConfig().MaxMergedFacts, false) {
 		got = append(got, r.SessionID+"/"+r.ID)
 	}
 	if !slices.Equal(got, []string{"/f1", "s2/e1"}) {
@@ -139,7 +160,7 @@ func TestDedupeDropsATurnAndItsFactCitedTwice(t *testing.T) {
 		{ID: "f3", Kind: KindFact, Text: "Mel has kids", SourceEventIDs: []string{"t2", "t3"}, sessions: []string{"s7"}},
 	}
 	var got []string
-	for _, r := range dedupeByEvents(in, 10, DefaultConfig().MaxMergedFacts) {
+	for _, r := range dedupeByEvents(in, 10, DefaultConfig().MaxMergedFacts, false) {
 		got = append(got, r.SessionID+"/"+r.ID)
 	}
 	if !slices.Equal(got, []string{"/f1", "s16/t1", "s7/t2", "/f3"}) {
