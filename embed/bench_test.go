@@ -44,9 +44,12 @@ func measure(b *testing.B, textsPerCall int, f func()) {
 }
 
 func BenchmarkEmbedQuestion(b *testing.B) {
-	for _, threads := range []int{1, 2} {
-		b.Run(fmt.Sprintf("threads=%d", threads), func(b *testing.B) {
-			l := newTestLocal(b, func(c *LocalConfig) { c.Threads = threads })
+	for _, v := range []struct {
+		threads int
+		compute string
+	}{{1, ComputeFP32}, {2, ComputeFP32}, {1, ComputeInt8}} {
+		b.Run(fmt.Sprintf("threads=%d/compute=%s", v.threads, v.compute), func(b *testing.B) {
+			l := newTestLocal(b, func(c *LocalConfig) { c.Threads, c.Compute = v.threads, v.compute })
 			if n := len(l.Tokenizer().Encode(benchQuestion, 0)); n != 12 {
 				b.Fatalf("question has %d ids, want 12", n)
 			}

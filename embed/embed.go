@@ -53,7 +53,18 @@ type LocalConfig struct {
 	// BatchSize is the most texts run through the model at once.
 	// 0: DefaultBatchSize.
 	BatchSize int
+	// Compute is how the matrix products run: ComputeFP32 (empty, the
+	// default: int8 weights are folded back to fp32 at load) or
+	// ComputeInt8 (ONNX Runtime's int8 kernels, see Int8Compute: about half
+	// the CPU, vectors a little further from the reference model's).
+	Compute string
 }
+
+// Compute modes of LocalConfig.
+const (
+	ComputeFP32 = "fp32"
+	ComputeInt8 = "int8"
+)
 
 const (
 	// DefaultMaxTokens is 128: all-MiniLM-L6-v2 was trained on sequences
@@ -89,12 +100,18 @@ func (c LocalConfig) withDefaults() (LocalConfig, error) {
 	if c.Pooling == "" {
 		c.Pooling = "mean"
 	}
+	if c.Compute == "" {
+		c.Compute = ComputeFP32
+	}
 	var errs []error
 	if c.MaxTokens < 3 || c.MaxTokens > maxPositions {
 		errs = append(errs, fmt.Errorf("max tokens %d outside 3-%d", c.MaxTokens, maxPositions))
 	}
 	if c.Threads < 1 || c.BatchSize < 1 {
 		errs = append(errs, fmt.Errorf("threads (%d) and batch size (%d) must be positive", c.Threads, c.BatchSize))
+	}
+	if c.Compute != ComputeFP32 && c.Compute != ComputeInt8 {
+		errs = append(errs, fmt.Errorf("compute %q must be %s or %s", c.Compute, ComputeFP32, ComputeInt8))
 	}
 	if c.Pooling != "mean" && c.Pooling != "cls" {
 		errs = append(errs, fmt.Errorf("pooling %q must be mean or cls", c.Pooling))

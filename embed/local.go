@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -102,7 +103,23 @@ func NewLocal(cfg LocalConfig) (*Local, error) {
 }
 
 func newLocalSession(cfg LocalConfig, tok *Tokenizer) (*Local, error) {
-	ins, outs, err := ort.GetInputOutputInfo(cfg.ModelFile)
+	var model []byte // the rewritten model, for int8 compute; nil: the file as it is
+	if cfg.Compute == ComputeInt8 {
+		raw, err := os.ReadFile(cfg.ModelFile)
+		if err != nil {
+			return nil, fmt.Errorf("read model %s: %w", cfg.ModelFile, err)
+		}
+		if model, _, err = Int8Compute(raw); err != nil {
+			return nil, fmt.Errorf("model %s: %w", cfg.ModelFile, err)
+		}
+	}
+	var ins, outs []ort.InputOutputInfo
+	var err error
+	if model != nil {
+		ins, outs, err = ort.GetInputOutputInfoWithONNXData(model)
+	} else {
+		ins, outs, err = ort.GetInputOutputInfo(cfg.ModelFile)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("read model %s: %w", cfg.ModelFile, err)
 	}
@@ -154,7 +171,11 @@ func newLocalSession(cfg LocalConfig, tok *Tokenizer) (*Local, error) {
 			return nil, fmt.Errorf("session options: %w", err)
 		}
 	}
-	l.session, err = ort.NewDynamicAdvancedSession(cfg.ModelFile, l.inputs, []string{l.output}, opts)
+	if model != nil {
+		l.session, err = ort.NewDynamicAdvancedSessionWithONNXData(model, l.inputs, []string{l.output}, opts)
+	} else {
+		l.session, err = ort.NewDynamicAdvancedSession(cfg.ModelFile, l.inputs, []string{l.output}, opts)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("load model %s: %w", cfg.ModelFile, err)
 	}

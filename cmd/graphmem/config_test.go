@@ -293,3 +293,17 @@ func TestJSONLogsDurationsInMilliseconds(t *testing.T) {
 		t.Fatalf("log line: %s", buf.String())
 	}
 }
+
+// TestQueryComputeIsChecked: the local embedder's query side takes int8 or
+// fp32, and anything else is refused by name before the model is loaded.
+func TestQueryComputeIsChecked(t *testing.T) {
+	getenv, environ := envOf("GRAPHMEM_EMBEDDING_QUERY_COMPUTE", "fp16")
+	_, err := loadConfig(getenv, environ)
+	if err == nil || !strings.Contains(err.Error(), "GRAPHMEM_EMBEDDING_QUERY_COMPUTE") {
+		t.Fatalf("fp16 query compute: error %v, want one naming GRAPHMEM_EMBEDDING_QUERY_COMPUTE", err)
+	}
+	getenv, environ = envOf("GRAPHMEM_EMBEDDING_QUERY_COMPUTE", "fp32")
+	if _, err := loadConfig(getenv, environ); err != nil {
+		t.Fatalf("fp32 query compute refused: %v", err)
+	}
+}

@@ -71,21 +71,33 @@ type openAIEmbedder struct {
 func (o openAIEmbedder) Dimensions() int { return o.dims }
 func (o openAIEmbedder) Model() string   { return o.model }
 
+// embedders are the two ends of vector search. stored embeds what is kept
+// (the embedding lane, entity vectors); query embeds a search's question,
+// once per search while the caller waits. They are one embedder except for
+// the local one, whose query side runs the same model on ONNX Runtime's int8
+// kernels (GRAPHMEM_EMBEDDING_QUERY_COMPUTE): the question's vector is
+// compared with stored fp32-computed vectors of the same model, so both
+// carry the same model name.
+type embedders struct {
+	stored, query vectorEmbedder
+}
+
 // newEmbedder builds the embedder GRAPHMEM_EMBEDDER names: the in-process
 // local one (the default), an OpenAI-compatible server, or none (off: nil,
 // and search is lexical and graph only). The local embedder's files missing
 // is an error naming `make model`, never a silent fall-back: a user who did
 // not ask for vectors off would otherwise lose recall without knowing. The
 // returned close frees the local model.
-func newEmbedder(cfg Config, engine memory.Engine, obs llmObservers, log *slog.Logger) (vectorEmbedder, func(), error) {
+func newEmbedder(cfg Config, engine memory.Engine, obs llmObservers, log *slog.Logger) (embedders, func(), error) {
 	switch cfg.embedder() {
 	case embedderOff:
 		log.Warn("vector search off (GRAPHMEM_EMBEDDER=off): search uses full text, the graph and recency only")
-		return nil, func() {}, nil
+		return embedders{}, func() {}, nil
 	case embedderOpenAI:
 		if eng, ok := engine.(*llm.Engine); ok && cfg.EmbedBaseURL == "" {
 			log.Info("vector search on", "embedder", "openai", "embedding_model", cfg.EmbedModel, "dimensions", cfg.EmbedDims)
-			return openAIEmbedder{eng, cfg.EmbedModel, cfg.EmbedDims}, func() {}, nil
+			e := openAIEmbedder{eng, cfg.EmbedModel, cfg.EmbedDims}
+			return embedders{e, e}, func() {}, nil
 		}
 		ec := llm.DefaultConfig()
 		ec.BaseURL = cfg.EmbedBaseURL
@@ -100,10 +112,11 @@ func newEmbedder(cfg Config, engine memory.Engine, obs llmObservers, log *slog.L
 		ec.Tracer, ec.OnUsage = obs.tracer, obs.onUsage
 		emb, err := llm.New(ec, log)
 		if err != nil {
-			return nil, nil, fmt.Errorf("embedder: %w", err)
+			return embedders{}, nil, fmt.Errorf("embedder: %w", err)
 		}
 		log.Info("vector search on", "embedder", "openai", "embedding_model", cfg.EmbedModel, "dimensions", cfg.EmbedDims)
-		return openAIEmbedder{emb, cfg.EmbedModel, cfg.EmbedDims}, func() {}, nil
+		e := openAIEmbedder{emb, cfg.EmbedModel, cfg.EmbedDims}
+		return embedders{e, e}, func() {}, nil
 	}
 	lc := embed.DefaultLocalConfig(cfg.ModelDir)
 	if cfg.ModelFile != "" {
@@ -116,10 +129,28 @@ func newEmbedder(cfg Config, engine memory.Engine, obs llmObservers, log *slog.L
 	lc.Pooling, lc.Threads = cfg.EmbedPooling, cfg.EmbedThreads
 	local, err := embed.NewLocal(lc)
 	if err != nil {
-		return nil, nil, fmt.Errorf("local embedder: %w (run `make model` to install its files, or set GRAPHMEM_EMBEDDER=off for search without vectors)", err)
+		return embedders{}, nil, fmt.Errorf("local embedder: %w (run `make model` to install its files, or set GRAPHMEM_EMBEDDER=off for search without vectors)", err)
 	}
 	log.Info("vector search on", "embedder", "local", "model", local.Model(), "dimensions", local.Dimensions(), "threads", lc.Threads)
-	return local, func() { _ = local.Close() }, nil
+	out, closers := embedders{local, local}, []func(){func() { _ = local.Close() }}
+	if cfg.QueryCompute == embed.ComputeInt8 {
+		qc := lc
+		qc.Compute, qc.ModelName = embed.ComputeInt8, local.Model()
+		if q, err := embed.NewLocal(qc); err != nil {
+			// Another model may store its weights otherwise: its questions
+			// are embedded as its memories are, which costs CPU, not recall.
+			log.Warn("query embedding stays in fp32: the model cannot run on the int8 kernels", "model", local.Model(), "error", err)
+		} else {
+			out.query = q
+			closers = append(closers, func() { _ = q.Close() })
+			log.Info("query embedding on the int8 kernels", "model", q.Model())
+		}
+	}
+	return out, func() {
+		for i := len(closers) - 1; i >= 0; i-- {
+			closers[i]()
+		}
+	}, nil
 }
 
 // loadProfiles returns the built-in condenser profiles plus those of the

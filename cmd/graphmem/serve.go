@@ -225,10 +225,11 @@ func buildApp(ctx context.Context, cfg Config, keys *api.KeyRing, log *slog.Logg
 	}
 	// The embedder comes before the store: its vectors' size is the
 	// vector index's.
-	embedder, closeEmbedder, err := newEmbedder(cfg, engine, obs, log)
+	embedders, closeEmbedder, err := newEmbedder(cfg, engine, obs, log)
 	if err != nil {
 		return nil, err
 	}
+	embedder := embedders.stored
 	dims := 0
 	if embedder != nil {
 		dims = embedder.Dimensions()
@@ -288,8 +289,8 @@ func buildApp(ctx context.Context, cfg Config, keys *api.KeyRing, log *slog.Logg
 		rdeps.Access = access
 	}
 	if embedder != nil {
-		rdeps.Embedder, rdeps.Vectors = memory.ClassifiedEmbedder(embedder), store
-		rdeps.Topics = knowledge.NewTopicReader(memory.ClassifiedEmbedder(embedder))
+		rdeps.Embedder, rdeps.Vectors = memory.ClassifiedEmbedder(embedders.query), store
+		rdeps.Topics = knowledge.NewTopicReader(memory.ClassifiedEmbedder(embedders.query))
 	}
 	search, err := retrieval.New(rdeps, cfg.searchConfig())
 	if err != nil {
