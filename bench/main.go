@@ -44,6 +44,9 @@ type config struct {
 	// LoCoMoReuse scores the conversations the server already holds from an
 	// earlier run, without ingesting them again (a quick recall check).
 	LoCoMoReuse bool
+	// ParaReuse likewise scores the paraphrase users the server already
+	// holds (same tenant, same -para-users).
+	ParaReuse bool
 }
 
 // loadConfig is the closed-loop search load.
@@ -76,6 +79,7 @@ func parseFlags(args []string, getenv func(string) string) (config, error) {
 	fs.IntVar(&c.ParaMinDistractors, "para-min-distractors", 400, "distractor turns each paraphrase user needs at least")
 	fs.IntVar(&c.ParaUsers, "para-users", 0, "paraphrase users to run (0: all)")
 	fs.IntVar(&c.LoCoMoConvs, "locomo-convs", 0, "LoCoMo conversations to ingest and score (0: all)")
+	fs.BoolVar(&c.ParaReuse, "para-reuse", false, "score the paraphrase users the server already holds (an earlier run ingested them, same tenant) without ingesting them again")
 	fs.BoolVar(&c.LoCoMoReuse, "locomo-reuse", false, "score the LoCoMo conversations the server already holds (an earlier run ingested them, same tenant) without ingesting them again")
 	fs.BoolVar(&c.LoCoMoNoScore, "locomo-ingest-only", false, "LoCoMo phase: ingest and report the pipeline's time and CPU, score nothing (pipeline A/B runs)")
 	fs.StringVar(&c.Commit, "commit", "", "graphmem commit, for the report")
@@ -460,6 +464,11 @@ func run(cfg config) int {
 			}
 			ok := true
 			for _, s := range servers {
+				if cfg.ParaReuse {
+					s.p.Printf("paraphrase: -para-reuse: scoring the %d users the server already holds", len(recs))
+					s.run.Paraphrase = &paraReport{}
+					continue
+				}
 				s.p.Printf("paraphrase: %d users, each hidden among the %d turns of %s", len(recs), len(d.Turns), d.UserID)
 				w := watchEmbedding(ctx, s.c, time.Second)
 				secs, turns, lat, err := ingestParaphrase(ctx, s.c, recs, d, s.p)
