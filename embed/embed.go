@@ -55,8 +55,9 @@ type LocalConfig struct {
 	BatchSize int
 	// Compute is how the matrix products run: ComputeFP32 (empty, the
 	// default: int8 weights are folded back to fp32 at load) or
-	// ComputeInt8 (ONNX Runtime's int8 kernels, see Int8Compute: about half
-	// the CPU, vectors a little further from the reference model's).
+	// ComputeInt8 (the products that do not read a LayerNorm run on ONNX
+	// Runtime's int8 kernels, see Int8Compute: a fifth less CPU, vectors a
+	// little further from the reference model's).
 	Compute string
 }
 

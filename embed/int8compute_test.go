@@ -10,10 +10,12 @@ import (
 	"testing"
 )
 
-// TestInt8ComputeRewritesEveryProduct: all 36 matrix products of
-// all-MiniLM-L6-v2 (6 layers × Q, K, V, attention output, two feed-forward)
-// move to the int8 kernel, and the rewritten model still loads.
-func TestInt8ComputeRewritesEveryProduct(t *testing.T) {
+// TestInt8ComputeRewritesTheProductsAfterNoLayerNorm: of the 36 matrix
+// products of all-MiniLM-L6-v2 (6 layers × Q, K, V, attention output, two
+// feed-forward), the 12 whose input is not a LayerNorm's output (attention
+// output, second feed-forward) move to the int8 kernel; a second rewrite
+// finds nothing left; garbage is refused.
+func TestInt8ComputeRewritesTheProductsAfterNoLayerNorm(t *testing.T) {
 	cfg := DefaultLocalConfig(modelDir(t))
 	raw, err := os.ReadFile(cfg.ModelFile)
 	if err != nil {
@@ -23,8 +25,8 @@ func TestInt8ComputeRewritesEveryProduct(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n != 36 {
-		t.Errorf("rewrote %d products, want 36", n)
+	if n != 12 {
+		t.Errorf("rewrote %d products, want 12", n)
 	}
 	if len(out) >= len(raw) {
 		t.Errorf("rewritten model is %d bytes, the original %d: the Cast and Mul nodes should be gone", len(out), len(raw))
@@ -43,8 +45,9 @@ func TestInt8ComputeRewritesEveryProduct(t *testing.T) {
 // what matters is that it ranks them as the reference question vector does.
 // For each LoCoMo question of the reference set, the 740 reference turns are
 // ranked by cosine with the reference question vector and with the int8
-// one: the top 10 must overlap by at least 9 on average and the best turn
-// stay in the int8 top 3 for at least 95% of questions.
+// one: the top 10 must overlap by at least 9.5 on average (every product
+// in int8 gave 9.42, and lost paraphrase recall) and the best turn stay in
+// the int8 top 3 for at least 95% of questions.
 func TestInt8ComputeQueriesRankLikeTheReference(t *testing.T) {
 	l := newTestLocal(t, func(c *LocalConfig) { c.Compute = ComputeInt8 })
 	_, sents := loadReference(t)
@@ -101,8 +104,8 @@ func TestInt8ComputeQueriesRankLikeTheReference(t *testing.T) {
 	n := float64(len(questions))
 	t.Logf("%d questions: top-10 overlap %.2f of 10, best turn in the int8 top 3 for %.1f%%; question cosine to the reference min %.4f, mean %.4f",
 		len(questions), float64(overlap)/n, 100*float64(bestKept)/n, minCos, sumCos/n)
-	if float64(overlap)/n < 9 {
-		t.Errorf("top-10 overlap %.2f, want >= 9", float64(overlap)/n)
+	if float64(overlap)/n < 9.5 {
+		t.Errorf("top-10 overlap %.2f, want >= 9.5", float64(overlap)/n)
 	}
 	if float64(bestKept)/n < 0.95 {
 		t.Errorf("best turn kept in the top 3 for %.1f%%, want >= 95%%", 100*float64(bestKept)/n)
