@@ -392,6 +392,15 @@ func (c *clause) parseAux(i int) {
 		case w == "did":
 			c.past = true
 		case w == "have" || w == "has" || w == "had":
+			// "I've really warmed to jazz", "I have slowly come around":
+			// adverbs may stand between the auxiliary and its participle.
+			j := i + 1
+			for j < len(t) && j < i+3 && perfectAdverbs[t[j].w] {
+				j++
+			}
+			if j > i+1 && j < len(t) && isParticiple(t[j].w) {
+				next = t[j].w
+			}
 			if next == "been" || next == "got" || next == "not" || next == "never" || next == "just" || next == "already" ||
 				next == "finally" || next == "recently" || next == "also" || next == "always" || next == "now" || next == "ever" ||
 				isParticiple(next) {
@@ -473,6 +482,11 @@ done:
 	}
 }
 
+// perfectAdverbs may stand between "have" and its participle ("I've really
+// warmed to", "I have gradually come around").
+var perfectAdverbs = wordSet(`really,slowly,gradually,totally,completely,properly,genuinely,truly,somehow,honestly,
+actually,kind,sort,of,definitely,absolutely,quite,rather`)
+
 // isBaseVerb reports whether w is the base form of a known verb.
 func isBaseVerb(w string) bool { return isBaseForm(w) }
 
@@ -491,6 +505,11 @@ func (c *clause) desire() bool {
 	switch c.toks[c.verbAt].w {
 	case "love", "like", "prefer", "rather":
 		return true
+	case "pick", "choose", "take":
+		// "I'd pick tea over coffee any day": a choice between two is a
+		// preference (wouldPickOver).
+		np := takeNP(c.toks, c.verbAt+1)
+		return !np.empty() && c.at(np.next) == "over"
 	}
 	return false
 }
@@ -535,6 +554,11 @@ func alt(pattern, w string) bool {
 // copulaAt reports whether index i holds "is/are/was/were" and returns the
 // index after it and any "now"/"still"/"no longer"/"not" that follows.
 func (c *clause) copulaAt(i int) (next int, ok, neg, now bool) {
+	if alt("really|just|honestly|simply|definitely|actually|still|truly|also|now|currently", c.at(i)) &&
+		alt("is|are|was|were|am|has|have", c.at(i+1)) {
+		now = c.at(i) == "now" || c.at(i) == "currently"
+		i++ // "horror films really aren't my thing"
+	}
 	if !alt("is|are|was|were|am|has|have", c.at(i)) {
 		return i, false, false, false
 	}

@@ -84,6 +84,11 @@ func (r *recognizers) be(c *clause) {
 	case w == "into":
 		r.tastes.likeObjects(c, i+1, "LIKES", neg, 0.75, "is into")
 		return
+	case w == "about" && c.at(i-1) == "all" && !neg && !past:
+		r.tastes.likeObjects(c, i+1, "LIKES", false, 0.8, "is all about") // "these days I'm all about oat milk"
+		return
+	case w == "over" && r.tastes.overIt(c, i):
+		return
 	case likeAdjectives[w] != "" && alt(likeAdjectives[w], c.at(i+1)):
 		r.tastes.likeObjects(c, i+2, "LIKES", neg, 0.9, "is "+w+" "+c.at(i+1))
 		return

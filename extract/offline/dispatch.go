@@ -67,7 +67,7 @@ func newRecognizers() *recognizers {
 		"move": r.places.ruleMove, "relocate": r.places.ruleMove,
 		"settle": r.places.ruleSettle,
 		"come":   r.either(r.places.ruleCome, r.tastes.turnaround, r.tastes.begunToLike), "hail": r.places.ruleCome,
-		"grow":  r.places.ruleGrow,
+		"grow":  r.either(r.places.ruleGrow, r.tastes.grownFond),
 		"visit": r.places.ruleVisit, "travel": r.places.ruleVisit, "fly": r.places.ruleVisit, "tour": r.places.ruleVisit,
 		"explore": r.places.ruleVisit,
 		// work
@@ -111,7 +111,7 @@ func newRecognizers() *recognizers {
 		"split": r.couples.ruleBreak, "part": r.either(nil, r.couples.separateWays), "call": r.either(nil, r.couples.separateWays), "see": r.couples.ruleSee,
 		"divorce": r.couples.ruleDivorce,
 		// outings
-		"go": r.either(r.outings.ruleGo, r.tastes.turnaround, r.goFreelance, r.couples.separateWays), "take": r.either(r.outings.ruleTake, r.tookUp, r.possessions.takeNewVehicle), "attend": r.outings.ruleAttend,
+		"go": r.either(r.outings.ruleGo, r.tastes.turnaround, r.goFreelance, r.couples.separateWays), "take": r.either(r.outings.ruleTake, r.tastes.wouldPickOver, r.tookUp, r.possessions.takeNewVehicle), "attend": r.outings.ruleAttend,
 		"watch": r.either(r.outings.ruleWatch, r.tastes.habitTaste), "sign": r.outings.ruleSign,
 		// hobbies
 		"start": r.either(r.hobbies.ruleStart, r.work.startedJob, r.tastes.begunToLike, r.couples.startSeeing, r.study.doingDegree),
@@ -126,7 +126,8 @@ func newRecognizers() *recognizers {
 		"bike": r.hobbies.ruleActivity, "camp": r.hobbies.ruleActivity, "fish": r.hobbies.ruleActivity,
 		"read": r.either(r.hobbies.ruleActivity, r.tastes.habitTaste), "listen": r.either(nil, r.tastes.habitTaste), "make": r.hobbies.ruleActivity, "create": r.hobbies.ruleActivity,
 		"build": r.hobbies.ruleActivity, "compose": r.hobbies.ruleActivity,
-		"pick": r.hobbies.rulePickUp,
+		"pick": r.either(r.hobbies.rulePickUp, r.tastes.wouldPickOver), "choose": r.either(nil, r.tastes.wouldPickOver),
+		"develop": r.either(nil, r.tastes.developedTaste), "acquire": r.either(nil, r.tastes.developedTaste),
 		"play": r.hobbies.rulePlay, "practice": r.hobbies.rulePractice, "practise": r.hobbies.rulePractice,
 		"do": r.either(r.hobbies.rulePractice, r.tastes.doneWith, r.study.doingDegree),
 		// plans
@@ -134,14 +135,15 @@ func newRecognizers() *recognizers {
 		"aim": r.plans.rulePlan, "dream": r.plans.rulePlan, "consider": r.plans.rulePlan, "think": r.either(r.plans.rulePlan, r.tastes.usedToThink),
 		"look": r.plans.rulePlan,
 		// identity and health
-		"turn":   r.identity.ruleTurn,
+		"turn":   r.either(r.identity.ruleTurn, r.tastes.turnaround),
 		"follow": r.health.ruleFollow,
 		// schedules and budgets
 		"reschedule": r.schedules.ruleReschedule, "shift": r.schedules.ruleReschedule,
 		"raise": r.budgets.ruleBudgetChange, "increase": r.budgets.ruleBudgetChange,
 		"lower": r.budgets.ruleBudgetChange, "cut": r.budgets.ruleBudgetChange,
 		// verbs whose complement decides (complements.go)
-		"have": r.have, "get": r.either(r.get, r.tastes.cannotGetEnough), "land": r.get, "become": r.become,
+		"have": r.either(r.have, r.tastes.haveForTaste), "get": r.either(r.get, r.tastes.cannotGetEnough, r.tastes.grownFond),
+		"land": r.get, "become": r.either(r.become, r.tastes.grownFond),
 	}
 	r.frames = []func(*clause) bool{
 		r.favourites.favouriteFrame,      // "my favourite food is sushi", "Tea is my favourite drink"
@@ -164,6 +166,7 @@ func newRecognizers() *recognizers {
 		r.tastes.growOnFrame,             // "kombucha grew on me"
 		r.tastes.actsOnMeFrame,           // "audiobooks put me to sleep", "board games bore me"
 		r.tastes.myThingFrame,            // "spicy food is my thing", "opera isn't my thing"
+		r.tastes.nothingBeatsFrame,       // "nothing beats a good cup of rooibos", "you can't beat pho"
 		r.tastes.kindOfPersonFrame,       // "I'm not really a cat person"
 		r.tastes.evaluativeFrame,         // "olives are revolting", "gin tastes awful to me now"
 		r.tastes.nowItsFrame,             // "these days it's woodworking videos", "lately it's all bossa nova"

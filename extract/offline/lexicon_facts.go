@@ -54,7 +54,23 @@ var likeStrength = map[string]float64{
 var likeAdjectives = map[string]string{
 	"obsessed": "with", "crazy": "about", "passionate": "about", "keen": "on", "fond": "of",
 	"addicted": "to", "hooked": "on", "mad": "about", "nuts": "about", "enthusiastic": "about",
+	"partial": "to", "big": "on", "wild": "about",
 }
+
+// tasteContainers are the portions and senses a liking may name instead of
+// the thing ("a good cup of rooibos", "the taste of coriander", "a bit of
+// stilton"): the thing is what follows their "of".
+var tasteContainers = wordSet(`taste,smell,texture,flavour,flavor,sound,idea,cup,mug,glass,pint,bottle,bowl,plate,
+slice,piece,bit,spot,helping,serving,portion,dish,bar,box,bag,scoop`)
+
+// tasteContainerAdjectives may stand inside a container phrase ("a good
+// cup of", "a nice big bowl of").
+var tasteContainerAdjectives = wordSet(`good,nice,big,small,hot,cold,steaming,decent,proper,strong,fresh,little,
+whole,huge,warm,cheeky,quick`)
+
+// tasteNounsFor are what one develops or has for a thing one likes ("a
+// taste for", "a soft spot for", "a weakness for").
+var tasteNounsFor = wordSet(`taste,liking,fondness,love,passion,appetite,weakness,penchant,soft,spot,thing,obsession,craving`)
 
 // drinks are the foods that are drunk (preference slot "drink").
 var drinks = wordSet(`coffee,espresso,latte,cappuccino,tea,green tea,black tea,herbal tea,matcha,chai,water,

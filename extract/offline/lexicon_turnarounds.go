@@ -33,4 +33,5 @@ var actsOnMeNegative = wordSet(`bores,bore,annoys,annoy,irritates,irritate,disgu
 nauseates,nauseate,depresses,depress,exhausts,exhaust,infuriates,infuriate`)
 
 // trailingAdverbs are adverbs a noun phrase may swallow at its end.
-var trailingAdverbs = wordSet(`completely,entirely,anymore,altogether,lately,nowadays,again,recently,now,totally,forever`)
+var trailingAdverbs = wordSet(`completely,entirely,anymore,altogether,lately,nowadays,again,recently,now,totally,forever,
+before,previously,then,back`)

@@ -145,6 +145,10 @@ cut cut cut cutting
 become became become becoming
 find found found -
 warm - - -
+develop - - -
+acquire - - acquiring
+choose chose chosen choosing
+beat beat beaten -
 stick stuck stuck -
 drop dropped dropped dropping
 train - - -

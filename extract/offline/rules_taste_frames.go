@@ -46,6 +46,10 @@ func actingPolarity(c *clause, v int) int {
 		return -1
 	case alt("doesn't|don't", w) && c.seq(v+1, "do", "anything", "for", "me"):
 		return -1
+	case alt("doesn't|don't", w) && c.seq(v+1, "do", "it", "for", "me"), alt("does|do", w) && c.seq(v+1, "not", "do", "it", "for", "me"):
+		return -1 // "sushi doesn't do it for me anymore"
+	case alt("does|do", w) && c.seq(v+1, "it", "for", "me"):
+		return 1 // "jazz really does it for me"
 	case alt("grates|grate", w) && c.seq(v+1, "on", "me"):
 		return -1
 	case alt("makes|make", w) && c.seq(v+1, "me") && alt("sick|gag|cringe|queasy|nauseous", c.at(v+2)):
@@ -184,7 +188,7 @@ func (r *tasteRules) cannotEndure(c *clause) bool {
 // emitTaste emits pred for every kind of thing listed at i, without the
 // adverbs that trail it ("sushi completely", "jazz anymore").
 func (r *tasteRules) emitTaste(c *clause, i int, pred, phrase string) bool {
-	items, _ := takeList(c.toks, i)
+	items, _ := takeList(c.toks, c.pastContainer(i))
 	done := false
 	for _, np := range items {
 		np = trimTrailingAdverbs(np)
@@ -211,4 +215,150 @@ func trimTrailingAdverbs(np nounPhrase) nounPhrase {
 		np.toks = np.toks[:len(np.toks)-1]
 	}
 	return np
+}
+
+// grownFond: "I've grown fond of opera", "I became obsessed with padel",
+// "I got hooked on crosswords", "I've got really into bouldering": a verb
+// of becoming before an adjective of liking (likeAdjectives) says the
+// liking began, as "be" says it holds.
+func (r *tasteRules) grownFond(c *clause) bool {
+	if c.neg || c.future || c.modal != "" || c.would {
+		return false
+	}
+	if c.verb != "get" && !(c.past || c.perfect || c.progressive || c.now) {
+		return false // "children grow fond of..." in the present is a generality
+	}
+	i := c.verbAt + 1
+	for i < c.verbAt+3 && alt("really|very|quite|so|totally|rather|pretty|properly|a|bit|little", c.at(i)) {
+		i++
+	}
+	adj := c.at(i)
+	switch {
+	case adj == "into":
+		return r.emitTaste(c, i+1, "LIKES", "has got into")
+	case likeAdjectives[adj] != "" && alt(likeAdjectives[adj], c.at(i+1)):
+		return r.emitTaste(c, i+2, "LIKES", "has become "+adj+" "+c.at(i+1))
+	}
+	return false
+}
+
+// developedTaste: "I've developed a taste for blue cheese", "I acquired a
+// real liking for opera".
+func (r *tasteRules) developedTaste(c *clause) bool {
+	if c.neg || c.future || c.modal != "" || !(c.past || c.perfect || c.progressive) {
+		return false
+	}
+	i := c.verbAt + 1
+	if !alt("a|an", c.at(i)) {
+		return false
+	}
+	i++
+	if alt("real|strong|new|big|serious|genuine|bit|sudden|proper", c.at(i)) && c.at(i+1) != "for" {
+		i++
+	}
+	if c.at(i) == "of" { // "a bit of a taste for"
+		i++
+		if alt("a|an", c.at(i)) {
+			i++
+		}
+	}
+	if !tasteNounsFor[c.at(i)] || c.at(i+1) != "for" {
+		return false
+	}
+	return r.emitTaste(c, i+2, "LIKES", "has developed a "+c.at(i)+" for")
+}
+
+// haveForTaste: "I have no patience for golf", "I've no interest in
+// reality TV", "I have a soft spot for dumplings", "I have a weakness for
+// pastries". The speaker's own "have" only.
+func (r *tasteRules) haveForTaste(c *clause) bool {
+	if c.subj != c.said.speaker || c.future || c.modal != "" || c.past && !c.perfect && !c.now {
+		return false
+	}
+	i := c.verbAt + 1
+	switch {
+	// Not "no time for": "I have no time for lunch today" is a busy day.
+	case c.at(i) == "no" && alt("patience|love|stomach|interest|appetite", c.at(i+1)) && alt("for|in", c.at(i+2)):
+		return r.emitTaste(c, i+3, "DISLIKES", "has no "+c.at(i+1)+" for")
+	case c.neg && alt("much|any", c.at(i)) && alt("patience|love|stomach|interest|appetite", c.at(i+1)) && alt("for|in", c.at(i+2)):
+		return r.emitTaste(c, i+3, "DISLIKES", "has no "+c.at(i+1)+" for")
+	case c.neg:
+		return false
+	case c.seq(i, "a", "soft", "spot", "for"):
+		return r.emitTaste(c, i+4, "LIKES", "has a soft spot for")
+	case alt("a|an", c.at(i)) && alt("weakness|penchant|taste|liking|fondness|passion|craving", c.at(i+1)) && c.at(i+2) == "for":
+		return r.emitTaste(c, i+3, "LIKES", "has a "+c.at(i+1)+" for")
+	case alt("a|an", c.at(i)) && alt("real|big|huge|serious|strong", c.at(i+1)) && alt("weakness|penchant|taste|liking|fondness|passion|craving", c.at(i+2)) && c.at(i+3) == "for":
+		return r.emitTaste(c, i+4, "LIKES", "has a "+c.at(i+2)+" for")
+	}
+	return false
+}
+
+// nothingBeatsFrame: "nothing beats a good cup of rooibos", "nothing
+// tops pho", "you can't beat a Sunday roast", "nothing compares to jazz
+// on vinyl".
+func (r *tasteRules) nothingBeatsFrame(c *clause) bool {
+	i := 0
+	switch {
+	case c.at(0) == "nothing" && alt("beats|tops|beat|top", c.at(1)):
+		i = 2
+	case c.at(0) == "nothing" && alt("compares|comes", c.at(1)) && alt("to|close", c.at(2)):
+		i = 3
+		if c.at(2) == "close" && c.at(3) == "to" {
+			i = 4
+		}
+	case c.at(0) == "you" && alt("can't|cannot", c.at(1)) && c.at(2) == "beat":
+		i = 3
+	case c.at(0) == "you" && c.seq(1, "can", "not", "beat"):
+		i = 4
+	default:
+		return false
+	}
+	np := takeNP(c.toks, c.pastContainer(i))
+	if np.empty() || !usableObject(np) || c.at(0) == "you" && np.det != "" && !alt("a|an", np.det) {
+		return false // "you can't beat the system" is no taste
+	}
+	if typ, _ := classify(np); typ == ontology.Person {
+		return false
+	}
+	c.subj = c.said.speaker
+	return r.emitTaste(c, i, "LIKES", "loves")
+}
+
+// overItFrame: "I'm over sushi", "I was crazy about sushi, but I'm over it
+// now": done with a taste. A pronoun stands for the taste said just before
+// in the message; a phrase must be a kind of thing ("I'm over the moon",
+// "I'm over the flu" are neither).
+func (r *tasteRules) overIt(c *clause, i int) bool {
+	if c.neg || c.past && !c.perfect && !c.now || c.future || c.at(i) != "over" {
+		return false
+	}
+	if alt("it|them", c.at(i+1)) {
+		k := c.tasteRef()
+		if k == "" {
+			return false
+		}
+		c.emit(fx{pred: "DISLIKES", obj: k, conf: 0.7, strength: 0.6, tmpl: "{S} is over {O}", noDate: true})
+		return true
+	}
+	np := trimTrailingAdverbs(takeNP(c.toks, i+1))
+	if !judgedKind(np) {
+		return false
+	}
+	return r.emitTaste(c, i+1, "DISLIKES", "is over")
+}
+
+// wouldPickOver: "I'd pick tea over coffee any day", "I'd choose trains
+// over planes": a preference said as a choice.
+func (r *tasteRules) wouldPickOver(c *clause) bool {
+	if !c.would || c.neg {
+		return false
+	}
+	np := takeNP(c.toks, c.verbAt+1)
+	if np.empty() || c.at(np.next) != "over" {
+		return false
+	}
+	c.would = false // the choice is the speaker's standing preference, not a wish
+	r.rulePrefer(c)
+	return true
 }

@@ -26,7 +26,7 @@ func (r *tasteRules) ruleLike(c *clause) {
 		// "I loved the concert": an experience, not a taste; but a kind
 		// loved then ("I loved horror films as a teenager") is what a
 		// "they" that follows may turn around.
-		if np := takeNP(c.toks, c.verbAt+1); judgedKind(np) {
+		if np := trimTrailingAdverbs(takeNP(c.toks, c.verbAt+1)); judgedKind(np) {
 			c.said.talk.lastKind, c.said.talk.lastKindEvent = np, c.said.event.ID
 		}
 		return
@@ -367,7 +367,7 @@ func (r *tasteRules) fanOf(c *clause, np nounPhrase, neg bool) {
 
 // likeObjects emits a preference for every phrase of a list at i.
 func (r *tasteRules) likeObjects(c *clause, i int, pred string, neg bool, strength float64, phrase string) {
-	items, _ := takeList(c.toks, i)
+	items, _ := takeList(c.toks, c.pastContainer(i))
 	for _, np := range items {
 		k, _ := c.object(np, "", 0)
 		if k == "" {
@@ -388,9 +388,7 @@ func (r *tasteRules) likeObjects(c *clause, i int, pred string, neg bool, streng
 // beach"), "to VERB ..." ("to paint" → "painting"), or a list of phrases.
 func (r *tasteRules) likeObject(c *clause, i int) []nounPhrase {
 	t := c.toks
-	if c.seq(i, "the", "taste|smell|texture|flavour|flavor|sound|idea", "of") {
-		i += 3 // "I can't stand the taste of coffee": the coffee
-	}
+	i = c.pastContainer(i) // "I can't stand the taste of coffee": the coffee
 	if c.at(i) == "to" {
 		lemma, _, ok := verbOf(c.at(i + 1))
 		if !ok {
@@ -404,6 +402,23 @@ func (r *tasteRules) likeObject(c *clause, i int) []nounPhrase {
 	}
 	items, _ := takeList(t, i)
 	return items
+}
+
+// pastContainer skips a portion or a sense named before the thing liked
+// ("the taste of coriander", "a good cup of rooibos", "a bit of stilton")
+// and returns where the thing starts; i when there is none.
+func (c *clause) pastContainer(i int) int {
+	if !alt("the|a|an|my", c.at(i)) {
+		return i
+	}
+	j := i + 1
+	for j < i+3 && tasteContainerAdjectives[c.at(j)] {
+		j++
+	}
+	if tasteContainers[c.at(j)] && c.at(j+1) == "of" && c.at(j+2) != "" {
+		return j + 2
+	}
+	return i
 }
 
 // likeTemplate phrases a liking with the speaker's own verb and markers.

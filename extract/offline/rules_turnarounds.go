@@ -207,6 +207,17 @@ func (r *tasteRules) growOnFrame(c *clause) bool {
 		return false
 	}
 	np, ok := subjectBefore(t, v, "has|have|'s|'ve|is|are|'re|slowly|finally|gradually|eventually")
+	if ok && len(np.toks) == 1 && alt("it|they", np.toks[0].w) {
+		// "I never liked tea, but it's grown on me": the thing of the
+		// taste said before in the message.
+		k := c.tasteRef()
+		if k == "" {
+			return false
+		}
+		c.subj = c.said.speaker
+		c.emit(fx{subj: c.said.speaker, pred: "LIKES", obj: k, conf: 0.75, strength: 0.7, tmpl: "{S} has come to like {O}"})
+		return true
+	}
 	if !ok || !usableObject(np) || np.det == "my" || np.det == "our" {
 		return false
 	}
@@ -244,8 +255,15 @@ func (r *tasteRules) turnaround(c *clause) bool {
 			pred, phrase, i = "LIKES", "has warmed to", i+1
 		}
 	case "go":
+		for k := 0; k < 3 && alt("right|completely|totally|really|rather|a|bit|little|kind|sort|of|somewhat", c.at(i)) && c.at(i) != "off"; k++ {
+			i++ // "I've gone right off cheesecake", "gone a bit off"
+		}
 		if c.at(i) == "off" && (c.past || c.perfect) {
 			pred, phrase, i = "DISLIKES", "has gone off", i+1
+		}
+	case "turn":
+		if c.at(i) == "against" && (c.past || c.perfect) {
+			pred, phrase, i = "DISLIKES", "has turned against", i+1
 		}
 	case "fall":
 		if c.seq(i, "out", "of", "love", "with") {
