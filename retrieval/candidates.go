@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/graphmem/graphmem/errs"
@@ -144,6 +145,9 @@ func (r *search) textCandidates(ctx context.Context) error {
 	windowScore := map[string]float64{} // turn key → normalized score of the summary covering it
 	if top := topScore(len(hits.Events), func(i int) float64 { return hits.Events[i].Score }); top > 0 {
 		for _, h := range hits.Events {
+			if emptySummary(h.Node.Summary) {
+				continue
+			}
 			c := eventCandidate(h.Node, r.rawText)
 			c.Parts.FullText = h.Score / top
 			r.set.add(c)
@@ -215,7 +219,7 @@ func (r *search) vectorCandidates(ctx context.Context, qvec []float32) error {
 		switch {
 		case h.Kind == KindRaw && r.want(KindRaw):
 			c = r.s.statements.rawCandidate(h.Raw)
-		case h.Kind == KindEvent && r.want(KindEvent):
+		case h.Kind == KindEvent && r.want(KindEvent) && !emptySummary(h.Node.Summary):
 			c = eventCandidate(h.Node, r.rawText)
 		case h.Kind == KindInsight && r.want(KindInsight):
 			c = insightCandidate(h.Insight)
@@ -304,6 +308,29 @@ func factCandidate(f graph.Fact) *candidate {
 	return &candidate{SearchResult: SearchResult{ID: f.ID, Kind: KindFact, Text: f.Fact, Status: f.Status, Polarity: f.Polarity,
 		ValidFrom: f.ValidFrom, ValidTo: f.ValidTo, OccurredAt: f.ObservedAt, SourceEventIDs: f.SourceEventIDs, sessions: f.SessionIDs},
 		ends: [2]string{f.SubjectID, f.ObjectID}, predicate: f.Predicate}
+}
+
+// emptySummary reports whether a summary says nothing: every section
+// "(none)" and the state only the window's description ("Window: 2 events
+// from ... between User, Assistant"). The offline condenser writes one for a
+// window it read no statement from; as a result it carries no evidence, yet
+// its few words made it a near neighbour of short questions.
+func emptySummary(text string) bool {
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || line == "<think>" || line == "</think>" {
+			continue
+		}
+		if strings.HasSuffix(line, ":") && strings.ToUpper(line) == line {
+			continue // a section heading
+		}
+		line = strings.TrimSpace(strings.TrimLeft(line, "-*• "))
+		if line == "(none)" || strings.HasPrefix(line, "Window:") {
+			continue
+		}
+		return false
+	}
+	return true
 }
 
 // eventCandidate is a summary; its sources are the covered events that

@@ -680,10 +680,15 @@ func (r *search) demoteStaleSummaries() {
 	}
 }
 
-// historyQuestion reports whether a query asks about the past.
+// historyQuestion reports whether a query asks about the past. "Where is
+// the user originally from?" does not: "originally" with "from" asks for
+// an origin, which has no older value, unless another word of the past is
+// there too ("where did the user live before?").
 func historyQuestion(query string) bool {
-	for _, w := range strings.FieldsFunc(strings.ToLower(query), func(r rune) bool { return r < 'a' || r > 'z' }) {
-		if historyWords[w] {
+	words := strings.FieldsFunc(strings.ToLower(query), func(r rune) bool { return r < 'a' || r > 'z' })
+	origin := slices.Contains(words, "from")
+	for _, w := range words {
+		if historyWords[w] && !(origin && (w == "originally" || w == "initially")) {
 			return true
 		}
 	}

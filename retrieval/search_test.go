@@ -2,6 +2,7 @@ package retrieval
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/graphmem/graphmem/errs"
@@ -181,5 +182,41 @@ func TestSpeakerPriorDemotesOtherSpeakers(t *testing.T) {
 	}
 	if car.Parts.FullText != cfg.OtherSpeakerWeight || car.Parts.Graph != 0.5*cfg.OtherSpeakerWeight {
 		t.Errorf("the other speaker's turn: %+v, want scaled by %v", car.Parts, cfg.OtherSpeakerWeight)
+	}
+}
+
+// TestEmptySummary: a summary whose sections are all "(none)" beside the
+// window's description says nothing and is no candidate; one line of
+// content, in any section or as free text, makes it one.
+func TestEmptySummary(t *testing.T) {
+	empty := "USER_CONTEXT:\n- (none)\nCOMPLETED:\n- (none)\nPENDING:\n- (none)\nCURRENT_STATE:\n- Window: 2 events from 20 October 2023 between User, Assistant"
+	if !emptySummary(empty) {
+		t.Error("an all-(none) summary was read as saying something")
+	}
+	for _, s := range []string{
+		strings.Replace(empty, "COMPLETED:\n- (none)", "COMPLETED:\n- User: I'm from Braga.", 1),
+		strings.Replace(empty, "USER_CONTEXT:\n- (none)", "USER_CONTEXT:\n- The user lives in Braga", 1),
+		"The user talked about moving to Braga.",
+	} {
+		if emptySummary(s) {
+			t.Errorf("a summary with content was read as empty:\n%s", s)
+		}
+	}
+}
+
+// TestOriginIsNotAHistoryQuestion: "originally" asks for the past unless
+// it asks where someone is from, which has no older value.
+func TestOriginIsNotAHistoryQuestion(t *testing.T) {
+	for q, want := range map[string]bool{
+		"Where is the user originally from?":                false,
+		"Where does the user come from originally?":         false,
+		"Where did the user originally live?":               true,
+		"Where did the user live before moving here?":       true,
+		"Where was the user working before, and from when?": true,
+		"Which city does the user live in now?":             false,
+	} {
+		if got := historyQuestion(q); got != want {
+			t.Errorf("historyQuestion(%q) = %v, want %v", q, got, want)
+		}
 	}
 }
