@@ -147,7 +147,8 @@ func takeNP(toks []tok, i int) nounPhrase {
 			}
 			break
 		}
-		if _, f, isVerb := verbOf(t.w); isVerb && i > start && (f == formS || f == formPast) && !t.cap {
+		if _, f, isVerb := verbOf(t.w); isVerb && i > start && (f == formS || f == formPast) && !t.cap &&
+			!(f == formS && pluralNounAt(toks, i)) {
 			break // "raw fish makes": the verb ends the subject phrase
 		}
 		i++
@@ -170,6 +171,21 @@ func takeNP(toks []tok, i int) nounPhrase {
 		}
 	}
 	return np
+}
+
+// pluralNounAt reports whether the -s form at i ends the phrase as a plural
+// noun rather than starting a verb: nothing a verb would take follows it
+// ("I'm done with energy drinks.", "energy drinks and coffee", "energy
+// drinks anymore"), where "raw fish makes me sick" goes on.
+func pluralNounAt(toks []tok, i int) bool {
+	if !strings.HasSuffix(toks[i].w, "s") {
+		return false
+	}
+	if i+1 >= len(toks) {
+		return true
+	}
+	n := toks[i+1]
+	return n.kind == nlp.Punct || alt("and|or|too|either|anymore|now|lately|nowadays|again", n.w) || trailingAdverbs[n.w]
 }
 
 // takeList reads "A, B and C" starting at i: noun phrases separated by

@@ -6,7 +6,7 @@ import "testing"
 // verbs (issue 10 §3): verbs of becoming before an adjective of liking, a
 // taste developed or had "for" a thing, portions and senses named instead
 // of the thing, adverbs inside the perfect and before the copula,
-// "nothing beats", a choice between two, a taste dropped ("over it",
+// "nothing beats", a choice between two, plural nouns spelled like verbs, a taste dropped ("over it",
 // "turned against", "doesn't do it for me") and the pronoun of a taste
 // said before. The sentences were written for this test, not taken from
 // any evaluation set; the controls below keep the constructions from
@@ -31,6 +31,9 @@ func TestTasteWordings(t *testing.T) {
 		{name: "over it", text: "I was crazy about sushi, but I'm over it now.", want: []want{{pred: "DISLIKES", obj: "sushi"}}},
 		{name: "turned against", text: "I've turned against spicy food lately.", want: []want{{pred: "DISLIKES", obj: "spicy food"}}},
 		{name: "would pick over", text: "I'd pick tea over coffee any day.", want: []want{{pred: "PREFERS", obj: "tea"}}},
+		{name: "plural noun like a verb", text: "I'm done with energy drinks.", want: []want{{pred: "DISLIKES", obj: "energy drinks"}},
+			none: []want{{pred: "DISLIKES", obj: "energy"}}},
+		{name: "plural noun in a list", text: "I love energy drinks and crisps.", want: []want{{pred: "LIKES", obj: "energy drinks"}, {pred: "LIKES", obj: "crisps"}}},
 		// controls
 		{name: "no time for lunch", text: "I have no time for lunch today.", none: []want{{pred: "DISLIKES", obj: "lunch"}}},
 		{name: "over the moon", text: "I'm over the moon about the new flat.", none: []want{{pred: "DISLIKES", obj: "moon"}}},
