@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/graphmem/graphmem/bench/dataset"
 )
 
 // The short report: one compact table per phase, a column per server
@@ -200,6 +202,23 @@ func locomoMD(m *mdWriter, r *results, runOf func(string) *serverRun) {
 			val(func(mm metricSet) float64 { return mm.AllAt10 }))
 	}
 	row("multi-hop MRR@10", "1", val(func(mm metricSet) float64 { return mm.MRR }))
+	// Halves by conversation (dataset.Half of the sample id): the project's
+	// reviewers check on conversations it never saw, so the held-out half is
+	// whole conversations.
+	for _, h := range []string{dataset.Dev, dataset.HeldOut} {
+		for _, mh := range []bool{false, true} {
+			label := fmt.Sprintf("recall_all@10, %s half of the conversations", h)
+			if mh {
+				label = fmt.Sprintf("multi-hop recall_all@10, %s half of the conversations", h)
+			}
+			m.row(label, func(n string) string {
+				if s := runOf(n).Retrieval; s != nil {
+					return halfRecall(s.PerQuestion, h, mh, true)
+				}
+				return na
+			}, halfRecall(rr.PerQuestion, h, mh, false), "—", "—")
+		}
+	}
 	row("recall_all, 1k-token budget", groupHeadline, val(func(mm metricSet) float64 { return mm.AllBudget1k }))
 	row("recall_all, 2k-token budget", groupHeadline, val(func(mm metricSet) float64 { return mm.AllBudget2k }))
 	row("tokens of top-10 texts (mean)", groupHeadline, func(mm metricSet) *float64 { return ptr(mm.TopTokens) })
@@ -375,6 +394,14 @@ func paraMD(m *mdWriter, r *results, runOf func(string) *serverRun) {
 	m.row("evidence@10", para(func(p *paraReport) string { return score(p.Graphmem, p.Graphmem.Hits10) }), score(any.BM25, any.BM25.Hits10))
 	m.row("MRR@10", para(func(p *paraReport) string { return fmt.Sprintf("%.3f", p.Graphmem.MRR) }), fmt.Sprintf("%.3f", any.BM25.MRR))
 	m.row("evidence@3, turn level (results expanded)", para(func(p *paraReport) string { return score(p.GraphmemTurns, p.GraphmemTurns.Hits3) }), "—")
+	for _, h := range []string{dataset.Dev, dataset.HeldOut} {
+		if s, ok := any.ByHalf[h]; ok {
+			m.row(fmt.Sprintf("evidence@3, %s half (n = %d)", h, s.N), para(func(p *paraReport) string {
+				c := p.ByHalf[h]
+				return score(c, c.Hits3)
+			}), "—")
+		}
+	}
 	if s, ok := any.ByKind["current"]; ok {
 		m.row(fmt.Sprintf("evidence@3, kind current (n = %d)", s.N), para(func(p *paraReport) string {
 			c := p.ByKind["current"]
@@ -553,4 +580,31 @@ func problemsMD(m *mdWriter, r *results) {
 	for _, e := range r.Errors {
 		m.w("- %s", e)
 	}
+}
+
+// halfRecall is recall_all@10 over categories 1-4 (multi-hop alone with mh)
+// of the questions whose conversation falls in half h, with n; of graphmem
+// or, with graphmem false, of BM25.
+func halfRecall(pqs []perQuestion, h string, mh, graphmem bool) string {
+	hit, n := 0, 0
+	for _, q := range pqs {
+		if q.Category < 1 || q.Category > 4 || mh && q.Category != 1 || dataset.Half(q.UserID) != h {
+			continue
+		}
+		ok := q.BM25All10
+		if graphmem {
+			if q.GraphmemAll10 == nil {
+				continue
+			}
+			ok = *q.GraphmemAll10
+		}
+		n++
+		if ok {
+			hit++
+		}
+	}
+	if n == 0 {
+		return na
+	}
+	return fmt.Sprintf("%.3f (n = %d)", float64(hit)/float64(n), n)
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/graphmem/graphmem/bench/dataset"
 )
 
 func TestParseProcStatus(t *testing.T) {
@@ -65,5 +67,45 @@ func TestMarkdownPartial(t *testing.T) {
 	if !strings.Contains(md, "| target | on | off |") || !strings.Contains(md, "| LoCoMo recall_all@10, categories 1-4 | n/a | n/a |") ||
 		!strings.Contains(md, "/v1/search was not available (HTTP 404)") || strings.Contains(md, "## LoCoMo") {
 		t.Errorf("%s", md)
+	}
+}
+
+// TestHalfRecall: the per-half LoCoMo rows count categories 1-4 of the
+// conversations in that half only (multi-hop alone when asked), and say
+// n/a for a half with no question.
+func TestHalfRecall(t *testing.T) {
+	yes, no := true, false
+	var dev, held string
+	for _, id := range []string{"conv-26", "conv-30", "conv-41", "conv-42", "conv-43", "conv-44", "conv-47"} {
+		switch dataset.Half(id) {
+		case dataset.Dev:
+			dev = id
+		default:
+			held = id
+		}
+	}
+	if dev == "" || held == "" {
+		t.Fatal("no conversation id of each half among the candidates")
+	}
+	pqs := []perQuestion{
+		{UserID: dev, Category: 1, GraphmemAll10: &yes, BM25All10: false},
+		{UserID: dev, Category: 2, GraphmemAll10: &no, BM25All10: true},
+		{UserID: dev, Category: 5, GraphmemAll10: &yes, BM25All10: true}, // adversarial: not counted
+		{UserID: held, Category: 4, GraphmemAll10: &no, BM25All10: false},
+	}
+	for _, c := range []struct {
+		half         string
+		mh, graphmem bool
+		want         string
+	}{
+		{dataset.Dev, false, true, "0.500 (n = 2)"},
+		{dataset.Dev, true, true, "1.000 (n = 1)"},
+		{dataset.Dev, false, false, "0.500 (n = 2)"},
+		{dataset.HeldOut, false, true, "0.000 (n = 1)"},
+		{dataset.HeldOut, true, true, na},
+	} {
+		if got := halfRecall(pqs, c.half, c.mh, c.graphmem); got != c.want {
+			t.Errorf("halfRecall(%s, multi-hop %v, graphmem %v) = %q, want %q", c.half, c.mh, c.graphmem, got, c.want)
+		}
 	}
 }

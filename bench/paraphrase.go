@@ -230,6 +230,9 @@ type paraReport struct {
 	Graphmem      paraScores            `json:"graphmem"`
 	GraphmemTurns paraScores            `json:"graphmem_turn_level"`
 	ByKind        map[string]paraScores `json:"graphmem_by_kind"`
+	// ByHalf splits the questions by dataset.Half of their record's id:
+	// ranking is tuned on the dev half only.
+	ByHalf map[string]paraScores `json:"graphmem_by_half"`
 	// BM25 ranks the same user's turns (own and distractors).
 	BM25 paraScores `json:"bm25_raw_turns"`
 	// EmptyResults counts questions answered with no result at all, though
@@ -340,9 +343,10 @@ func ingestParaphrase(ctx context.Context, c *client, recs []paraRecord, d *conv
 
 // evalParaphrase asks every question and scores graphmem and BM25.
 func evalParaphrase(ctx context.Context, c *client, recs []paraRecord, d *conversation) *paraReport {
-	rep := &paraReport{Users: len(recs), Distractor: d.UserID, DistractorTurns: len(d.Turns), ByKind: map[string]paraScores{}}
+	rep := &paraReport{Users: len(recs), Distractor: d.UserID, DistractorTurns: len(d.Turns), ByKind: map[string]paraScores{},
+		ByHalf: map[string]paraScores{}}
 	var ranks, turnRanks []int
-	byKind := map[string][]int{}
+	byKind, byHalf := map[string][]int{}, map[string][]int{}
 	for _, r := range recs {
 		for _, q := range r.Questions {
 			rep.Questions++
@@ -360,6 +364,7 @@ func evalParaphrase(ctx context.Context, c *client, recs []paraRecord, d *conver
 			ranks = append(ranks, rank)
 			turnRanks = append(turnRanks, evidenceRank(firstN(turnItems(res.Results), topK), q.Evidence))
 			byKind[q.Kind] = append(byKind[q.Kind], rank)
+			byHalf[dataset.Half(r.ID)] = append(byHalf[dataset.Half(r.ID)], rank)
 			if rank == 0 || rank > 3 {
 				rep.Misses = append(rep.Misses, paraMiss{User: r.UserID, Query: q.Query, Kind: q.Kind, Evidence: q.Evidence,
 					Rank: rank, Top: brief(res.Results, 3)})
@@ -371,6 +376,9 @@ func evalParaphrase(ctx context.Context, c *client, recs []paraRecord, d *conver
 	rep.GraphmemTurns = paraAggregate(turnRanks)
 	for k, rs := range byKind {
 		rep.ByKind[k] = paraAggregate(rs)
+	}
+	for h, rs := range byHalf {
+		rep.ByHalf[h] = paraAggregate(rs)
 	}
 	rep.BM25 = paraAggregate(paraBM25Ranks(recs, d))
 	return rep
