@@ -359,12 +359,29 @@ func kindTurn(m, n *Fact) bool {
 		return false
 	}
 	switch {
-	case n.Polarity == ontology.Negative && KindOf(m.ObjectName, n.ObjectName):
-		return true // n denies the general kind m's liking is a sort of
+	case n.Polarity == ontology.Negative && (KindOf(m.ObjectName, n.ObjectName) || ActivityOf(m.ObjectName, n.ObjectName)):
+		return true // n denies the general kind m's liking is a sort of, or the thing of m's activity
 	case n.Polarity == ontology.Positive && m.Polarity == ontology.Negative && KindOf(n.ObjectName, m.ObjectName):
 		return true // n likes a sort of the kind m disliked
 	}
 	return false
+}
+
+// ActivityOf reports whether the name act is an activity done with the
+// thing named thing: thing's words followed by one -ing word ("sourdough
+// baking", "sourdough"; "wine tasting", "wine"; "bird watching", "birds").
+// "I'm done with sourdough" takes back "obsessed with sourdough baking".
+func ActivityOf(act, thing string) bool {
+	a, t := kindWords(act), kindWords(thing)
+	if len(t) == 0 || len(a) != len(t)+1 || !strings.HasSuffix(a[len(a)-1], "ing") || len(a[len(a)-1]) < 5 {
+		return false
+	}
+	for i := range t {
+		if nlp.Singular(a[i]) != nlp.Singular(t[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // kindDenied reports whether the new denial n covers the current fact m

@@ -31,6 +31,28 @@ func TestKindOf(t *testing.T) {
 	}
 }
 
+// TestActivityOf: an activity done with a thing is the thing's words and
+// one -ing word after them.
+func TestActivityOf(t *testing.T) {
+	for _, c := range []struct {
+		act, thing string
+		want       bool
+	}{
+		{"sourdough baking", "sourdough", true},
+		{"wine tasting", "wine", true},
+		{"bird watching", "birds", true},
+		{"sourdough bread", "sourdough", false}, // a sort of bread, not an activity
+		{"baking", "sourdough", false},
+		{"sourdough baking", "sourdough bread", false},
+		{"sourdough baking classes", "sourdough", false},
+		{"king", "", false},
+	} {
+		if got := ActivityOf(c.act, c.thing); got != c.want {
+			t.Errorf("ActivityOf(%q, %q) = %v, want %v", c.act, c.thing, got, c.want)
+		}
+	}
+}
+
 // TestPlanKindTurns: a taste turned on a kind of thing, across a kind and
 // its sub-kind (facts as the graph loads them: LIKES positive, DISLIKES
 // negative, the object's name known).
@@ -56,6 +78,13 @@ func TestPlanKindTurns(t *testing.T) {
 			in:       []*Fact{incoming("hist", "LIKES", "o-hist", "2025-03-01").with(objectNamed("history podcasts"))},
 			kinds:    []string{"polarity/resolved/new"},
 			states:   []string{"bore superseded until 2025-03-01 by hist", "hist current"},
+		},
+		{
+			name:     "a newer aversion to a thing closes the liked activity done with it",
+			existing: []*Fact{stored("bake", "LIKES", "o-sb", "2024-01-01").with(objectNamed("sourdough baking"))},
+			in:       []*Fact{incoming("done", "DISLIKES", "o-sd", "2025-03-01").with(objectNamed("sourdough"))},
+			kinds:    []string{"polarity/resolved/new"},
+			states:   []string{"bake superseded until 2025-03-01 by done", "done current"},
 		},
 		{
 			name:     "liking the kind and hating one sub-kind coexist",

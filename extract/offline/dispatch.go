@@ -140,7 +140,7 @@ func newRecognizers() *recognizers {
 		// schedules and budgets
 		"reschedule": r.schedules.ruleReschedule, "shift": r.schedules.ruleReschedule,
 		"raise": r.budgets.ruleBudgetChange, "increase": r.budgets.ruleBudgetChange,
-		"lower": r.budgets.ruleBudgetChange, "cut": r.budgets.ruleBudgetChange,
+		"lower": r.budgets.ruleBudgetChange, "cut": r.either(r.budgets.ruleBudgetChange, r.hobbies.cutOut),
 		// verbs whose complement decides (complements.go)
 		"have": r.either(r.have, r.tastes.haveForTaste), "get": r.either(r.get, r.tastes.cannotGetEnough, r.tastes.grownFond),
 		"land": r.get, "become": r.either(r.become, r.tastes.grownFond),

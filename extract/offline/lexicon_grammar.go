@@ -45,6 +45,10 @@ var fillerPhrases = [][]string{
 	{"by", "the", "way"}, {"guess", "what"}, {"big", "news"}, {"fun", "fact"}, {"side", "note"},
 	{"quick", "update"}, {"heads", "up"}, {"thank", "you"}, {"good", "news"}, {"great", "news"},
 	{"the", "thing", "is"}, {"long", "story", "short"}, {"in", "fact"}, {"to", "be", "fair"},
+	// discourse openers before a comma ("Funny thing, jazz has grown on me")
+	{"funny", "thing", ","}, {"funnily", "enough"}, {"oddly", "enough"}, {"strangely", "enough"},
+	{"believe", "it", "or", "not"}, {"truth", "be", "told"}, {"to", "be", "honest"}, {"you", "know", "what", ","},
+	{"weirdly", ","}, {"surprisingly", ","}, {"plot", "twist"},
 }
 
 // contextFillers are fillers only when a comma follows ("Great, I ...").
@@ -105,7 +109,9 @@ whenever,until,if,when,where,after,before,once`)
 
 // clauseAdverbs may sit between a conjunction and the next clause's start.
 var clauseAdverbs = wordSet(`now,then,also,still,just,really,actually,recently,finally,currently,today,
-later,even,sometimes,usually,often,always,never,soon,already,lately,now,afterwards,suddenly,eventually`)
+later,even,sometimes,usually,often,always,never,soon,already,lately,now,afterwards,suddenly,eventually,
+honestly,frankly,luckily,sadly,unfortunately,thankfully,basically,literally,seriously,truthfully,weirdly,oddly,
+funnily,surprisingly,obviously,personally,admittedly`)
 
 // Noun phrases: what opens, skips, ends and counts in one.
 

@@ -96,22 +96,40 @@ func (r *hobbyRules) ruleGive(c *clause) {
 		r.stopActivity(c, c.gerundPhrase(w, i+1))
 		return
 	}
-	np := takeNP(c.toks, i)
+	r.givenUp(c, takeNP(c.toks, i), "gave up")
+}
+
+// givenUp emits the end of what np names: a language no longer learnt, a
+// food or drink no longer taken, an activity no longer done.
+func (r *hobbyRules) givenUp(c *clause, np nounPhrase, phrase string) bool {
+	np = trimTrailingAdverbs(np)
 	if !usableObject(np) {
-		return
+		return false
 	}
 	typ, _ := classify(np)
 	switch {
 	case languages[np.key()] || typ == ontology.Language:
 		k, _ := c.object(np, ontology.Language, 2)
-		c.emit(fx{pred: "LEARNING", obj: k, neg: true, tmpl: "{S} gave up {O}{D}"})
+		c.emit(fx{pred: "LEARNING", obj: k, neg: true, tmpl: "{S} " + phrase + " {O}{D}"})
 	case typ == ontology.Food:
 		k, _ := c.object(np, ontology.Food, 2)
-		c.emit(fx{pred: "LIKES", obj: k, neg: true, strength: 0.6, tmpl: "{S} gave up {O}{D}"})
+		c.emit(fx{pred: "LIKES", obj: k, neg: true, strength: 0.6, tmpl: "{S} " + phrase + " {O}{D}"})
 	case typ == ontology.Activity:
 		k, _ := c.object(np, ontology.Activity, 2)
-		c.emit(fx{pred: "PRACTICES", obj: k, neg: true, tmpl: "{S} gave up {O}{D}"})
+		c.emit(fx{pred: "PRACTICES", obj: k, neg: true, tmpl: "{S} " + phrase + " {O}{D}"})
+	default:
+		return false
 	}
+	return true
+}
+
+// cutOut: "I've cut out espresso completely", "I cut out sugar in
+// January": a food, drink or habit given up.
+func (r *hobbyRules) cutOut(c *clause) bool {
+	if c.neg || c.future || c.modal != "" || c.would || c.at(c.verbAt+1) != "out" {
+		return false
+	}
+	return r.givenUp(c, takeNP(c.toks, c.verbAt+2), "cut out")
 }
 
 // ruleActivity: hobby verbs. Present tense is a habit ("I paint", "I run

@@ -138,6 +138,8 @@ func (r *tasteRules) lostInterest(c *clause) bool {
 	switch {
 	case c.seq(i, "interest", "in"):
 		i += 2
+	case alt("all|any|much", c.at(i)) && c.seq(i+1, "interest", "in"): // "lost all interest in running"
+		i += 3
 	case c.seq(i, "my", "taste|appetite", "for"):
 		i += 3
 	default:

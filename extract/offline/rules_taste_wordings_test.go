@@ -34,11 +34,15 @@ func TestTasteWordings(t *testing.T) {
 		{name: "plural noun like a verb", text: "I'm done with energy drinks.", want: []want{{pred: "DISLIKES", obj: "energy drinks"}},
 			none: []want{{pred: "DISLIKES", obj: "energy"}}},
 		{name: "plural noun in a list", text: "I love energy drinks and crisps.", want: []want{{pred: "LIKES", obj: "energy drinks"}, {pred: "LIKES", obj: "crisps"}}},
+		{name: "lost all interest", text: "My knees gave up and honestly I've lost all interest in running.", want: []want{{pred: "DISLIKES", obj: "running"}}},
+		{name: "cut out", text: "I've cut out espresso completely, it was wrecking my sleep.", want: []want{{pred: "LIKES", obj: "espresso", neg: true}}},
+		{name: "discourse opener", text: "Funny thing, jazz has really grown on me this year.", want: []want{{pred: "LIKES", obj: "jazz"}}},
 		// controls
 		{name: "no time for lunch", text: "I have no time for lunch today.", none: []want{{pred: "DISLIKES", obj: "lunch"}}},
 		{name: "over the moon", text: "I'm over the moon about the new flat.", none: []want{{pred: "DISLIKES", obj: "moon"}}},
 		{name: "beat the system", text: "You can't beat the system.", none: []want{{pred: "LIKES", obj: "system"}}},
 		{name: "grew up", text: "I grew up in Leeds.", none: []want{{pred: "LIKES", obj: "*"}}},
 		{name: "would pick up", text: "I'd pick up the kids if I could.", none: []want{{pred: "PREFERS", obj: "*"}}},
+		{name: "cut out of a photo", text: "I cut out the background of the photo.", none: []want{{pred: "LIKES", obj: "*"}}},
 	})
 }
