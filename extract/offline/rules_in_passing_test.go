@@ -27,6 +27,12 @@ func TestInPassingAndImplied(t *testing.T) {
 		{name: "picked up, no subject", text: "Picked up bouldering too.", want: []want{{pred: "LIKES", obj: "bouldering"}}},
 		{name: "traded in for", text: "Traded my Kindle in for a Kobo last month.",
 			want: []want{{pred: "USES", obj: "Kobo"}, {pred: "USES", obj: "Kindle", neg: true}}},
+		{name: "after a clause whose verb the rules do not know", text: "The gym closed and I love yoga now.",
+			want: []want{{pred: "LIKES", obj: "yoga"}}},
+		{name: "after a possessive subject with such a verb", text: "My old gym closed and I love yoga now.",
+			want: []want{{pred: "LIKES", obj: "yoga"}}},
+		{name: "compound subject still one clause", text: "My wife and I moved to Lyon last year.",
+			want: []want{{pred: "LIVES_IN", obj: "Lyon"}}},
 		// controls
 		{name: "a kin role is no favourite", text: "Sam is my brother.", none: []want{{pred: "HAS_FAVORITE"}}},
 		{name: "picking someone up", text: "I picked up the kids.", none: []want{{pred: "LIKES"}}},

@@ -228,7 +228,7 @@ func clauses(toks []tok) [][]tok {
 	var out [][]tok
 	var pending []tok
 	for _, s := range segs {
-		if !hasVerb(s) {
+		if !hasVerb(s) && !(len(out) == 0 && pastAfterSubject(s)) {
 			if len(out) == 0 {
 				pending = append(pending, s...)
 			} else {
@@ -252,6 +252,26 @@ func clauses(toks []tok) [][]tok {
 		out = append(out, pending)
 	}
 	return out
+}
+
+// pastAfterSubject reports whether a piece the lexicon finds no verb in
+// still reads as a clause: a regular past tense right after a subject
+// ("the gym closed", "it rained"), unknown to the rules but finite. Such a
+// piece is not a heading to merge into the next ("The gym closed and I
+// love yoga now" would read "the gym" as the subject of "love").
+func pastAfterSubject(s []tok) bool {
+	for i := 1; i < len(s); i++ {
+		w := s[i].w
+		if len(w) < 5 || !strings.HasSuffix(w, "ed") || s[i].cap || s[i].kind != nlp.Word {
+			continue
+		}
+		prev := s[i-1]
+		if prev.kind != nlp.Word || determiners[prev.w] || clauseAdverbs[prev.w] || evalAdverbs[prev.w] {
+			continue // "the closed shop", "really excited"
+		}
+		return true
+	}
+	return false
 }
 
 // startsClause reports whether the words at i open a clause of their own:
@@ -299,7 +319,7 @@ func possessiveOnly(s []tok) bool {
 	if len(s) == 0 || len(s) > 4 || s[0].w != "my" && s[0].w != "our" {
 		return false
 	}
-	return !hasVerb(s)
+	return !hasVerb(s) && !pastAfterSubject(s) // "my old gym closed and I..." is two clauses
 }
 
 // onlyNames reports whether a piece is just a name ("Sam" in "Sam and I
