@@ -149,7 +149,6 @@ type onnxNode struct {
 	inputs, outputs []string
 	name, op        string
 	dead            bool
-	raw             []byte // the whole field, tag included
 }
 
 // onnxTensor is what the rewrite reads of an initializer.
@@ -218,25 +217,29 @@ func int8Graph(b []byte) ([]byte, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
+	// nodeAt and initAt name what each field of fs holds, for the copy below.
+	nodeAt, initAt := map[int]*onnxNode{}, map[int]string{}
 	var nodes []*onnxNode
 	init := map[string]onnxTensor{}
-	for _, f := range fs {
+	for i, f := range fs {
 		switch {
 		case f.num == graphNode && f.typ == protowire.BytesType:
 			n, err := readNode(f.val)
 			if err != nil {
 				return nil, 0, fmt.Errorf("node: %w", err)
 			}
-			n.raw = f.raw
 			nodes = append(nodes, &n)
+			nodeAt[i] = &n
 		case f.num == graphInitializer && f.typ == protowire.BytesType:
 			name, t, err := readTensor(f.val)
 			if err != nil {
 				return nil, 0, fmt.Errorf("initializer: %w", err)
 			}
 			init[name] = t
+			initAt[i] = name
 		}
 	}
+	reshape := map[string][]int64{} // scales read as [N] instead of [1, N]
 	producer := map[string]*onnxNode{}
 	uses := map[string]int{}
 	for _, n := range nodes {
@@ -288,36 +291,24 @@ func int8Graph(b []byte) ([]byte, int, error) {
 			if uses[scale] != 1 {
 				continue
 			}
-			sc.dims = []int64{product(sc.dims)}
-			init[scale] = sc
+			reshape[scale] = []int64{product(sc.dims)}
 		}
 		replaced[n] = dqMatMulNode(n, cast.inputs[0], scale)
 		mul.dead, cast.dead = true, true
 	}
 	var out []byte
-	for _, f := range fs {
-		switch {
-		case f.num == graphNode && f.typ == protowire.BytesType:
-			n := nodes[0]
-			nodes = nodes[1:]
-			if n.dead {
-				continue
-			}
-			if r, ok := replaced[n]; ok {
-				out = append(out, r...)
-				continue
-			}
-			out = append(out, f.raw...)
-		case f.num == graphInitializer && f.typ == protowire.BytesType:
-			name, t, _ := readTensor(f.val)
-			if nt := init[name]; len(nt.dims) != len(t.dims) {
-				out = append(out, reshaped(f.val, nt.dims)...)
-				continue
-			}
-			out = append(out, f.raw...)
-		default:
-			out = append(out, f.raw...)
+	for i, f := range fs {
+		if n := nodeAt[i]; n != nil && n.dead {
+			continue
+		} else if r, ok := replaced[n]; n != nil && ok {
+			out = append(out, r...)
+			continue
 		}
+		if dims, ok := reshape[initAt[i]]; ok {
+			out = append(out, reshaped(f.val, dims)...)
+			continue
+		}
+		out = append(out, f.raw...)
 	}
 	return out, len(replaced), nil
 }
