@@ -57,17 +57,6 @@ var likeAdjectives = map[string]string{
 	"partial": "to", "big": "on", "wild": "about",
 }
 
-// tasteContainers are the portions and senses a liking may name instead of
-// the thing ("a good cup of rooibos", "the taste of coriander", "a bit of
-// stilton"): the thing is what follows their "of".
-var tasteContainers = wordSet(`taste,smell,texture,flavour,flavor,sound,idea,cup,mug,glass,pint,bottle,bowl,plate,
-slice,piece,bit,spot,helping,serving,portion,dish,bar,box,bag,scoop`)
-
-// tasteContainerAdjectives may stand inside a container phrase ("a good
-// cup of", "a nice big bowl of").
-var tasteContainerAdjectives = wordSet(`good,nice,big,small,hot,cold,steaming,decent,proper,strong,fresh,little,
-whole,huge,warm,cheeky,quick`)
-
 // tasteNounsFor are what one develops or has for a thing one likes ("a
 // taste for", "a soft spot for", "a weakness for").
 var tasteNounsFor = wordSet(`taste,liking,fondness,love,passion,appetite,weakness,penchant,soft,spot,thing,obsession,craving`)

@@ -143,7 +143,7 @@ yourself,himself,herself,ourselves,themselves,mine,yours,hers,ours,theirs,there,
 
 // containers are measures whose content is the real object.
 var containers = wordSet(`glass,cup,mug,bottle,bowl,slice,piece,plate,pint,can,bag,box,bunch,bit,lot,kind,
-type,sort,couple,pair,scoop,spoonful,handful,shot,jar,pot`)
+type,sort,couple,pair,scoop,spoonful,handful,shot,jar,pot,taste,smell,texture,flavour,flavor,sound,idea`)
 
 var numberWords = wordSet(`one,two,three,four,five,six,seven,eight,nine,ten,eleven,twelve,couple,few,several`)
 

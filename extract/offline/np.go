@@ -100,6 +100,14 @@ func takeNP(toks []tok, i int) nounPhrase {
 		toks[i+1].kind == nlp.Word && !npStop[toks[i+1].w] {
 		i++
 	}
+	if i+2 < len(toks) && npStop[toks[i].w] && containers[toks[i].w] && toks[i+1].w == "of" {
+		// "a bit of stilton", "a lot of jazz": the portion words that stop
+		// a phrase stand for what follows their "of" (the other containers
+		// are unwrapped after the loop).
+		if inner := takeNP(toks, i+2); !inner.empty() {
+			return inner
+		}
+	}
 	start := i
 	for i < len(toks) && i-start < 6 {
 		t := toks[i]

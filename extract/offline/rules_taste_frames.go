@@ -190,7 +190,7 @@ func (r *tasteRules) cannotEndure(c *clause) bool {
 // emitTaste emits pred for every kind of thing listed at i, without the
 // adverbs that trail it ("sushi completely", "jazz anymore").
 func (r *tasteRules) emitTaste(c *clause, i int, pred, phrase string) bool {
-	items, _ := takeList(c.toks, c.pastContainer(i))
+	items, _ := takeList(c.toks, i)
 	done := false
 	for _, np := range items {
 		np = trimTrailingAdverbs(np)
@@ -316,7 +316,7 @@ func (r *tasteRules) nothingBeatsFrame(c *clause) bool {
 	default:
 		return false
 	}
-	np := takeNP(c.toks, c.pastContainer(i))
+	np := takeNP(c.toks, i)
 	if np.empty() || !usableObject(np) || c.at(0) == "you" && np.det != "" && !alt("a|an", np.det) {
 		return false // "you can't beat the system" is no taste
 	}
@@ -360,7 +360,6 @@ func (r *tasteRules) wouldPickOver(c *clause) bool {
 	if np.empty() || c.at(np.next) != "over" {
 		return false
 	}
-	c.would = false // the choice is the speaker's standing preference, not a wish
-	r.rulePrefer(c)
+	r.rulePrefer(c) // the choice is the speaker's standing preference, not a wish
 	return true
 }

@@ -367,7 +367,7 @@ func (r *tasteRules) fanOf(c *clause, np nounPhrase, neg bool) {
 
 // likeObjects emits a preference for every phrase of a list at i.
 func (r *tasteRules) likeObjects(c *clause, i int, pred string, neg bool, strength float64, phrase string) {
-	items, _ := takeList(c.toks, c.pastContainer(i))
+	items, _ := takeList(c.toks, i)
 	for _, np := range items {
 		k, _ := c.object(np, "", 0)
 		if k == "" {
@@ -388,7 +388,6 @@ func (r *tasteRules) likeObjects(c *clause, i int, pred string, neg bool, streng
 // beach"), "to VERB ..." ("to paint" → "painting"), or a list of phrases.
 func (r *tasteRules) likeObject(c *clause, i int) []nounPhrase {
 	t := c.toks
-	i = c.pastContainer(i) // "I can't stand the taste of coffee": the coffee
 	if c.at(i) == "to" {
 		lemma, _, ok := verbOf(c.at(i + 1))
 		if !ok {
@@ -402,23 +401,6 @@ func (r *tasteRules) likeObject(c *clause, i int) []nounPhrase {
 	}
 	items, _ := takeList(t, i)
 	return items
-}
-
-// pastContainer skips a portion or a sense named before the thing liked
-// ("the taste of coriander", "a good cup of rooibos", "a bit of stilton")
-// and returns where the thing starts; i when there is none.
-func (c *clause) pastContainer(i int) int {
-	if !alt("the|a|an|my", c.at(i)) {
-		return i
-	}
-	j := i + 1
-	for j < i+3 && tasteContainerAdjectives[c.at(j)] {
-		j++
-	}
-	if tasteContainers[c.at(j)] && c.at(j+1) == "of" && c.at(j+2) != "" {
-		return j + 2
-	}
-	return i
 }
 
 // likeTemplate phrases a liking with the speaker's own verb and markers.
