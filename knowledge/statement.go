@@ -29,7 +29,8 @@ type Statement struct {
 	// what could be, not what is.
 	Hypothetical bool
 	// Other is true when every declarative sentence is about someone
-	// else ("My dad retired", "My son switched to medicine").
+	// else ("My dad retired", "My son switched to medicine", or the one
+	// spoken to: "Your new flat looks lovely").
 	Other bool
 	// Correction is true when the turn takes back what its speaker just
 	// said ("Actually, it's O positive", "Scratch that, 8:30", "Sorry, I
@@ -95,6 +96,10 @@ var firstPerson = set("i", "i'm", "im", "i've", "ive", "i'd", "i'll", "me", "my"
 	"our", "ours", "us")
 
 // questionStarts open a question even without its mark.
+// secondPerson are the words of a sentence addressed to, and speaking of,
+// the one spoken to.
+var secondPerson = set("you", "your", "yours", "you're", "youre", "you've", "you'll", "you'd", "yourself", "yourselves", "y'all")
+
 var questionStarts = set("what", "which", "who", "whom", "whose", "where", "when", "why", "how", "can", "could", "would",
 	"should", "do", "does", "did", "is", "are", "was", "were", "will", "shall", "may", "any")
 
@@ -143,6 +148,11 @@ func ReadStatement(text string) Statement {
 				aboutOther++
 			case slices.ContainsFunc(ws, func(w string) bool { return firstPerson[w] }):
 				plain++
+			case slices.ContainsFunc(ws, func(w string) bool { return secondPerson[w] }):
+				// Addressed to the one spoken to and with no word of the
+				// speaker's own ("You both looked great on your wedding
+				// day!", "Your garden is gorgeous"): about them.
+				aboutOther++
 			default:
 				// Neither hedged nor about someone else nor in the first
 				// person ("Six more years of fees!", "Probably pays

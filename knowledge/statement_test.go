@@ -30,6 +30,12 @@ func TestReadStatement(t *testing.T) {
 		{"My niece moved to Lyon for her studies. Such a long way!", false, true},
 		{"My sister's choir rehearsal moved to Thursdays.", false, true},
 		{"I keep wondering about opening a cafe. Probably too risky though.", true, false},
+		// Addressed to the one spoken to, with no word of the speaker's own.
+		{"Your garden looks amazing this year!", false, true},
+		{"You two make such a lovely couple. Congrats on the engagement!", false, true},
+		{"You should be proud of yourself, that was a tough race.", false, true},
+		{"Your idea was great, so I booked the ferry to Skye.", false, false},
+		{"Thanks for asking! I finally sold the old van.", false, false},
 	}
 	for _, c := range modal {
 		got := ReadStatement(c.text)

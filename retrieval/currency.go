@@ -138,9 +138,15 @@ func (r *search) currency(ctx context.Context) error {
 		// 78" and later "...is 62 now").
 		onTopic := slot != "" && (topicOf[c] == slot || (slot == asked && c.vec != nil && r.s.topics.Affinity(c.vec, slot) >= r.cfg.TopicAffinity) ||
 			r.updatesQueried(c))
-		same := onTopic ||
+		// Saying nearly the same thing as the best-matching statement joins
+		// only a slot that statement may speak of: when the question's topic
+		// is read, an anchor far from it (a poetry reading matched "living"
+		// by a word, for "What does the user do for a living?") makes no
+		// slot of its look-alikes.
+		anchored := asked == "" || stmts[0].vec != nil && r.s.topics.Affinity(stmts[0].vec, asked) >= r.cfg.TopicAffinity*0.8
+		same := onTopic || anchored &&
 			(c != stmts[0] && c.vec != nil && stmts[0].vec != nil && knowledge.Cosine(c.vec, stmts[0].vec) >= r.cfg.PairSlotSimilarity)
-		if c == stmts[0] && !onTopic {
+		if c == stmts[0] && !onTopic && anchored {
 			same = slices.ContainsFunc(stmts[1:], func(o *candidate) bool {
 				return o.vec != nil && c.vec != nil && knowledge.Cosine(o.vec, c.vec) >= r.cfg.PairSlotSimilarity
 			})
@@ -306,7 +312,12 @@ func (r *search) revisedStatements() {
 			// By meaning once the statements' vectors are known: "Dropped that
 			// app; it's all Spanish classes now" revises "I'm learning
 			// Japanese on Duolingo" without a word in common.
-			shared = shared || o.c.vec != nil && e.c.vec != nil && knowledge.Cosine(o.c.vec, e.c.vec) >= r.cfg.PairSlotSimilarity
+			// The older statement must answer the question, by its words or
+			// its topic: two look-alike turns that the question does not ask
+			// about revise nothing it needs ("it really pushed me" beside an
+			// older turn on the same subject, for a question about pets).
+			shared = shared || o.c.vec != nil && e.c.vec != nil && knowledge.Cosine(o.c.vec, e.c.vec) >= r.cfg.PairSlotSimilarity &&
+				(len(o.terms) > 0 || r.slotTopic != "" && r.s.topics.Affinity(o.c.vec, r.slotTopic) >= r.cfg.TopicAffinity)
 			if !shared {
 				continue
 			}
@@ -604,8 +615,11 @@ func (r *search) topicAgreement(asked string, sure bool, stmts []*candidate, top
 		}
 		switch t := topicOf[c]; {
 		case t == asked || affinity >= r.cfg.TopicAffinity:
+			// Raised to the share, plus the rest of the way in proportion to
+			// its own relevance: the statements on the topic keep their order
+			// among themselves instead of tying.
 			if rel := relevance(c, r.cfg); rel > 0 && rel < r.cfg.TopicMatchShare*best {
-				c.lift = r.cfg.TopicMatchShare * best / rel
+				c.lift = (r.cfg.TopicMatchShare*best + (1-r.cfg.TopicMatchShare)*rel) / rel
 				c.reasons = append(c.reasons, "a statement about the user's "+asked+", which the question asks about")
 			}
 		case t != "" && t != ontology.TopicChatter && affinity < r.cfg.TopicAffinity*0.8:

@@ -3,6 +3,7 @@ package retrieval
 import (
 	"context"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -22,13 +23,14 @@ var testConcepts = map[string]int{
 	"work": 1, "job": 1, "employer": 1, "engineer": 1, "nurse": 1, "living": 1, "freelance": 1, "bank": 1,
 	"thanks": 2, "great": 2, "nice": 2, "okay": 2, "hi": 2, "good": 2, "sounds": 2, "lovely": 2,
 	"favourite": 3, "food": 3, "colour": 3, "love": 3, "dish": 3, "drink": 3,
+	"parade": 9, "flags": 9, "drums": 9, "marched": 9,
 	"cat": 8, "dog": 8, "rabbit": 8, "puppy": 8, "animals": 8, "pets": 8, "pet": 8, "beagle": 8, "adopted": 8,
 }
 
 func (conceptEmbedder) Embed(_ context.Context, texts []string) ([][]float32, error) {
 	out := make([][]float32, len(texts))
 	for i, t := range texts {
-		v := make([]float32, 9)
+		v := make([]float32, 10)
 		for _, w := range strings.FieldsFunc(strings.ToLower(t), func(r rune) bool { return r < 'a' || r > 'z' }) {
 			if d, ok := testConcepts[w]; ok {
 				v[d]++
@@ -392,6 +394,93 @@ func TestRevisedStatementByMeaning(t *testing.T) {
 			r.revisedStatements()
 			if got := old.Status == StatusSuperseded && old.SupersededBy == "new"; got != tc.superseds {
 				t.Fatalf("older statement superseded = %v, want %v (%+v)", got, tc.superseds, old.SearchResult)
+			}
+		})
+	}
+	// Two look-alike turns the question does not ask about: the newer
+	// one's "pushed" revises nothing the question needs, so the older is
+	// not superseded and the newer not raised to its relevance.
+	old := &candidate{SearchResult: SearchResult{ID: "old", Kind: KindRaw, Text: "The parade was so inspiring, everyone marched together.", OccurredAt: jan,
+		Status: StatusCurrent, Parts: ScoreParts{Vector: 0.6}}, role: "user", form: knowledge.FormStatement, vec: []float32{1, 0.1, 0}}
+	nw := &candidate{SearchResult: SearchResult{ID: "new", Kind: KindRaw, Text: "It really pushed me to keep marching with them.",
+		OccurredAt: jan.AddDate(0, 6, 0), Status: StatusCurrent, Parts: ScoreParts{Vector: 0.2}}, role: "user", form: knowledge.FormStatement, vec: []float32{1, 0.2, 0}}
+	r := &search{cfg: DefaultConfig(), in: SearchInput{Query: "Does the user keep animals?"}, set: candidateSet{"a": old, "b": nw}}
+	r.revisedStatements()
+	if old.Status == StatusSuperseded || nw.lift > 0 {
+		t.Fatalf("an unasked turn was revised: older %s, newer lift %.2f", old.Status, nw.lift)
+	}
+}
+
+// TestTopicLiftKeepsOrder: the statements raised for speaking of the asked
+// topic keep their own order among themselves (the closer first) instead
+// of tying at one share of the best candidate.
+func TestTopicLiftKeepsOrder(t *testing.T) {
+	t.Parallel()
+	mk := func(id, text string, vec float64) *candidate {
+		c := rawCandidate(graph.RawEvent{NewRawEvent: graph.NewRawEvent{ID: id, Kind: graph.RawMessage, Role: "user", Content: text}, SessionID: "s"})
+		c.Parts = ScoreParts{Vector: vec}
+		v, _ := conceptEmbedder{}.Embed(context.Background(), []string{text})
+		c.vec = v[0]
+		return c
+	}
+	best := &candidate{SearchResult: SearchResult{ID: "best", Kind: KindRaw, Parts: ScoreParts{FullText: 2}}}
+	closer := mk("closer", "I adopted a beagle puppy.", 0.5)
+	farther := mk("farther", "Our cat and dog.", 0.3)
+	r := &search{s: &Service{topics: knowledge.NewTopicReader(conceptEmbedder{})}, cfg: DefaultConfig(),
+		set: candidateSet{"a": best, "b": closer, "c": farther}}
+	if err := r.s.topics.Prepare(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	r.topicAgreement("pet", true, []*candidate{closer, farther}, map[*candidate]string{closer: "pet", farther: "pet"})
+	eff := func(c *candidate) float64 { return relevance(c, r.cfg) * c.lift }
+	if closer.lift == 0 || farther.lift == 0 {
+		t.Fatalf("on-topic statements not raised: lifts %.2f %.2f", closer.lift, farther.lift)
+	}
+	if eff(closer) <= eff(farther) || eff(closer) >= relevance(best, r.cfg) {
+		t.Fatalf("raised relevance closer %.3f, farther %.3f, best %.3f: want farther < closer < best", eff(closer), eff(farther), relevance(best, r.cfg))
+	}
+}
+
+// TestNoSlotAnchoredOffTopic: when the question's topic is read (work),
+// the best-matching statement matched only by a word and far from that
+// topic (a parade, matched "living" by its letters) makes no slot of
+// its look-alikes: the newer look-alike is not raised as "the newest
+// statement on" anything, and the older one is not superseded. The
+// control: an anchor on the topic does make its look-alike newest.
+func TestNoSlotAnchoredOffTopic(t *testing.T) {
+	t.Parallel()
+	jan := time.Date(2024, 1, 10, 9, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		name          string
+		anchor, alike string
+		wantSlot      bool
+	}{
+		{"off topic", "The parade was powerful, flags and drums everywhere.", "The parade today was powerful again, flags and drums.", false},
+		{"on topic", "I work as a nurse at the bank.", "My job is nurse work at the bank now.", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			turn := func(id, text string, at time.Time, parts ScoreParts) *candidate {
+				c := rawCandidate(graph.RawEvent{NewRawEvent: graph.NewRawEvent{ID: id, Kind: graph.RawMessage, Role: "user", Content: text, OccurredAt: at},
+					SessionID: "s-" + id})
+				c.Parts = parts
+				return c
+			}
+			anchor := turn("anchor", tc.anchor, jan, ScoreParts{FullText: 1.5})
+			alike := turn("alike", tc.alike, jan.AddDate(0, 3, 0), ScoreParts{FullText: 0.2})
+			raws := []graph.RawEvent{}
+			for _, c := range []*candidate{anchor, alike} {
+				raws = append(raws, graph.RawEvent{NewRawEvent: graph.NewRawEvent{ID: c.ID, Content: c.Text}, SessionID: c.SessionID})
+			}
+			svc := &Service{topics: knowledge.NewTopicReader(conceptEmbedder{}), vectors: fakeVectors{raws}}
+			qv, _ := conceptEmbedder{}.Embed(t.Context(), []string{"What does the user do for a living?"})
+			r := &search{s: svc, cfg: DefaultConfig(), in: SearchInput{Query: "What does the user do for a living?"},
+				q: queryAnalysis{AboutUser: true}, qvec: qv[0], set: candidateSet{"a": anchor, "b": alike}}
+			if err := r.currency(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+			newest := slices.ContainsFunc(alike.reasons, func(s string) bool { return strings.HasPrefix(s, "the newest statement on the") })
+			if newest != tc.wantSlot || (anchor.Status == StatusSuperseded) != tc.wantSlot {
+				t.Fatalf("look-alike raised %v, anchor %s; want slot %v (reasons %q)", newest, anchor.Status, tc.wantSlot, alike.reasons)
 			}
 		})
 	}
