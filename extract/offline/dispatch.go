@@ -100,7 +100,7 @@ func newRecognizers() *recognizers {
 		"rent": r.possessions.ruleOwn, "lease": r.possessions.ruleOwn,
 		"sell": r.possessions.ruleSell,
 		"use":  r.possessions.ruleUse,
-		"keep": r.possessions.ruleKeep,
+		"keep": r.either(r.possessions.ruleKeep, r.keptAnimals),
 		// kin
 		"adopt": r.kin.ruleAdopt, "rescue": r.kin.ruleAdopt,
 		"pass": r.either(r.kin.ruleEnding, r.study.examPassed), "die": r.kin.ruleEnding, "lose": r.either(r.kin.ruleEnding, r.tastes.lostInterest), "bury": r.kin.ruleEnding,
@@ -188,6 +188,20 @@ func (r *recognizers) either(rule func(*clause), readers ...func(*clause) bool) 
 			rule(c)
 		}
 	}
+}
+
+// keptAnimals: "we keep hens", "I keep two alpacas" say the animals are
+// the speaker's, as "have" does; "keep my sister company" is no pet and
+// names no relative either.
+func (r *recognizers) keptAnimals(c *clause) bool {
+	if c.neg || c.future || c.would || c.modal != "" {
+		return false
+	}
+	np := takeNP(c.toks, c.verbAt+1)
+	if np.empty() || !petSpecies[np.head()] && !petSpecies[np.lower()] {
+		return false
+	}
+	return r.kin.petOrPeople(c, c.verbAt+1, false)
 }
 
 // tookUp: "I took up rowing" is a hobby taken up, not an outing.

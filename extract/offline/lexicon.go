@@ -98,14 +98,18 @@ var animals = wordSet(`dog,puppy,cat,kitten,kitty,hamster,rabbit,bunny,parrot,bi
 turtle,tortoise,guinea pig,horse,pony,snake,lizard,gecko,iguana,ferret,chinchilla,rat,mouse,hedgehog,
 pig,goat,cow,chicken,duck,sheep,frog,axolotl,cockatiel,dachshund,labrador,poodle,beagle,bulldog,
 golden retriever,retriever,terrier,husky,corgi,pug,chihuahua,collie,shepherd,spaniel,tabby,persian cat,greyhound,whippet,lurcher,schnauzer,dalmatian,rottweiler,doberman,labradoodle,cockapoo,cavapoo,
-border collie,great dane,shih tzu,maine coon,siamese,ragdoll,sphynx,moggy,tabby,staffie,springer,pointer,setter`)
+border collie,great dane,shih tzu,maine coon,siamese,ragdoll,sphynx,moggy,tabby,staffie,springer,pointer,setter,
+hen,rooster,cockerel,goose,quail,alpaca,llama,donkey,gerbil,degu,parakeet,cockatoo,macaw,lovebird,finch,koi,
+tarantula,hermit crab,stick insect,bearded dragon,corn snake,sugar glider`)
 
 // petSpecies are the animals that make a "have a X named Y" a pet fact.
 var petSpecies = wordSet(`dog,puppy,pup,cat,kitten,kitty,hamster,rabbit,bunny,parrot,bird,budgie,canary,fish,
 goldfish,turtle,tortoise,guinea pig,horse,pony,snake,lizard,gecko,iguana,ferret,chinchilla,rat,mouse,
 hedgehog,pig,goat,axolotl,cockatiel,dachshund,labrador,poodle,beagle,bulldog,retriever,golden retriever,
 terrier,husky,corgi,pug,chihuahua,collie,spaniel,shepherd,german shepherd,greyhound,whippet,lurcher,schnauzer,dalmatian,rottweiler,doberman,labradoodle,cockapoo,cavapoo,
-border collie,great dane,shih tzu,maine coon,siamese,ragdoll,sphynx,moggy,tabby,staffie,springer,pointer,setter`)
+border collie,great dane,shih tzu,maine coon,siamese,ragdoll,sphynx,moggy,tabby,staffie,springer,pointer,setter,
+hen,rooster,cockerel,goose,quail,alpaca,llama,donkey,gerbil,degu,parakeet,cockatoo,macaw,lovebird,finch,koi,
+tarantula,hermit crab,stick insect,bearded dragon,corn snake,sugar glider`)
 
 // activities are hobbies and sports, as nouns or gerunds.
 var activities = wordSet(`running,jogging,swimming,cycling,biking,hiking,camping,climbing,rock climbing,
@@ -166,7 +170,25 @@ administrator,supervisor,lead,head,coordinator,strategist,planner,producer,anima
 copywriter,tester,sysadmin,devops engineer,data scientist,data analyst,data engineer,software engineer,
 web developer,product manager,project manager,ux designer,graphic designer,nanny,babysitter,housekeeper,
 cleaner,janitor,guard,security guard,miner,fisherman,tailor,hairdresser,barber,stylist,makeup artist,
-pharmacist,optician,surveyor,welder,electrician,retiree,homemaker,stay-at-home mom,stay-at-home dad`)
+pharmacist,optician,surveyor,welder,electrician,retiree,homemaker,stay-at-home mom,stay-at-home dad,
+servant,civil servant,controller,air traffic controller,dispatcher,operator,inspector,auditor,actuary,bookkeeper,
+underwriter,teller,solicitor,barrister,notary,magistrate,detective,constable,sergeant,warden,diplomat,
+councillor,politician,lobbyist,publicist,proofreader,publisher,columnist,presenter,broadcaster,newsreader,
+screenwriter,scriptwriter,playwright,novelist,composer,conductor,choreographer,drummer,guitarist,pianist,
+violinist,cellist,dj,sommelier,brewer,winemaker,butcher,fishmonger,grocer,florist,jeweller,jeweler,locksmith,
+roofer,plasterer,bricklayer,joiner,decorator,landscaper,handyman,upholsterer,potter,sculptor,courier,postman,
+postwoman,porter,carer,care worker,support worker,childminder,teaching assistant,headteacher,headmaster,
+headmistress,principal,zookeeper,ranger,lifeguard,sailor,captain,steward,stewardess,flight attendant,attendant,
+chauffeur,trucker,lorry driver,cabbie,labourer,laborer,foreman,draughtsman,draftsman,geologist,astronomer,
+archaeologist,anthropologist,sociologist,linguist,philosopher,botanist,zoologist,ecologist,geneticist,
+epidemiologist,pathologist,radiologist,cardiologist,neurologist,dermatologist,paediatrician,pediatrician,
+obstetrician,oncologist,anaesthetist,anesthetist,physiotherapist,physio,osteopath,chiropractor,radiographer,
+sonographer,optometrist,orthodontist,hygienist,dietitian,dietician,nutritionist,psychotherapist,gp,registrar,
+undertaker,caretaker,groundskeeper,cleaner,housekeeper,concierge,doorman,bouncer,machinist,fitter,coder,
+videographer,cameraman,sound engineer,lab technician,estate agent,letting agent,paramedic,vicar,minister,
+missionary,nun,monk,rabbi,cantor,glazier,tiler,scaffolder,electrician,seamstress,dressmaker,cobbler,
+shopkeeper,shop assistant,sales assistant,store manager,warehouse worker,packer,picker,dog walker,groomer,
+dog trainer,trainer,personal trainer,farmhand,shepherd,beekeeper,forester,fireman,policeman,policewoman`)
 
 // diets are eating patterns ("I'm vegetarian" → HAS_DIET vegetarian).
 var diets = wordSet(`vegetarian,vegan,pescatarian,pescetarian,flexitarian,keto,ketogenic,paleo,gluten-free,
@@ -215,7 +237,8 @@ var relations = map[string]relation{
 	"son":     {"PARENT_OF", "son"}, "sons": {"PARENT_OF", "son"}, "daughter": {"PARENT_OF", "daughter"},
 	"daughters": {"PARENT_OF", "daughter"}, "kid": {"PARENT_OF", "child"}, "kids": {"PARENT_OF", "children"},
 	"child": {"PARENT_OF", "child"}, "children": {"PARENT_OF", "children"}, "baby": {"PARENT_OF", "baby"},
-	"toddler": {"PARENT_OF", "child"}, "stepson": {"PARENT_OF", "stepson"}, "stepdaughter": {"PARENT_OF", "stepdaughter"},
+	"toddler": {"PARENT_OF", "child"}, "boy": {"PARENT_OF", "son"},
+	"girl": {"PARENT_OF", "daughter"}, "stepson": {"PARENT_OF", "stepson"}, "stepdaughter": {"PARENT_OF", "stepdaughter"},
 	"husband": {"MARRIED_TO", "husband"}, "wife": {"MARRIED_TO", "wife"}, "spouse": {"MARRIED_TO", "spouse"},
 	"hubby":     {"MARRIED_TO", "husband"},
 	"boyfriend": {"PARTNER_OF", "boyfriend"}, "girlfriend": {"PARTNER_OF", "girlfriend"},

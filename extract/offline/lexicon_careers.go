@@ -30,3 +30,10 @@ var selfEmployed = wordSet(`freelance,self-employed,independent,solo,contract,co
 // a lot", "learned some tips").
 var notLearnt = wordSet(`tip,tips,thing,things,stuff,lot,lesson,lessons,trick,tricks,way,ways,much,fact,facts,news,truth,
 recipe,recipes,hack,hacks,detail,details,handle`)
+
+// workAdverbials say how or where one works, between "work" and its "as"
+// or "at" ("from home", "part-time", "nights").
+var workAdverbials = []string{"from home", "remotely", "remote", "part-time", "part time", "full-time", "full time",
+	"freelance", "mostly", "mainly", "currently", "now", "still", "nights", "days", "weekends", "shifts",
+	"abroad", "locally", "on site", "on-site", "from the office", "in person", "there", "here", "these days",
+	"right now", "at the moment", "at home", "as well", "too", "also", "casually", "temporarily", "seasonally"}

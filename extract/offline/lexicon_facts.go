@@ -10,7 +10,8 @@ package offline
 
 // relativeAdjectives may sit between "my" and a role word.
 var relativeAdjectives = wordSet(`little,older,younger,big,baby,best,new,eldest,oldest,youngest,twin,dear,lovely,
-late,sweet,beautiful,wonderful,amazing,awesome,close,good,old,two,three,four,adorable,cute,own`)
+late,sweet,beautiful,wonderful,amazing,awesome,close,good,old,two,three,four,five,six,adorable,cute,own,rescue,
+rescued,elderly,grown-up,teenage,newborn,ageing,aging,beloved`)
 
 // Work and study.
 

@@ -96,6 +96,18 @@ func TestWork(t *testing.T) {
 		{name: "para: used to work", text: "I used to work at IBM.", want: []want{{pred: "WORKS_AT", obj: "IBM", neg: true}}},
 		{name: "para: membership not job", text: "I joined a mentorship program last weekend.", want: []want{{pred: "MEMBER_OF", obj: "mentorship program"}},
 			none: []want{{pred: "WORKS_AT", obj: "mentorship program"}}},
+		// How or where one works, between the verb and "as"/"at".
+		{name: "work from home as", text: "These days I work from home as a copywriter.", want: []want{{pred: "WORKS_AS", obj: "copywriter"}}},
+		{name: "work part-time at", text: "I work part-time at Waitrose to cover the rent.", want: []want{{pred: "WORKS_AT", obj: "Waitrose"}}},
+		{name: "work nights as", text: "I mostly work nights as a hospital porter.", want: []want{{pred: "WORKS_AS", obj: "hospital porter"}}},
+		{name: "at the moment is no employer", text: "I work at the moment at Lidl.", want: []want{{pred: "WORKS_AT", obj: "Lidl"}},
+			none: []want{{pred: "WORKS_AT", obj: "moment"}}},
+		{name: "work from home alone", text: "I work from home on Fridays.", none: []want{{pred: "WORKS_AT", obj: "*"}, {pred: "WORKS_AS", obj: "*"}}},
+		// Job titles beyond the common ones.
+		{name: "title: civil servant", text: "I'm a civil servant in the transport ministry.", want: []want{{pred: "WORKS_AS", obj: "civil servant"}}},
+		{name: "title: controller", text: "I'm an air traffic controller, so weekends are rare.", want: []want{{pred: "WORKS_AS", obj: "air traffic controller"}}},
+		{name: "title: physiotherapist", text: "I'm a physiotherapist at a sports clinic.", want: []want{{pred: "WORKS_AS", obj: "physiotherapist"}}},
+		{name: "not a title", text: "I'm a huge fan of the new album.", none: []want{{pred: "WORKS_AS", obj: "*"}}},
 	})
 }
 
@@ -142,6 +154,7 @@ func TestFamily(t *testing.T) {
 			none: []want{{pred: "LIVES_IN", obj: "Porto"}}},
 		{name: "para: divorced", text: "I'm divorced now.", want: []want{{pred: "HAS_STATUS", obj: "divorced"}}},
 		{name: "para: engaged", text: "I got engaged to Jordan last weekend!", want: []want{{pred: "PARTNER_OF", obj: "Jordan"}, {pred: "HAS_STATUS", obj: "engaged"}}},
+		{name: "little boy", text: "I walk my little boy to nursery every morning.", want: []want{{pred: "PARENT_OF", obj: "*", qual: "son"}}},
 	})
 }
 
@@ -158,6 +171,11 @@ func TestPets(t *testing.T) {
 			{pred: "HAS_PET", obj: "Luna", qual: "cat"}, {pred: "HAS_PET", obj: "Milo", qual: "cat"}}},
 		{name: "para: pet is called", text: "We got a hamster last week. It's called Peanut.", want: []want{{pred: "HAS_PET", obj: "*", qual: "hamster"}}},
 		{name: "para: named pet is my dog", text: "Biscuit is my dog.", want: []want{{pred: "HAS_PET", obj: "Biscuit", qual: "dog"}}},
+		// Kept animals beyond cats and dogs, and words between "our" and the species.
+		{name: "hens", text: "We've got four hens now, so no more buying eggs.", want: []want{{pred: "HAS_PET", obj: "*", qual: "hen"}}},
+		{name: "rescue adjective", text: "Our rescue lurcher sleeps all day.", want: []want{{pred: "HAS_PET", obj: "*", qual: "lurcher"}}},
+		{name: "alpacas", text: "I keep two alpacas in the field behind the house.", want: []want{{pred: "HAS_PET", obj: "*", qual: "alpaca"}}},
+		{name: "food is no pet", text: "We had roast chicken for dinner.", none: []want{{pred: "HAS_PET", obj: "*"}}},
 	})
 }
 

@@ -24,6 +24,7 @@ func (r *workRules) ruleWork(c *clause) {
 	}
 	neg := c.neg || c.usedTo || (c.past && !c.perfect && !c.now)
 	for k := 0; k < 2 && i < len(t); k++ {
+		i = skipWorkAdverbial(c, i)
 		switch c.at(i) {
 		case "at", "for", "with":
 			np := takeNP(t, i+1)
@@ -295,4 +296,30 @@ func lastTwo(s string) string {
 		return s
 	}
 	return f[len(f)-2] + " " + f[len(f)-1]
+}
+
+// skipWorkAdverbial steps over how or where one works, between the verb
+// and its "as"/"at" ("I work from home as a translator", "I work
+// part-time at the library", "I mostly work nights as a porter").
+func skipWorkAdverbial(c *clause, i int) int {
+	for {
+		n := 0
+		for _, p := range workAdverbials {
+			ws := strings.Fields(p)
+			ok := true
+			for j, w := range ws {
+				if c.at(i+j) != w {
+					ok = false
+					break
+				}
+			}
+			if ok && len(ws) > n {
+				n = len(ws)
+			}
+		}
+		if n == 0 {
+			return i
+		}
+		i += n
+	}
 }
