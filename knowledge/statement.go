@@ -148,6 +148,10 @@ func ReadStatement(text string) Statement {
 				aboutOther++
 			case slices.ContainsFunc(ws, func(w string) bool { return firstPerson[w] }):
 				plain++
+			case subjectDropped(ws):
+				// "Got diagnosed with coeliac last month", "Moved to Lyon in
+				// May": the speaker's own news without the "I".
+				plain++
 			case slices.ContainsFunc(ws, func(w string) bool { return secondPerson[w] }):
 				// Addressed to the one spoken to and with no word of the
 				// speaker's own ("You both looked great on your wedding
@@ -166,6 +170,11 @@ func ReadStatement(text string) Statement {
 	st.Ending = ending(text)
 	st.Other = aboutOther > 0 && plain == 0 && hedged == 0
 	switch {
+	case question && plain == 0 && hedged == 0:
+		// Remarks around a question ("That's so nice! What pet do you
+		// have?", "Wow, great photo! Is that recent?"): the turn asks; its
+		// remarks say nothing of the speaker.
+		st.Form = FormQuestion
 	case declarative:
 		st.Form = FormStatement
 	case question:
@@ -241,3 +250,28 @@ func set(words ...string) map[string]bool {
 	}
 	return m
 }
+
+// subjectDropped reports whether a sentence opens with a verb of the
+// speaker's own news and no subject ("Got a new job!", "Moved to Lyon in
+// May", "Just finished my last exam"): chat drops the "I".
+func subjectDropped(ws []string) bool {
+	i := 0
+	for i < len(ws) && droppedOpeners[ws[i]] {
+		i++
+	}
+	if i >= len(ws) {
+		return false
+	}
+	w := ws[i]
+	return droppedVerbs[w] || len(w) > 4 && strings.HasSuffix(w, "ed") && !functionWords[w]
+}
+
+// droppedOpeners may stand before the verb of a subject-dropped sentence.
+var droppedOpeners = set("just", "finally", "recently", "also", "still", "never", "already", "quick", "update", "news", "so", "and",
+	"oh", "well", "yeah", "yes", "ok", "okay", "hey", "guess", "what")
+
+// droppedVerbs are irregular past tenses that open a subject-dropped
+// sentence.
+var droppedVerbs = set("got", "had", "went", "made", "took", "bought", "sold", "left", "quit", "found", "began", "became",
+	"broke", "ran", "swam", "won", "lost", "met", "saw", "gave", "sent", "spent", "kept", "came", "did", "wrote", "drove", "flew",
+	"been", "gone", "done", "seen", "taken", "begun", "started", "finished", "booked", "signed")

@@ -17,6 +17,13 @@ func TestReadStatement(t *testing.T) {
 		{"which trail should I pick for a first hike", FormQuestion, true},
 		{"We settled in Bergen in March. Any tips for rainy weekends?", FormStatement, true},
 		{"Congrats on the new place!", FormStatement, false},
+		// Remarks around a question ask; the speaker's news without the
+		// "I" still states.
+		{"That's so nice! What breed is she?", FormQuestion, false},
+		{"Wow, great photo! Is that the lake near your cabin?", FormQuestion, false},
+		{"Moved to Lyon in May. Any tips for the markets?", FormStatement, false},
+		{"Just got back from Crete. Have you ever been?", FormStatement, false},
+		{"Got diagnosed with asthma last spring, so no more smoky pubs.", FormStatement, false},
 	}
 	modal := []struct {
 		text                string
