@@ -100,7 +100,9 @@ func (r *search) currency(ctx context.Context) error {
 	for i, c := range stmts {
 		if v := vecs[refs[i]]; v != nil {
 			c.vec = v
-			topicOf[c] = r.s.topics.Read(v).Topic
+			if readable(c) {
+				topicOf[c] = r.s.topics.Read(v).Topic
+			}
 		}
 	}
 	if weighBy != "" {
@@ -136,14 +138,18 @@ func (r *search) currency(ctx context.Context) error {
 		// saying nearly the same thing as the best-matching statement
 		// (a topic the reader was unsure of: "My resting heart rate is
 		// 78" and later "...is 62 now").
-		onTopic := slot != "" && (topicOf[c] == slot || (slot == asked && c.vec != nil && r.s.topics.Affinity(c.vec, slot) >= r.cfg.TopicAffinity) ||
+		onTopic := slot != "" && (topicOf[c] == slot || (slot == asked && c.vec != nil && readable(c) && r.s.topics.Affinity(c.vec, slot) >= r.cfg.TopicAffinity) ||
 			r.updatesQueried(c))
 		// Saying nearly the same thing as the best-matching statement joins
-		// only a slot that statement may speak of: when the question's topic
-		// is read, an anchor far from it (a poetry reading matched "living"
-		// by a word, for "What does the user do for a living?") makes no
-		// slot of its look-alikes.
-		anchored := asked == "" || stmts[0].vec != nil && r.s.topics.Affinity(stmts[0].vec, asked) >= r.cfg.TopicAffinity*0.8
+		// only a slot both may speak of: when the question's topic is read,
+		// an anchor far from it (a poetry reading matched "living" by a
+		// word, for "What does the user do for a living?") makes no slot of
+		// its look-alikes, and a look-alike far from it (a struggle with
+		// mental health beside a search for counselling jobs) joins none.
+		near := func(o *candidate) bool {
+			return asked == "" || o.vec != nil && r.s.topics.Affinity(o.vec, asked) >= r.cfg.TopicAffinity*0.8
+		}
+		anchored := near(stmts[0]) && near(c)
 		same := onTopic || anchored &&
 			(c != stmts[0] && c.vec != nil && stmts[0].vec != nil && knowledge.Cosine(c.vec, stmts[0].vec) >= r.cfg.PairSlotSimilarity)
 		if c == stmts[0] && !onTopic && anchored {
@@ -515,6 +521,12 @@ func (r *search) replaceBy(c, e *candidate, past, now, lift string) {
 	}
 }
 
+// readable reports whether a statement says enough to be read by meaning:
+// the embedding of one content word ("I'm learning.", "Still there.")
+// lands near whatever topic is asked, so it neither takes a topic nor is
+// raised for one.
+func readable(c *candidate) bool { return len(contentTerms(c)) >= 2 }
+
 // contentTerms are a turn's search terms without the speaker's name.
 func contentTerms(c *candidate) []string {
 	text := c.Text
@@ -610,7 +622,7 @@ func (r *search) topicAgreement(asked string, sure bool, stmts []*candidate, top
 	}
 	for _, c := range stmts {
 		affinity := 0.0
-		if c.vec != nil {
+		if c.vec != nil && readable(c) {
 			affinity = r.s.topics.Affinity(c.vec, asked)
 		}
 		switch t := topicOf[c]; {

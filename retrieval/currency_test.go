@@ -457,6 +457,7 @@ func TestNoSlotAnchoredOffTopic(t *testing.T) {
 	}{
 		{"off topic", "The parade was powerful, flags and drums everywhere.", "The parade today was powerful again, flags and drums.", false},
 		{"on topic", "I work as a nurse at the bank.", "My job is nurse work at the bank now.", true},
+		{"look-alike off topic", "I work at the bank, parade flags and drums.", "The parade flags and drums marched past.", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			turn := func(id, text string, at time.Time, parts ScoreParts) *candidate {
@@ -483,5 +484,29 @@ func TestNoSlotAnchoredOffTopic(t *testing.T) {
 				t.Fatalf("look-alike raised %v, anchor %s; want slot %v (reasons %q)", newest, anchor.Status, tc.wantSlot, alike.reasons)
 			}
 		})
+	}
+}
+
+// TestOneWordStatementTakesNoTopic: a statement of one content word ("I'm
+// learning.") is not raised for the asked topic however close its vector
+// lands; the same vector under a sentence that says something is.
+func TestOneWordStatementTakesNoTopic(t *testing.T) {
+	t.Parallel()
+	v, _ := conceptEmbedder{}.Embed(context.Background(), []string{"I adopted a beagle puppy."})
+	mk := func(id, text string) *candidate {
+		c := rawCandidate(graph.RawEvent{NewRawEvent: graph.NewRawEvent{ID: id, Kind: graph.RawMessage, Role: "user", Content: text}, SessionID: "s"})
+		c.Parts, c.vec = ScoreParts{Vector: 0.3}, v[0]
+		return c
+	}
+	best := &candidate{SearchResult: SearchResult{ID: "best", Kind: KindRaw, Parts: ScoreParts{FullText: 2}}}
+	short, full := mk("short", "Puppies!"), mk("full", "We adopted a beagle puppy.")
+	r := &search{s: &Service{topics: knowledge.NewTopicReader(conceptEmbedder{})}, cfg: DefaultConfig(),
+		set: candidateSet{"a": best, "b": short, "c": full}}
+	if err := r.s.topics.Prepare(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	r.topicAgreement("pet", true, []*candidate{short, full}, map[*candidate]string{})
+	if short.lift != 0 || full.lift == 0 {
+		t.Fatalf("lifts: one word %.2f (want 0), a sentence %.2f (want > 0)", short.lift, full.lift)
 	}
 }
