@@ -79,7 +79,7 @@ func newRecognizers() *recognizers {
 		"learn": r.either(r.study.ruleLearn, r.tastes.begunToLike), "study": r.either(r.study.ruleStudy, r.study.examPrep),
 		"prepare": r.either(nil, r.study.examPrep), "revise": r.either(nil, r.study.examPrep),
 		"cram": r.either(nil, r.study.examPrep), "train": r.either(r.work.apprentice, r.study.examPrep),
-		"apprentice": r.work.apprentice, "drop": r.study.ruleDrop, "enrol": r.study.enrol, "enroll": r.study.enrol, "graduate": r.study.ruleGraduate,
+		"apprentice": r.work.apprentice, "drop": r.either(r.study.ruleDrop, r.droppedPursuit), "ditch": r.either(nil, r.droppedPursuit), "enrol": r.study.enrol, "enroll": r.study.enrol, "graduate": r.study.ruleGraduate,
 		"speak": r.study.ruleSpeak,
 		// tastes
 		"like": r.tastes.ruleLike, "love": r.tastes.ruleLike, "adore": r.tastes.ruleLike, "enjoy": r.tastes.ruleLike,

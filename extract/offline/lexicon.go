@@ -136,7 +136,9 @@ folk music,indie,indie music,r&b,soul,funk,disco,opera,k-pop,kpop,gospel,latin m
 var vehicleMakes = wordSet(`toyota,honda,ford,tesla,bmw,audi,mercedes,mercedes-benz,volkswagen,vw,nissan,
 hyundai,kia,subaru,mazda,volvo,chevrolet,chevy,jeep,porsche,fiat,renault,peugeot,citroen,skoda,seat,lexus,
 mini,jaguar,land rover,range rover,dodge,ram,gmc,cadillac,buick,lincoln,mitsubishi,suzuki,polestar,rivian,
-lucid,ferrari,lamborghini,maserati,alfa romeo,dacia,opel,saab,byd,prius,corolla,camry,civic,accord`)
+lucid,ferrari,lamborghini,maserati,alfa romeo,dacia,opel,saab,byd,prius,corolla,camry,civic,accord,vauxhall,
+fiesta,mondeo,kuga,yaris,auris,rav4,clio,megane,corsa,astra,octavia,fabia,qashqai,micra,passat,tiguan,sportage,
+tucson,outback,cx-5,cr-v,mustang`)
 
 var vehicleNouns = wordSet(`car,truck,van,suv,minivan,pickup,pickup truck,motorcycle,motorbike,scooter,
 moped,convertible,sedan,hatchback,jeep,camper,camper van,rv,electric car,ev`)

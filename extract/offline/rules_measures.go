@@ -124,6 +124,11 @@ func (r *measureRules) measureFrame(c *clause) bool {
 	for alt("'ve|have|now|currently|also|still|just|already|finally|'m|am", c.at(i)) {
 		i++
 	}
+	if c.at(0) == "i" && (c.at(1) == "'m" || c.at(1) == "am") {
+		for i < len(t) && measureFillers[t[i].w] && t[i].w != "a" && t[i].w != "the" {
+			i++ // "I'm down to 84 kilos", "I'm up to nearly 90 kg"
+		}
+	}
 	if c.at(0) == "i" && (c.at(1) == "'m" || c.at(1) == "am") && i < len(t) && t[i].kind == nlp.Number {
 		// "I'm 72 kg now", "I'm 1.65 m and 60 kg": the unit names the measure
 		found := false

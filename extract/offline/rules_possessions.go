@@ -143,7 +143,13 @@ func isVehicle(np nounPhrase) bool {
 	if np.empty() {
 		return false
 	}
-	return vehicleMakes[np.toks[0].w] || vehicleNouns[np.head()] || vehicleMakes[np.head()]
+	// A make anywhere before the head: "a second-hand Nissan Leaf".
+	for _, t := range np.toks {
+		if vehicleMakes[t.w] {
+			return true
+		}
+	}
+	return vehicleNouns[np.head()]
 }
 
 // isProduct reports whether a phrase names a possession worth a fact.

@@ -62,7 +62,7 @@ func (r *switchRules) ruleSwitch(c *clause) {
 	}
 	pred := "LIKES"
 	switch {
-	case isVehicle(ref):
+	case isVehicle(ref) || isVehicle(from):
 		pred = "DRIVES"
 		typ = ""
 	}

@@ -122,6 +122,9 @@ func TestStudy(t *testing.T) {
 		{name: "para: study at", text: "I study law at Harvard.", want: []want{{pred: "STUDIES", obj: "law"}, {pred: "STUDIES_AT", obj: "Harvard"}}},
 		{name: "para: learning to play", text: "I've been learning to play the guitar.", want: []want{{pred: "LEARNING", obj: "guitar"}}},
 		{name: "para: graduated", text: "I graduated from Stanford in 2020.", want: []want{{pred: "STUDIES_AT", obj: "Stanford", neg: true, from: "2020-01-01"}}},
+		{name: "dropped a language", text: "I dropped Mandarin and started Korean instead.", want: []want{{pred: "LEARNING", obj: "Mandarin", neg: true}}},
+		{name: "ditched an activity", text: "I ditched pilates when the studio raised its prices.", want: []want{{pred: "PRACTICES", obj: "pilates", neg: true}}},
+		{name: "dropped someone off", text: "I dropped my nephew at football practice.", none: []want{{pred: "LEARNING", obj: "*"}, {pred: "PRACTICES", obj: "*"}}},
 	})
 }
 
@@ -325,6 +328,8 @@ func TestHeldOutParaphrases(t *testing.T) {
 		{name: "not into sports", text: "I'm not really into sports.", want: []want{{pred: "LIKES", obj: "sports", neg: true}}},
 		{name: "traded car", text: "I traded my Honda for a Subaru.", want: []want{
 			{pred: "DRIVES", obj: "Subaru"}, {pred: "DRIVES", obj: "Honda", neg: true}}},
+		{name: "traded a model in for a make", text: "We traded the Yaris in for a used Skoda estate.", want: []want{
+			{pred: "DRIVES", obj: "used Skoda estate"}, {pred: "DRIVES", obj: "Yaris", neg: true}}},
 		{name: "kitten named", text: "We got a kitten named Pepper.", want: []want{{pred: "HAS_PET", obj: "Pepper", qual: "kitten"}}},
 		{name: "rescue dog his name", text: "I recently adopted a rescue dog, his name is Buddy.", want: []want{
 			{pred: "HAS_PET", obj: "Buddy", qual: "dog", says: "Buddy"}}},

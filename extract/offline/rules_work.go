@@ -323,3 +323,24 @@ func skipWorkAdverbial(c *clause, i int) int {
 		i += n
 	}
 }
+
+// droppedPursuit: "I dropped Italian", "I ditched yoga after the injury":
+// a language or an activity given up, as "quit" and "gave up" read them.
+func (r *recognizers) droppedPursuit(c *clause) bool {
+	if c.neg || c.future || c.would || c.modal != "" || c.at(c.verbAt+1) == "out" || c.at(c.verbAt+1) == "off" {
+		return false
+	}
+	np := takeNP(c.toks, c.verbAt+1)
+	switch {
+	case !usableObject(np) || np.hasName && !languages[np.key()]:
+		return false
+	case languages[np.key()]:
+		k, _ := c.object(np, ontology.Language, 2)
+		c.emit(fx{pred: "LEARNING", obj: k, neg: true, tmpl: "{S} dropped {O}{D}"})
+		return true
+	case activities[np.key()] || strings.HasSuffix(np.toks[0].w, "ing") && len(np.toks) <= 3:
+		r.hobbies.stopActivity(c, np)
+		return true
+	}
+	return false
+}
