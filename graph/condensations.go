@@ -47,6 +47,9 @@ type EventNode struct {
 	OccurredTo     time.Time
 	CreatedAt      time.Time
 	ExtractedAt    time.Time
+	// Stale is true when every summarized turn that facts were read from
+	// has only superseded facts left (refreshStale keeps it).
+	Stale bool
 }
 
 // NewEventNode is what the orchestration writes for a condensation or a
@@ -408,6 +411,6 @@ func decodeEventNode(p map[string]any) EventNode {
 		EventsBefore: int(i64(p, "events_before")), EventsAfter: int(i64(p, "events_after")),
 		LLMCalls: int(i64(p, "llm_calls")), DurationMS: i64(p, "duration_ms"),
 		OccurredFrom: tm(p, "occurred_from"), OccurredTo: tm(p, "occurred_to"),
-		CreatedAt: tm(p, "created_at"), ExtractedAt: tm(p, "extracted_at"),
+		CreatedAt: tm(p, "created_at"), ExtractedAt: tm(p, "extracted_at"), Stale: p["stale"] == true,
 	}
 }

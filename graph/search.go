@@ -110,7 +110,7 @@ func luceneQuery(scope string, fields []string, terms []string) string {
 // event node's stored condensation record and config, which are large.
 const (
 	rawSearchFields   = `.id, .session_id, .user_id, .seq, .kind, .role, .name, .content, .metadata, .occurred_at, .recorded_at, .stale`
-	eventSearchFields = `.id, .session_id, .user_id, .kind, .seq, .text, .covered_ids, .occurred_from, .occurred_to, .created_at`
+	eventSearchFields = `.id, .session_id, .user_id, .kind, .seq, .text, .covered_ids, .occurred_from, .occurred_to, .created_at, .stale`
 	factSearchFields  = `.id, .fact, .predicate, .qualifier, .polarity, .confidence, .strength, .preference, .status, .valid_from, .valid_to, .observed_at, .recorded_at, .source_event_ids, .session_ids, .superseded_by`
 	// An insight's every property but its embedding (which node {.*} shipped
 	// with every insight hit, 384 numbers each).
@@ -445,6 +445,21 @@ func refreshStale(ctx context.Context, tx neo4j.ManagedTransaction, tenant, user
 		WHERE f.tenant = $tenant AND f.fact IS NOT NULL AND r.id IN f.source_event_ids AND r.session_id IN f.session_ids
 		WITH r, collect(DISTINCT f.status) AS statuses
 		SET r.stale = size(statuses) > 0 AND NOT 'current' IN statuses`,
+		map[string]any{"tenant": tenant, "user": userID, "ids": rawIDs})
+	if err != nil {
+		return err
+	}
+	// A summary is stale when the turns it summarizes that were sources
+	// of facts are all stale: "The user's weight is 92 kilos" in a
+	// summary's context after a newer weight, which the summary's own
+	// words still match best.
+	_, err = runTx(ctx, tx, `
+		UNWIND $ids AS rid
+		MATCH (:Raw {tenant: $tenant, user_id: $user, id: rid})<-[:SUMMARIZES]-(e)
+		WITH DISTINCT e
+		OPTIONAL MATCH (e)-[:SUMMARIZES]->(x:Raw) WHERE x.stale IS NOT NULL
+		WITH e, collect(x.stale) AS flags
+		SET e.stale = size(flags) > 0 AND NOT false IN flags`,
 		map[string]any{"tenant": tenant, "user": userID, "ids": rawIDs})
 	return err
 }

@@ -19,7 +19,7 @@ type candidate struct {
 	role      string         // raw turns: user, assistant, ...
 	ends      [2]string      // facts: subject and object entity ids
 	predicate string         // facts: the fact type
-	stale     bool           // raw turns: every fact read from it was superseded
+	stale     bool           // raw turns: every fact read from it was superseded; summaries: every such turn they summarize is stale
 	form      knowledge.Form // raw turns: statement, question or chatter
 	// raw turns: hedged throughout, or about someone else throughout
 	hypothetical, other bool
@@ -354,7 +354,7 @@ func eventCandidate(n graph.EventNode, rawText map[string]float64) *candidate {
 		when = n.CreatedAt
 	}
 	return &candidate{SearchResult: SearchResult{ID: n.ID, Kind: KindEvent, Text: n.Summary, Status: StatusCurrent,
-		OccurredAt: when, SourceEventIDs: sources, SessionID: n.SessionID}}
+		OccurredAt: when, SourceEventIDs: sources, SessionID: n.SessionID}, stale: n.Stale}
 }
 
 func insightCandidate(in graph.Insight) *candidate {

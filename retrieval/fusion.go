@@ -59,7 +59,7 @@ func (r *search) fuse() []SearchResult {
 			// user...": it ranks below the statements it sits beside.
 			c.Score *= cfg.NegativeFactWeight
 		}
-		if c.Kind == KindRaw && c.stale {
+		if (c.Kind == KindRaw || c.Kind == KindEvent) && c.stale {
 			c.Status = StatusSuperseded
 			// A question about the past asks for exactly this turn.
 			if !r.in.IncludeHistory && !history {

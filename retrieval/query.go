@@ -138,7 +138,7 @@ var predicateLexicon = map[string]map[string]float64{
 	"paint":        {"CREATED": 1, "PRACTICES": 0.8},
 	"create":       {"CREATED": 1},
 	"made":         {"CREATED": 0.8},
-	"budget":       {"HAS_BUDGET": 1},
+	"budget":       {"HAS_BUDGET": 1, "HAS_MEASURE": 0.8},
 	"cost":         {"HAS_BUDGET": 0.6},
 	"price":        {"HAS_BUDGET": 0.6},
 	"meet":         {"SCHEDULED_ON": 1},
@@ -149,6 +149,13 @@ var predicateLexicon = map[string]map[string]float64{
 	"born":         {"BORN_ON": 1, "FROM": 0.6},
 	"research":     {"STUDIES": 0.8, "HAS_GOAL": 0.4},
 	"instrument":   {"PRACTICES": 1},
+	// Measures: the verb or the noun of the quantity asked for ("How much
+	// does the user weigh?" finds "The user's weight is 84 kilos", which
+	// shares no stem with it).
+	"weigh": {"HAS_MEASURE": 1}, "weight": {"HAS_MEASURE": 1}, "earn": {"HAS_MEASURE": 1}, "salary": {"HAS_MEASURE": 1},
+	"income": {"HAS_MEASURE": 1}, "paid": {"HAS_MEASURE": 0.8}, "rent": {"HAS_MEASURE": 1}, "mortgage": {"HAS_MEASURE": 1},
+	"tall": {"HAS_MEASURE": 1}, "height": {"HAS_MEASURE": 1}, "pulse": {"HAS_MEASURE": 1}, "sleep": {"HAS_MEASURE": 0.8},
+	"saved": {"HAS_MEASURE": 0.8}, "savings": {"HAS_MEASURE": 1},
 }
 
 // maxNameWords is the longest entity name a query is searched for, in

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 )
@@ -326,6 +327,31 @@ func TestContextPacksWithinBudget(t *testing.T) {
 	for _, f := range bare.Parts.Facts {
 		if strings.Contains(f.Text, "sushi") {
 			t.Fatalf("a preference is repeated among the profile facts: %+v", bare.Parts.Facts)
+		}
+	}
+}
+
+// TestStaleSummaryRanksBelowTheNewerValue: a weight said plainly, then a
+// newer one said in passing inside a request. The first session's summary
+// ("The user's weight is 92 kilos") matches "weigh" best, but every turn it
+// summarizes that a fact was read from now has only superseded facts: it
+// is marked superseded and ranks below what holds now.
+func TestStaleSummaryRanksBelowTheNewerValue(t *testing.T) {
+	t.Parallel()
+	e := newE2E(t)
+	e.say(t, "wei", "w1", "2024-03-05T09:00:00Z", "I weigh 92 kilos at the moment and want to get fitter.")
+	e.say(t, "wei", "w2", "2024-10-12T19:30:00Z", "Could you plan a week of dinners under 600 calories? I'm down to 84 kilos now and want to keep going.")
+	f := e.facts(t, "wei", url.Values{"include_history": {"true"}})
+	if !hasFact(f, "HAS_MEASURE", "84 kilos", "current") || !hasFact(f, "HAS_MEASURE", "92 kilos", "superseded") {
+		t.Fatalf("want 84 kilos current and 92 superseded, got %+v", f.Facts)
+	}
+	res := e.search(t, map[string]any{"user_id": "wei", "query": "How much does the user weigh?", "explain": true})
+	if len(res.Results) == 0 || !strings.Contains(res.Results[0].Text, "84") {
+		t.Fatalf("the current weight is not first: %+v", res.Results)
+	}
+	for _, r := range res.Results {
+		if r.Kind == "event" && r.SessionID == "w1" && r.Status != "superseded" {
+			t.Fatalf("the first session's summary is not marked superseded: %+v", r)
 		}
 	}
 }
