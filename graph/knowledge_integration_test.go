@@ -144,7 +144,7 @@ var (
 func knQuery(t *testing.T, cypher string, params map[string]any) []*neo4j.Record {
 	t.Helper()
 	knDriverOnce.Do(func() {
-		knDriver, knDriverErr = neo4j.NewDriverWithContext(graphtest.URI(t), neo4j.NoAuth())
+		knDriver, knDriverErr = graphtest.Driver(graphtest.URI(t))
 	})
 	if knDriverErr != nil {
 		t.Fatalf("driver: %v", knDriverErr)

@@ -33,7 +33,7 @@ func loadDemoGraph(t *testing.T) *demoGraph {
 	srv := httptest.NewServer(e.app.handler)
 	t.Cleanup(srv.Close)
 	key := strings.TrimPrefix(e.Header.Get("Authorization"), "Bearer ")
-	driver, err := neo4j.NewDriverWithContext(graphtest.URI(t), neo4j.NoAuth())
+	driver, err := graphtest.Driver(graphtest.URI(t))
 	if err != nil {
 		t.Fatal(err)
 	}

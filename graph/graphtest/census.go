@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 )
@@ -23,9 +24,7 @@ var (
 // Erasure tests compare censuses taken before and after.
 func Census(t testing.TB, tenants ...string) map[string]int64 {
 	t.Helper()
-	censusOnce.Do(func() {
-		censusDriver, censusErr = neo4j.NewDriverWithContext(URI(t), neo4j.NoAuth())
-	})
+	censusOnce.Do(func() { censusDriver, censusErr = Driver(URI(t)) })
 	if censusErr != nil {
 		t.Fatalf("census driver: %v", censusErr)
 	}
@@ -63,4 +62,23 @@ func CensusOf(c map[string]int64, tenant, user string) map[string]int64 {
 		}
 	}
 	return out
+}
+
+// Driver opens a driver of its own for assertions on the stored graph and
+// makes its first connection before any test shares it: the Go driver sets
+// up its connector lazily on the first connect, unguarded, so two parallel
+// tests connecting first at once are a data race (neo4j-go-driver v5.28.4,
+// connector.go).
+func Driver(uri string) (neo4j.DriverWithContext, error) {
+	d, err := neo4j.NewDriverWithContext(uri, neo4j.NoAuth())
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := d.VerifyConnectivity(ctx); err != nil {
+		_ = d.Close(ctx)
+		return nil, err
+	}
+	return d, nil
 }
