@@ -26,22 +26,46 @@ func (r *search) acknowledgedStatements(ctx context.Context) error {
 	if (!r.q.AboutUser && len(r.people) == 0) || r.s.turns == nil || r.cfg.AckCandidates <= 0 {
 		return nil
 	}
-	var replies []*candidate
+	var replies, byMeaning []*candidate
 	for _, c := range r.set {
-		if c.Kind == KindRaw && !r.asked(c) && c.role != "" && ackSignal(c) > 0 {
+		if c.Kind != KindRaw || r.asked(c) || c.role == "" {
+			continue
+		}
+		if ackSignal(c) > 0 {
 			replies = append(replies, c)
 		}
+		if r.q.AboutUser && c.role == "assistant" && c.Parts.Vector > 0 {
+			byMeaning = append(byMeaning, c)
+		}
+	}
+	top := func(list []*candidate, signal func(*candidate) float64, n int) []*candidate {
+		sort.Slice(list, func(i, j int) bool {
+			if a, b := signal(list[i]), signal(list[j]); a != b {
+				return a > b
+			}
+			return list[i].ID < list[j].ID
+		})
+		return list[:min(len(list), n)]
+	}
+	replies = top(replies, ackSignal, r.cfg.AckCandidates)
+	// For a question about the user, the assistant's replies closest to it
+	// in meaning lead to the statement they name in general words ("What a
+	// lovely way to earn a living" after "Twenty kids a week come for piano
+	// lessons", for "What is the user's job?"). Only the few closest: what
+	// most replies mean is their warmth, which is near any question.
+	signal := map[*candidate]float64{}
+	for _, c := range replies {
+		signal[c] = ackSignal(c)
+	}
+	for _, c := range top(byMeaning, func(c *candidate) float64 { return c.Parts.Vector }, r.cfg.AckVectorCandidates) {
+		if _, ok := signal[c]; !ok {
+			replies = append(replies, c)
+		}
+		signal[c] = max(signal[c], r.cfg.AckVectorWeight*c.Parts.Vector)
 	}
 	if len(replies) == 0 {
 		return nil
 	}
-	sort.Slice(replies, func(i, j int) bool {
-		if a, b := ackSignal(replies[i]), ackSignal(replies[j]); a != b {
-			return a > b
-		}
-		return replies[i].ID < replies[j].ID
-	})
-	replies = replies[:min(len(replies), r.cfg.AckCandidates)]
 	refs := make([]graph.TurnRef, len(replies))
 	for i, c := range replies {
 		refs[i] = graph.TurnRef{SessionID: c.SessionID, ID: c.ID}
@@ -59,7 +83,7 @@ func (r *search) acknowledgedStatements(ctx context.Context) error {
 		if !r.asked(c) || c.form != knowledge.FormStatement {
 			continue // a question or an acknowledgement states nothing
 		}
-		c.Parts.Graph = r.cfg.AckGraph * ackSignal(reply)
+		c.Parts.Graph = r.cfg.AckGraph * signal[reply]
 		c.Path = []string{"acknowledged by " + reply.ID}
 		r.set.add(c)
 		// For a question about the user, the assistant's reply passed its
@@ -83,7 +107,9 @@ func (r *search) asked(c *candidate) bool {
 
 // ackSignal is how well an assistant's turn matches the query by its own
 // words: a reply's meaning is mostly its warmth ("That's wonderful!"), which
-// is near every question about anyone, so the vector signal is left out.
+// is near every question about anyone, so the vector signal counts only
+// for the few replies closest to a question about the user
+// (AckVectorCandidates).
 func ackSignal(c *candidate) float64 {
 	return c.Parts.FullText
 }

@@ -106,3 +106,45 @@ func TestAcknowledgedStatementAnswersForTheReply(t *testing.T) {
 		})
 	}
 }
+
+// TestAcknowledgedByMeaning: for a question about the user, the assistant's
+// reply closest to it in meaning ("a lovely way to earn a living", for
+// "What is the user's job?") leads to the statement before it, which shares
+// neither a word nor the reply's meaning with the question. With no reply
+// followed by meaning (AckVectorCandidates 0) the statement has no such
+// path.
+func TestAcknowledgedByMeaning(t *testing.T) {
+	t.Parallel()
+	at := time.Date(2024, 5, 1, 9, 0, 0, 0, time.UTC)
+	turn := func(id, role, text string, seq int64) graph.RawEvent {
+		return graph.RawEvent{NewRawEvent: graph.NewRawEvent{ID: id, Kind: graph.RawMessage, Role: role, Content: text, OccurredAt: at},
+			SessionID: "s1", Seq: seq}
+	}
+	conv := []graph.RawEvent{
+		turn("u1", "user", "Twenty kids a week come to my front room for piano lessons.", 1),
+		turn("a1", "assistant", "What a lovely way to earn a living, a real job!", 2),
+		turn("u2", "user", "Thanks, it keeps me busy.", 3),
+		turn("a2", "assistant", "Great, sounds lovely.", 4),
+	}
+	for _, followed := range []int{3, 0} {
+		cfg := DefaultConfig()
+		cfg.AckVectorCandidates = followed
+		g := &ackGraph{conv: conv}
+		s, err := New(Deps{Text: g, Graph: g, Context: unusedContextStore{}, Views: unusedViews{}, Counter: zeroCounter{}, Turns: g,
+			Embedder: conceptEmbedder{}, Vectors: fakeVectors{conv}, Now: func() time.Time { return at.Add(time.Hour) }}, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := s.Search(t.Context(), "t1", SearchInput{UserID: "u", Query: "What is the user's job?", Limit: 5, Explain: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		acked := false
+		for _, r := range out.Results {
+			acked = acked || r.ID == "u1" && len(r.Path) > 0 && r.Path[0] == "acknowledged by a1"
+		}
+		if acked != (followed > 0) {
+			t.Fatalf("AckVectorCandidates %d: statement acknowledged by a1 = %v; results %+v", followed, acked, out.Results)
+		}
+	}
+}

@@ -132,6 +132,12 @@ type Config struct {
 	// reply's full-text signal (acknowledged.go).
 	AckCandidates int
 	AckGraph      float64
+	// AckVectorCandidates: for a question about the user, this many of the
+	// assistant's turns closest to it in meaning lead to the statement they
+	// reply to as well, with AckVectorWeight times their vector signal in
+	// place of the full-text one.
+	AckVectorCandidates int
+	AckVectorWeight     float64
 	// AckReplyWeight scales, for a question about the user, the
 	// assistant's reply whose acknowledged statement was found.
 	AckReplyWeight float64
@@ -266,6 +272,7 @@ func DefaultConfig() Config {
 		ExpandPerEntity: 100, NeighborsPerEntity: 30,
 		RelevanceWeight: 0.6, WordsWeight: 0.6, JoinsWeight: 0.8, HintFloor: 0.3, HintCoverage: 0.7,
 		FrontierMinScore: 0.2, FrontierWidth: 4, ReplyCandidates: 15, ReplyGraph: 0.8, AckCandidates: 5, AckGraph: 0.6, AckReplyWeight: 0.5,
+		AckVectorCandidates: 3, AckVectorWeight: 0.5,
 
 		TopicFloor: 0.2, TopicWeight: 0.8, SpeakerBoost: 1.3, OtherSpeakerWeight: 0.5, QuestionWeight: 0.75,
 
