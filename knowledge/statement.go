@@ -95,11 +95,11 @@ var functionWords = set("a", "an", "the", "is", "are", "was", "be", "and", "or",
 var firstPerson = set("i", "i'm", "im", "i've", "ive", "i'd", "i'll", "me", "my", "mine", "myself", "we", "we're", "we've",
 	"our", "ours", "us")
 
-// questionStarts open a question even without its mark.
 // secondPerson are the words of a sentence addressed to, and speaking of,
 // the one spoken to.
 var secondPerson = set("you", "your", "yours", "you're", "youre", "you've", "you'll", "you'd", "yourself", "yourselves", "y'all")
 
+// questionStarts open a question even without its mark.
 var questionStarts = set("what", "which", "who", "whom", "whose", "where", "when", "why", "how", "can", "could", "would",
 	"should", "do", "does", "did", "is", "are", "was", "were", "will", "shall", "may", "any")
 
@@ -130,7 +130,7 @@ func ReadStatement(text string) Statement {
 		return st
 	}
 	declarative, question := false, false
-	hedged, aboutOther, plain := 0, 0, 0
+	hedged, aboutOther, plain, addressed := 0, 0, 0, 0
 	for _, s := range sentences(text) {
 		ws := tokens(s)
 		if len(ws) == 0 {
@@ -157,6 +157,7 @@ func ReadStatement(text string) Statement {
 				// speaker's own ("You both looked great on your wedding
 				// day!", "Your garden is gorgeous"): about them.
 				aboutOther++
+				addressed++
 			default:
 				// Neither hedged nor about someone else nor in the first
 				// person ("Six more years of fees!", "Probably pays
@@ -170,10 +171,12 @@ func ReadStatement(text string) Statement {
 	st.Ending = ending(text)
 	st.Other = aboutOther > 0 && plain == 0 && hedged == 0
 	switch {
-	case question && plain == 0 && hedged == 0:
+	case question && plain == 0 && hedged == 0 && aboutOther == addressed:
 		// Remarks around a question ("That's so nice! What pet do you
 		// have?", "Wow, great photo! Is that recent?"): the turn asks; its
-		// remarks say nothing of the speaker.
+		// remarks say nothing of the speaker. News of a relative before a
+		// question ("My brother moved to Cardiff. Any gift ideas?") still
+		// states, about the brother.
 		st.Form = FormQuestion
 	case declarative:
 		st.Form = FormStatement

@@ -24,6 +24,7 @@ func TestReadStatement(t *testing.T) {
 		{"Moved to Lyon in May. Any tips for the markets?", FormStatement, false},
 		{"Just got back from Crete. Have you ever been?", FormStatement, false},
 		{"Got diagnosed with asthma last spring, so no more smoky pubs.", FormStatement, false},
+		{"My brother just moved to Cardiff. Any ideas for a housewarming gift?", FormStatement, true},
 	}
 	modal := []struct {
 		text                string
