@@ -27,6 +27,8 @@ type candidate struct {
 	correction, change, ending bool
 	seq                        int64     // raw turns: the turn's position in its session
 	vec                        []float32 // raw turns: the stored vector, when the currency stage read it
+	// terse: a raw turn of one content word, not read by meaning (setVec).
+	terse bool
 	// factor scales the final score (demotions), lift the relevance (the
 	// current value of a slot inheriting its best match); 0 means 1.
 	factor, lift float64

@@ -99,8 +99,8 @@ func (r *search) currency(ctx context.Context) error {
 	topicOf := map[*candidate]string{}
 	for i, c := range stmts {
 		if v := vecs[refs[i]]; v != nil {
-			c.vec = v
-			if readable(c) {
+			c.setVec(v)
+			if !c.terse {
 				topicOf[c] = r.s.topics.Read(v).Topic
 			}
 		}
@@ -132,24 +132,35 @@ func (r *search) currency(ctx context.Context) error {
 		return nil
 	}
 	r.slotTopic = slot
+	// Each statement's closeness to the asked topic, read once.
+	askedAffinity := map[*candidate]float64{}
+	affinity := func(c *candidate) float64 {
+		a, ok := askedAffinity[c]
+		if !ok {
+			a = r.s.topics.Affinity(c.vec, asked)
+			askedAffinity[c] = a
+		}
+		return a
+	}
+	// Saying nearly the same thing as the best-matching statement joins
+	// only a slot both may speak of: when the question's topic is read, an
+	// anchor far from it (a poetry reading matched "living" by a word, for
+	// "What does the user do for a living?") makes no slot of its
+	// look-alikes, and a look-alike far from it (a struggle with mental
+	// health beside a search for counselling jobs) joins none.
+	near := func(o *candidate) bool {
+		return asked == "" || o.vec != nil && affinity(o) >= r.cfg.TopicAffinity*0.8
+	}
+	anchorNear := near(stmts[0])
 	var group []*candidate
 	for _, c := range stmts {
 		// One slot: the statements read as the slot's topic, and those
 		// saying nearly the same thing as the best-matching statement
 		// (a topic the reader was unsure of: "My resting heart rate is
 		// 78" and later "...is 62 now").
-		onTopic := slot != "" && (topicOf[c] == slot || (slot == asked && c.vec != nil && readable(c) && r.s.topics.Affinity(c.vec, slot) >= r.cfg.TopicAffinity) ||
+		onTopic := slot != "" && (topicOf[c] == slot || (slot == asked && c.vec != nil && !c.terse && affinity(c) >= r.cfg.TopicAffinity) ||
 			r.updatesQueried(c))
-		// Saying nearly the same thing as the best-matching statement joins
-		// only a slot both may speak of: when the question's topic is read,
-		// an anchor far from it (a poetry reading matched "living" by a
-		// word, for "What does the user do for a living?") makes no slot of
-		// its look-alikes, and a look-alike far from it (a struggle with
-		// mental health beside a search for counselling jobs) joins none.
-		near := func(o *candidate) bool {
-			return asked == "" || o.vec != nil && r.s.topics.Affinity(o.vec, asked) >= r.cfg.TopicAffinity*0.8
-		}
-		anchored := near(stmts[0]) && near(c)
+		anchored := anchorNear && near(c)
 		same := onTopic || anchored &&
 			(c != stmts[0] && c.vec != nil && stmts[0].vec != nil && knowledge.Cosine(c.vec, stmts[0].vec) >= r.cfg.PairSlotSimilarity)
 		if c == stmts[0] && !onTopic && anchored {
@@ -521,11 +532,13 @@ func (r *search) replaceBy(c, e *candidate, past, now, lift string) {
 	}
 }
 
-// readable reports whether a statement says enough to be read by meaning:
-// the embedding of one content word ("I'm learning.", "Still there.")
-// lands near whatever topic is asked, so it neither takes a topic nor is
-// raised for one.
-func readable(c *candidate) bool { return len(contentTerms(c)) >= 2 }
+// setVec keeps a statement's stored vector and whether it is too terse to
+// be read by meaning: the embedding of one content word ("I'm learning.",
+// "Still there.") lands near whatever topic is asked, so such a turn
+// neither takes a topic nor is raised for one.
+func (c *candidate) setVec(v []float32) {
+	c.vec, c.terse = v, len(contentTerms(c)) < 2
+}
 
 // contentTerms are a turn's search terms without the speaker's name.
 func contentTerms(c *candidate) []string {
@@ -622,7 +635,7 @@ func (r *search) topicAgreement(asked string, sure bool, stmts []*candidate, top
 	}
 	for _, c := range stmts {
 		affinity := 0.0
-		if c.vec != nil && readable(c) {
+		if c.vec != nil && !c.terse {
 			affinity = r.s.topics.Affinity(c.vec, asked)
 		}
 		switch t := topicOf[c]; {

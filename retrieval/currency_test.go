@@ -420,7 +420,7 @@ func TestTopicLiftKeepsOrder(t *testing.T) {
 		c := rawCandidate(graph.RawEvent{NewRawEvent: graph.NewRawEvent{ID: id, Kind: graph.RawMessage, Role: "user", Content: text}, SessionID: "s"})
 		c.Parts = ScoreParts{Vector: vec}
 		v, _ := conceptEmbedder{}.Embed(context.Background(), []string{text})
-		c.vec = v[0]
+		c.setVec(v[0])
 		return c
 	}
 	best := &candidate{SearchResult: SearchResult{ID: "best", Kind: KindRaw, Parts: ScoreParts{FullText: 2}}}
@@ -495,7 +495,8 @@ func TestOneWordStatementTakesNoTopic(t *testing.T) {
 	v, _ := conceptEmbedder{}.Embed(context.Background(), []string{"I adopted a beagle puppy."})
 	mk := func(id, text string) *candidate {
 		c := rawCandidate(graph.RawEvent{NewRawEvent: graph.NewRawEvent{ID: id, Kind: graph.RawMessage, Role: "user", Content: text}, SessionID: "s"})
-		c.Parts, c.vec = ScoreParts{Vector: 0.3}, v[0]
+		c.Parts = ScoreParts{Vector: 0.3}
+		c.setVec(v[0])
 		return c
 	}
 	best := &candidate{SearchResult: SearchResult{ID: "best", Kind: KindRaw, Parts: ScoreParts{FullText: 2}}}
