@@ -110,6 +110,10 @@ func (c *clause) stripLead(toks []tok) []tok {
 			toks = toks[1:]
 			continue
 		}
+		if stanceAdverbs[w] && len(toks) > 1 && (toks[1].kind == nlp.Word || toks[1].w == ",") {
+			toks = toks[1:] // "Weirdly the treadmill is my favourite bit now"
+			continue
+		}
 		if w == "since" && len(toks) > 1 && toks[1].w == "then" {
 			toks = toks[2:]
 			continue
@@ -435,7 +439,8 @@ func (c *clause) parseAux(i int) {
 			c.weak = true
 			i++
 		case w == "really" || w == "absolutely" || w == "totally" || w == "truly" || w == "so" || w == "seriously" ||
-			w == "definitely" || w == "genuinely" || w == "super" || w == "particularly" || w == "especially":
+			w == "definitely" || w == "genuinely" || w == "super" || w == "particularly" || w == "especially" ||
+			w == "much" || w == "far" || w == "increasingly": // "I much prefer", "I far prefer"
 			c.strong = true
 		case w == "also" || w == "too":
 			c.also = true

@@ -88,7 +88,10 @@ func newRecognizers() *recognizers {
 		"handle": r.either(nil, r.tastes.cannotEndure), "bear": r.either(nil, r.tastes.cannotEndure),
 		"stomach": r.either(nil, r.tastes.cannotEndure), "tolerate": r.either(nil, r.tastes.cannotEndure),
 		"prefer": r.tastes.rulePrefer,
-		"find":   r.tastes.ruleFind, "warm": r.tastes.ruleTurn, "fall": r.tastes.ruleTurn,
+		"book":   r.either(nil, r.tastes.habitChoice), "order": r.either(nil, r.tastes.habitChoice),
+		"request": r.either(nil, r.tastes.habitChoice), "reserve": r.either(nil, r.tastes.habitChoice),
+		"avoid": r.either(nil, r.tastes.avoidTaste), "steer": r.either(nil, r.tastes.avoidTaste),
+		"find": r.tastes.ruleFind, "warm": r.tastes.ruleTurn, "fall": r.tastes.ruleTurn,
 		"drink": r.tastes.ruleConsume, "eat": r.tastes.ruleConsume,
 		"support": r.tastes.ruleSupport, "root": r.tastes.ruleSupport, "cheer": r.tastes.ruleSupport,
 		// switches
@@ -126,7 +129,7 @@ func newRecognizers() *recognizers {
 		"bike": r.hobbies.ruleActivity, "camp": r.hobbies.ruleActivity, "fish": r.hobbies.ruleActivity,
 		"read": r.either(r.hobbies.ruleActivity, r.tastes.habitTaste), "listen": r.either(nil, r.tastes.habitTaste), "make": r.hobbies.ruleActivity, "create": r.hobbies.ruleActivity,
 		"build": r.hobbies.ruleActivity, "compose": r.hobbies.ruleActivity,
-		"pick": r.either(r.hobbies.rulePickUp, r.tastes.wouldPickOver), "choose": r.either(nil, r.tastes.wouldPickOver),
+		"pick": r.either(r.hobbies.rulePickUp, r.tastes.wouldPickOver, r.tastes.habitChoice), "choose": r.either(nil, r.tastes.wouldPickOver, r.tastes.habitChoice),
 		"develop": r.either(nil, r.tastes.developedTaste), "acquire": r.either(nil, r.tastes.developedTaste),
 		"play": r.hobbies.rulePlay, "practice": r.hobbies.rulePractice, "practise": r.hobbies.rulePractice,
 		"do": r.either(r.hobbies.rulePractice, r.tastes.doneWith, r.study.doingDegree),
@@ -170,6 +173,9 @@ func newRecognizers() *recognizers {
 		r.tastes.kindOfPersonFrame,       // "I'm not really a cat person"
 		r.tastes.evaluativeFrame,         // "olives are revolting", "gin tastes awful to me now"
 		r.tastes.nowItsFrame,             // "these days it's woodworking videos", "lately it's all bossa nova"
+		r.tastes.wouldRatherFrame,        // "I'd rather have tea than coffee"
+		r.tastes.giveMeOverFrame,         // "give me the mountains over the beach any day"
+		r.tastes.replyLanguageFrame,      // "please answer me in Spanish from now on"
 	}
 	return r
 }

@@ -20,6 +20,9 @@ func FuzzExtract(f *testing.F) {
 		"Our team meeting is on", "I sold the and bought a", "I'm not not not vegetarian anymore anymore",
 		"(yesterday) (last week (", "I went to a \"", "“Quoted", "I – — - ; : , .", "😀 I love 🍣 sushi",
 		"I live in \xff\xfe Berlin", "MY NAME IS SAM", "i'm a", "If", "Sam and I", "my my my sister sister",
+		"I'd rather", "I'd rather order in", "I'd rather have the as a", "give me over", "give me the over any day",
+		"I always book", "I avoid", "I steer clear of", "it is a real", "my favourite part of the of the is",
+		"weirdly", "Hiking in the is my thing", "I've always found it", "suits me",
 	} {
 		f.Add(s, "Caroline", "user")
 		f.Add(s, "", "assistant")

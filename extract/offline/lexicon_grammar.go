@@ -107,6 +107,13 @@ should,can,could,may,might,must`)
 var clauseBreakers = wordSet(`because,but,so,although,though,while,whereas,since,which,who,cause,unless,
 whenever,until,if,when,where,after,before,once`)
 
+// stanceAdverbs open a sentence with the speaker's attitude to it and
+// change nothing it states ("Weirdly the treadmill is my favourite bit",
+// "Honestly I've gone off oysters").
+var stanceAdverbs = wordSet(`weirdly,oddly,strangely,funnily,surprisingly,honestly,frankly,luckily,sadly,unfortunately,
+thankfully,fortunately,basically,literally,seriously,truthfully,obviously,personally,admittedly,ironically,
+interestingly,hopefully,happily,annoyingly,embarrassingly,predictably`)
+
 // clauseAdverbs may sit between a conjunction and the next clause's start.
 var clauseAdverbs = wordSet(`now,then,also,still,just,really,actually,recently,finally,currently,today,
 later,even,sometimes,usually,often,always,never,soon,already,lately,now,afterwards,suddenly,eventually,

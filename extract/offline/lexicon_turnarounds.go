@@ -9,12 +9,14 @@ package offline
 // evalPositive are adjectives that judge a thing good to the speaker.
 var evalPositive = wordSet(`delicious,amazing,incredible,great,wonderful,fantastic,brilliant,lovely,tasty,addictive,
 heavenly,divine,gorgeous,superb,awesome,excellent,magnificent,yummy,scrumptious,outstanding,glorious,fabulous,
-underrated,unbeatable,fun,relaxing,soothing,fascinating,gripping,compelling,moreish,irresistible`)
+underrated,unbeatable,fun,relaxing,soothing,fascinating,gripping,compelling,moreish,irresistible,enjoyable,pleasant,
+satisfying,rewarding,refreshing,calming,comforting,uplifting,delightful,therapeutic,invigorating,cosy,cozy`)
 
 // evalNegative are adjectives that judge a thing bad to the speaker.
 var evalNegative = wordSet(`revolting,disgusting,awful,horrible,gross,vile,terrible,boring,overrated,nasty,foul,
 inedible,dull,tedious,unbearable,repulsive,dreadful,bland,tasteless,sickening,yucky,unpalatable,pointless,
-tiresome,insufferable,grim,rank,naff,meh,horrid,atrocious,unwatchable,unlistenable`)
+tiresome,insufferable,grim,rank,naff,meh,horrid,atrocious,unwatchable,unlistenable,miserable,unpleasant,stressful,
+exhausting,depressing,annoying,irritating,frustrating,draining,overwhelming,torture,hell`)
 
 // evalVerbs are the copulas of a judgement besides "be" ("gin tastes
 // horrible to me now").
@@ -35,3 +37,20 @@ nauseates,nauseate,depresses,depress,exhausts,exhaust,infuriates,infuriate`)
 // trailingAdverbs are adverbs a noun phrase may swallow at its end.
 var trailingAdverbs = wordSet(`completely,entirely,anymore,altogether,lately,nowadays,again,recently,now,totally,forever,
 before,previously,then,back`)
+
+// evalNounsPositive and evalNounsNegative are the nouns of a judgement
+// said with an article ("cooking is a chore to me now", "the gym feels
+// like a drag", "sea swimming is a joy"): the same judgement as an
+// adjective, so evaluation reads them with one.
+var evalNounsPositive = wordSet(`joy,treat,delight,pleasure,godsend,lifesaver,blast,dream,revelation`)
+
+var evalNounsNegative = wordSet(`chore,drag,bore,nightmare,pain,hassle,faff,slog,grind,ordeal,struggle,
+headache,turn-off,letdown,let-down,waste`)
+
+// evalNounMarks may stand between the article and the noun of a judgement
+// ("a real chore", "a bit of a drag", "an absolute joy", "such a faff").
+var evalNounMarks = wordSet(`real,total,complete,absolute,bit,of,massive,huge,proper,right,such,bloody,utter`)
+
+// hassleNouns follow "too much" in an aversion ("vinyl is too much faff",
+// "camping is too much hassle these days").
+var hassleNouns = wordSet(`faff,hassle,effort,work,bother,trouble,fuss,admin,stress`)

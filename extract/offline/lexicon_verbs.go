@@ -61,6 +61,12 @@ detest - - -
 loathe - - loathing
 despise - - despising
 prefer preferred preferred preferring
+avoid - - -
+book - - -
+order - - -
+steer - - -
+request - - -
+reserve - - reserving
 stand stood stood -
 handle - - handling
 stomach - - -

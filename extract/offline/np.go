@@ -173,8 +173,12 @@ func takeNP(toks []tok, i int) nounPhrase {
 	}
 	np.toks = toks[start:i]
 	np.next = i
-	for _, t := range np.toks {
-		if t.cap && (!t.first || !isCommonWord(t.w)) {
+	for k, t := range np.toks {
+		// A sentence's first word is capitalized whatever it is: it names
+		// something only when it is no common word, and not when lower-case
+		// words follow it in the phrase ("Brutalist architecture", but
+		// "Netflix" and "Lake Como").
+		if t.cap && (!t.first || !isCommonWord(t.w) && (k+1 == len(np.toks) || np.toks[k+1].cap)) {
 			np.hasName = true
 		}
 	}

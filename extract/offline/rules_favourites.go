@@ -114,9 +114,16 @@ func (r *favouriteRules) favouriteFrame(c *clause) bool {
 		return false // "Games are my go-to when I'm overwhelmed" names no category
 	}
 	if strings.Contains(cat, " ") {
-		if f := strings.Fields(cat); len(f) > 3 {
-			cat = strings.Join(f[:3], " ")
+		f := strings.Fields(cat)
+		limit := 3
+		if len(f) > 1 && alt("of|about|at|in", f[1]) {
+			limit = 5 // "my favourite part of the gym", "my favourite thing about winter"
 		}
+		f = f[:min(len(f), limit)]
+		for len(f) > 1 && alt("the|a|an|of|about|at|in|my|our|to", f[len(f)-1]) {
+			f = f[:len(f)-1] // never a category cut mid-phrase ("part of the")
+		}
+		cat = strings.Join(f, " ")
 	}
 	cat = strings.TrimSpace(strings.Split(cat, " , ")[0])
 	if items == nil {

@@ -1,6 +1,10 @@
 package offline
 
-import "github.com/graphmem/graphmem/ontology"
+import (
+	"strings"
+
+	"github.com/graphmem/graphmem/ontology"
+)
 
 // More constructions of taste, each a shape of English rather than a
 // phrase: the thing acting on the speaker ("audiobooks put me to sleep",
@@ -52,6 +56,16 @@ func actingPolarity(c *clause, v int) int {
 		return 1 // "jazz really does it for me"
 	case alt("grates|grate", w) && c.seq(v+1, "on", "me"):
 		return -1
+	case alt("leaves|leave", w) && c.seq(v+1, "me", "cold"):
+		return -1 // "minimalism leaves me cold"
+	case alt("puts|put|turns|turn", w) && c.seq(v+1, "me", "off"):
+		return -1 // "rare steak puts me off now"
+	case alt("gets|get", w) && c.seq(v+1, "on", "my", "nerves"):
+		return -1
+	case alt("suits|suit", w) && c.at(v+1) == "me" && !alt("to|for", c.at(v+2)):
+		return 1 // "streaming suits me better now"; not "suits me for work" (a use)
+	case alt("works|work", w) && c.seq(v+1, "for", "me") && c.at(v+3) != "as":
+		return 1 // "audiobooks work for me"
 	case alt("makes|make", w) && c.seq(v+1, "me") && alt("sick|gag|cringe|queasy|nauseous", c.at(v+2)):
 		return -1
 	case alt("makes|make", w) && c.seq(v+1, "me") && alt("happy|smile", c.at(v+2)):
@@ -74,6 +88,15 @@ func (r *tasteRules) myThingFrame(c *clause) bool {
 		return false
 	}
 	n, ok, neg, _ := c.copulaAt(np.next)
+	if !ok && alt("in|on|at|with|by|before|after|without", c.at(np.next)) && strings.HasSuffix(np.toks[0].w, "ing") {
+		// An activity with its circumstance: "hiking in the rain isn't
+		// my thing", "swimming before work is my jam".
+		if pp := takeNP(c.toks, np.next+1); !pp.empty() {
+			if n, ok, neg, _ = c.copulaAt(pp.next); ok {
+				np = nounPhrase{toks: c.toks[:pp.next], next: pp.next}
+			}
+		}
+	}
 	if !ok {
 		return false
 	}

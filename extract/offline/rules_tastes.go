@@ -289,11 +289,17 @@ func (r *tasteRules) tooFrame(c *clause) bool {
 	if !ok || neg || c.at(i) != "too" || i+1 >= len(t) || t[i+1].kind != nlp.Word {
 		return false
 	}
-	if typ, known := classify(np); typ == ontology.Person || len(np.toks) < 2 && !known || abstractObjects[np.head()] ||
-		notAversions[np.head()] {
+	// "too much faff" says the aversion itself, so any kind will do; "too
+	// short" needs a thing the lexicon knows ("Life's too short").
+	hassle := c.at(i+1) == "much" && hassleNouns[c.at(i+2)]
+	if typ, known := classify(np); typ == ontology.Person || len(np.toks) < 2 && !known && !(hassle && oneBareKind(np)) ||
+		abstractObjects[np.head()] || notAversions[np.head()] {
 		return false // "Life's too short" is not an aversion to life
 	}
 	adj := t[i+1].w
+	if hassle {
+		adj = "much " + c.at(i+2)
+	}
 	c.subj = c.said.speaker
 	k, _ := c.object(np, "", 0)
 	if k == "" {

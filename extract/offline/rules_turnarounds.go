@@ -34,7 +34,44 @@ func (c *clause) evaluation(i int) (int, string, int) {
 		// "coriander tastes like soap to me"
 		return -1, "like " + c.at(i+1), i + 2
 	}
-	return 0, "", i
+	return c.evaluativeNoun(i)
+}
+
+// evaluativeNoun reads a judgement said with a noun at i ("a chore", "like
+// a real drag", "such a joy"): +1, -1 or 0, the words, and the next index.
+func (c *clause) evaluativeNoun(i int) (int, string, int) {
+	if c.at(i) == "like" {
+		i++ // "feels like a chore" judges as "is a chore" does
+	}
+	start := i
+	if c.at(i) == "such" {
+		i++
+	}
+	if !alt("a|an", c.at(i)) {
+		return 0, "", start
+	}
+	i++
+	for k := 0; k < 3 && evalNounMarks[c.at(i)]; k++ {
+		i++
+	}
+	w := c.at(i)
+	words := func() string {
+		out := ""
+		for j := start; j <= i; j++ {
+			if out != "" {
+				out += " "
+			}
+			out += c.at(j)
+		}
+		return out
+	}
+	switch {
+	case evalNounsPositive[w]:
+		return 1, words(), i + 1
+	case evalNounsNegative[w]:
+		return -1, words(), i + 1
+	}
+	return 0, "", start
 }
 
 // aversiveLikenesses are what a disliked taste is likened to ("tastes like
@@ -169,7 +206,22 @@ func (r *tasteRules) judgeKey(c *clause, k string, pol int, phrase string) bool 
 
 // ruleFind: "I find audiobooks tedious", "I'm finding sourdough addictive".
 func (r *tasteRules) ruleFind(c *clause) {
-	if c.neg || c.modal != "" || c.would || c.future || c.past && !c.now {
+	if c.neg || c.modal != "" || c.would || c.future || c.past && !c.now && !c.perfect {
+		return
+	}
+	if alt("it|them", c.at(c.verbAt+1)) {
+		// "my husband loves the cold, but I've always found it miserable":
+		// the thing of the taste just said, judged by the speaker.
+		if pol, adj, _ := c.evaluation(c.verbAt + 2); pol != 0 {
+			k := c.tasteRef()
+			if lf := c.said.talk.lastFact; k == "" && lf != nil && (lf.pred == "LIKES" || lf.pred == "DISLIKES") &&
+				contains(lf.events, c.said.event.ID) {
+				k = lf.obj // a relative's taste just said ("my husband loves the cold, but I find it miserable")
+			}
+			if k != "" {
+				r.judgeKey(c, k, pol, "finds {O} "+adj)
+			}
+		}
 		return
 	}
 	j := c.verbAt + 2

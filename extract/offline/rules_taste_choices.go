@@ -1,0 +1,233 @@
+package offline
+
+import "github.com/graphmem/graphmem/ontology"
+
+// Tastes said as choices. A preference is often not said with "prefer" or
+// "like" but as the choice itself: what the speaker would rather have
+// ("I'd rather listen to audiobooks than read"), demands ("give me trains
+// over planes any day"), habitually picks ("I always order the veggie
+// option", "I usually book a window seat") or keeps away from ("I avoid
+// fizzy drinks now"). Each reads a shape of English, not a phrase; the
+// chosen thing is read by the noun-phrase grammar like any other object.
+
+// choiceVerbs may open what the speaker would rather have ("I'd rather
+// have", "I'd rather listen to"); a bare noun phrase may follow "rather"
+// too ("I'd rather tea, thanks").
+var choiceVerbs = wordSet(`have,take,get,do,eat,drink,watch,listen,read,use,book,order,play,buy,wear,drive,
+try,go,stick,see,hear,cook,make,learn,fly,travel`)
+
+// habitChoiceVerbs are the verbs of a choice made again and again ("I
+// always book an aisle seat", "I normally order the curry").
+var habitChoiceVerbs = wordSet(`book,order,choose,pick,request,reserve,buy,get`)
+
+// habitChoiceAdverbs make a choice a habit, and so a preference.
+var habitChoiceAdverbs = wordSet(`always,usually,normally,generally,invariably,mostly,typically`)
+
+// wouldRatherFrame: "I'd rather have tea than coffee", "these days I'd
+// rather listen to podcasts", "I'd rather the train, honestly". The
+// thing chosen is preferred; the thing it is chosen over, when said, is
+// not. "I'd rather not", "I'd rather stay in" and "I'd rather you didn't"
+// choose no thing and read nothing.
+func (r *tasteRules) wouldRatherFrame(c *clause) bool {
+	i := -1
+	for k := 1; k < len(c.toks) && k < 6; k++ {
+		if c.at(k) == "rather" && alt("would|'d|i'd|we'd", c.at(k-1)) {
+			i = k + 1
+			break
+		}
+	}
+	if i < 0 || !alt("i|i'd|we|we'd", c.at(0)) || alt("not|you|he|she|they|we|it|die|be", c.at(i)) {
+		return false
+	}
+	if lemma, _, ok := verbOf(c.at(i)); ok {
+		if !choiceVerbs[lemma] {
+			return false // "I'd rather stay in": a wish about what to do
+		}
+		i++
+		if alt("to|for|with", c.at(i)) { // "listen to", "go for", "stick with"
+			i++
+		}
+	}
+	np := trimTrailingAdverbs(takeNP(c.toks, i))
+	if np.empty() || !usableObject(np) || alt("a|an", np.det) && c.at(np.next) != "as" {
+		// "I'd rather order in" chooses no thing; "I'd rather read a
+		// book" or "have a nap" chooses one occasion, not a kind.
+		return false
+	}
+	qual := preferenceSlot(np)
+	if c.at(np.next) == "as" && alt("a|an", c.at(np.next+1)) {
+		// "I'd rather have the news as a podcast": the form chosen for
+		// the thing is the preference, the thing its slot.
+		if form := trimTrailingAdverbs(takeNP(c.toks, np.next+1)); usableObject(form) {
+			qual, np = np.head(), form
+		}
+	}
+	if np.empty() || !usableObject(np) || pronounObjects[np.head()] {
+		return false
+	}
+	if typ, _ := classify(np); typ == ontology.Person {
+		return false
+	}
+	c.subj = c.said.speaker
+	k, _ := c.object(np, "", 0)
+	if k == "" {
+		return false
+	}
+	j := np.next
+	for k := 0; k < 2 && alt("now|these|days|nowadays|honestly|instead", c.at(j)); k++ {
+		j++
+	}
+	tmpl := "{S} would rather have {O}"
+	var other nounPhrase
+	if c.at(j) == "than" {
+		// "than read" sets a thing against an activity: nothing to disprefer.
+		if o := trimTrailingAdverbs(takeNP(c.toks, j+1)); usableObject(o) && !pronounObjects[o.head()] &&
+			!(len(o.toks) == 1 && isBaseVerb(o.head())) {
+			other = o
+			tmpl += " than " + o.surface()
+		}
+	}
+	c.emit(fx{subj: c.said.speaker, pred: "PREFERS", obj: k, qual: qual, strength: 0.7, conf: 0.75, tmpl: tmpl, noDate: true, rank: 1})
+	if !other.empty() {
+		if ok, _ := c.object(other, "", 0); ok != "" && ok != k {
+			c.emit(fx{subj: c.said.speaker, pred: "PREFERS", obj: ok, qual: qual, neg: true, conf: 0.7, strength: 0.5,
+				tmpl: "{S} would rather have " + np.surface() + " than {O}", noDate: true})
+		}
+	}
+	return true
+}
+
+// giveMeOverFrame: "give me the mountains over the beach any day", "give
+// me a paperback over an e-reader": the speaker's preference said as a
+// demand. Without "over" ("give me a minute") it is a request, not a
+// taste.
+func (r *tasteRules) giveMeOverFrame(c *clause) bool {
+	if c.at(0) != "give" || c.at(1) != "me" {
+		return false
+	}
+	np := trimTrailingAdverbs(takeNP(c.toks, 2))
+	if np.empty() || c.at(np.next) != "over" || !usableObject(np) {
+		return false
+	}
+	other := trimTrailingAdverbs(takeNP(c.toks, np.next+1))
+	if !usableObject(other) {
+		return false
+	}
+	c.subj = c.said.speaker
+	k, _ := c.object(np, "", 0)
+	if k == "" {
+		return false
+	}
+	qual := preferenceSlot(np)
+	c.emit(fx{subj: c.said.speaker, pred: "PREFERS", obj: k, qual: qual, strength: 0.8, conf: 0.75,
+		tmpl: "{S} prefers {O} over " + other.surface(), noDate: true, rank: 1})
+	if ok, _ := c.object(other, "", 0); ok != "" && ok != k {
+		c.emit(fx{subj: c.said.speaker, pred: "PREFERS", obj: ok, qual: qual, neg: true, conf: 0.7, strength: 0.5,
+			tmpl: "{S} prefers " + np.surface() + " over {O}", noDate: true})
+	}
+	return true
+}
+
+// habitChoice: "I always book an aisle seat", "we usually order the
+// veggie curry", "these days I always choose the stairs". A choice made
+// habitually is a preference for the kind of thing chosen; a single
+// choice ("I booked a table for Friday") is an errand and stays unread.
+func (r *tasteRules) habitChoice(c *clause) bool {
+	if c.subj != c.said.speaker || c.neg || c.future || c.would || c.modal != "" || c.progressive ||
+		c.past && !c.usedTo || !habitChoiceVerbs[c.verb] {
+		return false
+	}
+	if c.verbAt == 0 || !habitChoiceAdverbs[c.toks[c.verbAt-1].w] {
+		return false
+	}
+	np := trimTrailingAdverbs(takeNP(c.toks, c.verbAt+1))
+	if np.empty() || !usableObject(np) || pronounObjects[np.head()] || abstractObjects[np.head()] {
+		return false
+	}
+	if typ, _ := classify(np); typ == ontology.Person || typ == ontology.Place {
+		return false
+	}
+	k, _ := c.object(np, "", 0)
+	if k == "" {
+		return false
+	}
+	tmpl := "{S} always goes for {O}"
+	if c.usedTo {
+		tmpl = "{S} used to go for {O}"
+	}
+	c.emit(fx{pred: "PREFERS", obj: k, qual: preferenceSlot(np), neg: c.usedTo, strength: 0.7, conf: 0.7, tmpl: tmpl, noDate: true, rank: 1})
+	return true
+}
+
+// avoidTaste: "I avoid alcohol now", "I've been avoiding sugar", "I steer
+// clear of spicy food": the speaker keeps away from a kind of thing, the
+// end of any liking for it. A thing avoided once ("I avoided the traffic")
+// or a person or place avoided is no taste.
+func (r *tasteRules) avoidTaste(c *clause) bool {
+	if c.subj != c.said.speaker || c.neg || c.future || c.would || c.modal != "" || c.past && !c.perfect && !c.now {
+		return false
+	}
+	i := c.verbAt + 1
+	if c.verb == "steer" {
+		if !c.seq(i, "clear", "of") {
+			return false
+		}
+		i += 2
+	}
+	np := trimTrailingAdverbs(takeNP(c.toks, i))
+	if np.empty() || !usableObject(np) || pronounObjects[np.head()] || np.det != "" && !alt("any|all", np.det) ||
+		abstractObjects[np.head()] || notAversions[np.head()] {
+		return false
+	}
+	if typ, _ := classify(np); typ == ontology.Person || typ == ontology.Place {
+		return false
+	}
+	k, _ := c.object(np, "", 0)
+	if k == "" {
+		return false
+	}
+	c.emit(fx{pred: "LIKES", obj: k, neg: true, strength: 0.6, conf: 0.7, tmpl: "{S} avoids {O}", noDate: true, rank: 1})
+	return true
+}
+
+// replyVerbs are what a speaker asks the assistant to do in a language.
+var replyVerbs = wordSet(`answer,reply,respond,write,talk,speak,text,chat`)
+
+// requestLead may come before the verb of a standing request to the
+// assistant ("from now on please answer me in Spanish", "could you always
+// reply in French").
+var requestLead = wordSet(`please,from,now,on,always,can,could,would,will,you,kindly,just,only,pls,in,future,the`)
+
+// replyLanguageFrame: "please answer me in Spanish from now on", "could
+// you always reply in French", "write to me in German please": a standing
+// request for the language of replies, which an assistant must remember
+// as the user's preference. A one-off ("how do I say hello in Spanish")
+// has no reply verb in the imperative and reads nothing.
+func (r *tasteRules) replyLanguageFrame(c *clause) bool {
+	v := 0
+	for v < len(c.toks) && v < 6 && requestLead[c.at(v)] {
+		v++
+	}
+	if v >= len(c.toks) || !replyVerbs[c.at(v)] || v > 0 && c.at(v-1) == "to" {
+		return false
+	}
+	i := v + 1
+	switch {
+	case c.at(i) == "me" || c.at(i) == "back":
+		i++
+	case c.at(i) == "to" && c.at(i+1) == "me":
+		i += 2
+	}
+	if c.at(i) != "in" || !languages[c.at(i+1)] || c.at(i+2) != "" && !alt("please|from|now|only|always|,|.|!|thanks|thank|instead|too", c.at(i+2)) {
+		return false
+	}
+	np := nounPhrase{toks: c.toks[i+1 : i+2], next: i + 2}
+	c.subj = c.said.speaker
+	k, _ := c.object(np, "", 0)
+	if k == "" {
+		return false
+	}
+	c.emit(fx{subj: c.said.speaker, pred: "PREFERS", obj: k, qual: "reply language", strength: 0.8, conf: 0.8,
+		tmpl: "{S} wants replies in {O}", noDate: true, rank: 1})
+	return true
+}
