@@ -49,12 +49,13 @@ func (r *tasteRules) wouldRatherFrame(c *clause) bool {
 		}
 	}
 	np := trimTrailingAdverbs(takeNP(c.toks, i))
-	if np.empty() || !usableObject(np) || alt("a|an", np.det) && c.at(np.next) != "as" {
-		// "I'd rather order in" chooses no thing; "I'd rather read a
-		// book" or "have a nap" chooses one occasion, not a kind.
-		return false
+	if alt("a|an", np.det) && c.at(np.next) != "as" {
+		return false // "I'd rather read a book" or "have a nap" chooses one occasion, not a kind
 	}
-	qual := preferenceSlot(np)
+	qual := ""
+	if !np.empty() {
+		qual = preferenceSlot(np)
+	}
 	if c.at(np.next) == "as" && alt("a|an", c.at(np.next+1)) {
 		// "I'd rather have the news as a podcast": the form chosen for
 		// the thing is the preference, the thing its slot.
@@ -62,16 +63,10 @@ func (r *tasteRules) wouldRatherFrame(c *clause) bool {
 			qual, np = np.head(), form
 		}
 	}
-	if np.empty() || !usableObject(np) || pronounObjects[np.head()] {
-		return false
-	}
-	if typ, _ := classify(np); typ == ontology.Person {
-		return false
-	}
 	c.subj = c.said.speaker
-	k, _ := c.object(np, "", 0)
+	k := chosenKind(c, np, true)
 	if k == "" {
-		return false
+		return false // "I'd rather order in" chooses no thing
 	}
 	j := np.next
 	for k := 0; k < 2 && alt("now|these|days|nowadays|honestly|instead", c.at(j)); k++ {
@@ -88,12 +83,7 @@ func (r *tasteRules) wouldRatherFrame(c *clause) bool {
 		}
 	}
 	c.emit(fx{subj: c.said.speaker, pred: "PREFERS", obj: k, qual: qual, strength: 0.7, conf: 0.75, tmpl: tmpl, noDate: true, rank: 1})
-	if !other.empty() {
-		if ok, _ := c.object(other, "", 0); ok != "" && ok != k {
-			c.emit(fx{subj: c.said.speaker, pred: "PREFERS", obj: ok, qual: qual, neg: true, conf: 0.7, strength: 0.5,
-				tmpl: "{S} would rather have " + np.surface() + " than {O}", noDate: true})
-		}
-	}
+	dispreferred(c, np, other, k, qual, "would rather have", "than")
 	return true
 }
 
@@ -106,7 +96,7 @@ func (r *tasteRules) giveMeOverFrame(c *clause) bool {
 		return false
 	}
 	np := trimTrailingAdverbs(takeNP(c.toks, 2))
-	if np.empty() || c.at(np.next) != "over" || !usableObject(np) {
+	if c.at(np.next) != "over" {
 		return false
 	}
 	other := trimTrailingAdverbs(takeNP(c.toks, np.next+1))
@@ -114,18 +104,43 @@ func (r *tasteRules) giveMeOverFrame(c *clause) bool {
 		return false
 	}
 	c.subj = c.said.speaker
-	k, _ := c.object(np, "", 0)
+	k := chosenKind(c, np, true)
 	if k == "" {
 		return false
 	}
 	qual := preferenceSlot(np)
 	c.emit(fx{subj: c.said.speaker, pred: "PREFERS", obj: k, qual: qual, strength: 0.8, conf: 0.75,
 		tmpl: "{S} prefers {O} over " + other.surface(), noDate: true, rank: 1})
+	dispreferred(c, np, other, k, qual, "prefers", "over")
+	return true
+}
+
+// dispreferred emits the speaker's preference against other, the thing np
+// (entity k) was chosen over ("tea over coffee": not coffee), with the
+// sentence "{S} <says> <np> <than> {O}". Nothing when other is empty or
+// names the same thing.
+func dispreferred(c *clause, np, other nounPhrase, k, qual, says, than string) {
+	if other.empty() {
+		return
+	}
 	if ok, _ := c.object(other, "", 0); ok != "" && ok != k {
 		c.emit(fx{subj: c.said.speaker, pred: "PREFERS", obj: ok, qual: qual, neg: true, conf: 0.7, strength: 0.5,
-			tmpl: "{S} prefers " + np.surface() + " over {O}", noDate: true})
+			tmpl: "{S} " + says + " " + np.surface() + " " + than + " {O}", noDate: true})
 	}
-	return true
+}
+
+// chosenKind is the entity of np as a thing one can choose or keep away
+// from: "" when np is empty, a pronoun or a person, or a place unless
+// places count ("give me the mountains over the beach").
+func chosenKind(c *clause, np nounPhrase, places bool) string {
+	if np.empty() || !usableObject(np) || pronounObjects[np.head()] {
+		return ""
+	}
+	if typ, _ := classify(np); typ == ontology.Person || typ == ontology.Place && !places {
+		return ""
+	}
+	k, _ := c.object(np, "", 0)
+	return k
 }
 
 // habitChoice: "I always book an aisle seat", "we usually order the
@@ -141,13 +156,10 @@ func (r *tasteRules) habitChoice(c *clause) bool {
 		return false
 	}
 	np := trimTrailingAdverbs(takeNP(c.toks, c.verbAt+1))
-	if np.empty() || !usableObject(np) || pronounObjects[np.head()] || abstractObjects[np.head()] {
+	if abstractObjects[np.head()] {
 		return false
 	}
-	if typ, _ := classify(np); typ == ontology.Person || typ == ontology.Place {
-		return false
-	}
-	k, _ := c.object(np, "", 0)
+	k := chosenKind(c, np, false)
 	if k == "" {
 		return false
 	}
@@ -175,14 +187,10 @@ func (r *tasteRules) avoidTaste(c *clause) bool {
 		i += 2
 	}
 	np := trimTrailingAdverbs(takeNP(c.toks, i))
-	if np.empty() || !usableObject(np) || pronounObjects[np.head()] || np.det != "" && !alt("any|all", np.det) ||
-		abstractObjects[np.head()] || notAversions[np.head()] {
-		return false
+	if np.det != "" && !alt("any|all", np.det) || notAversions[np.head()] || abstractObjects[np.head()] {
+		return false // "I avoid my ex", "the traffic": one thing, not a kind
 	}
-	if typ, _ := classify(np); typ == ontology.Person || typ == ontology.Place {
-		return false
-	}
-	k, _ := c.object(np, "", 0)
+	k := chosenKind(c, np, false)
 	if k == "" {
 		return false
 	}

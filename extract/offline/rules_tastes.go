@@ -157,11 +157,7 @@ func (r *tasteRules) rulePrefer(c *clause) {
 	}
 	c.emit(fx{pred: "PREFERS", obj: k, qual: qual, neg: neg, strength: 0.8, tmpl: tmpl, noDate: true, rank: 1})
 	if over != "" && !neg {
-		o := takeNP(c.toks, j)
-		if ok, _ := c.object(o, "", 0); ok != "" {
-			c.emit(fx{pred: "PREFERS", obj: ok, qual: qual, neg: true, conf: 0.7, strength: 0.5,
-				tmpl: "{S} prefers " + np.surface() + " over {O}", noDate: true})
-		}
+		dispreferred(c, np, takeNP(c.toks, j), k, qual, "prefers", "over")
 	}
 }
 

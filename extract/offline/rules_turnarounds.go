@@ -54,22 +54,11 @@ func (c *clause) evaluativeNoun(i int) (int, string, int) {
 	for k := 0; k < 3 && evalNounMarks[c.at(i)]; k++ {
 		i++
 	}
-	w := c.at(i)
-	words := func() string {
-		out := ""
-		for j := start; j <= i; j++ {
-			if out != "" {
-				out += " "
-			}
-			out += c.at(j)
-		}
-		return out
-	}
-	switch {
+	switch w := c.at(i); {
 	case evalNounsPositive[w]:
-		return 1, words(), i + 1
+		return 1, words(c.toks[start : i+1]), i + 1
 	case evalNounsNegative[w]:
-		return -1, words(), i + 1
+		return -1, words(c.toks[start : i+1]), i + 1
 	}
 	return 0, "", start
 }
