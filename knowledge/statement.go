@@ -95,6 +95,11 @@ var functionWords = set("a", "an", "the", "is", "are", "was", "be", "and", "or",
 var firstPerson = set("i", "i'm", "im", "i've", "ive", "i'd", "i'll", "me", "my", "mine", "myself", "we", "we're", "we've",
 	"our", "ours", "us")
 
+// subjectPronouns are the first-person words that make the speaker a
+// clause's subject ("me", "my", "us" and "our" can sit in a sentence about
+// someone else: "My mum moved in with us").
+var subjectPronouns = set("i", "i'm", "im", "i've", "ive", "i'd", "i'll", "we", "we're", "we've", "we'll", "we'd")
+
 // secondPerson are the words of a sentence addressed to, and speaking of,
 // the one spoken to.
 var secondPerson = set("you", "your", "yours", "you're", "youre", "you've", "you'll", "you'd", "yourself", "yourselves", "y'all")
@@ -144,7 +149,11 @@ func ReadStatement(text string) Statement {
 			switch {
 			case slices.ContainsFunc(hedges, func(h string) bool { return strings.Contains(low, " "+h+" ") }):
 				hedged++
-			case ws[0] == "my" && len(ws) > 1 && others[strings.TrimSuffix(strings.TrimSuffix(ws[1], "'s"), "’s")]: // "my sister's flat"
+			case ws[0] == "my" && len(ws) > 1 && others[strings.TrimSuffix(strings.TrimSuffix(ws[1], "'s"), "’s")] && // "my sister's flat"
+				!slices.ContainsFunc(ws[2:], func(w string) bool { return subjectPronouns[w] }):
+				// Unless a later clause has the speaker as its subject ("My dad
+				// has dementia, so I look after him"): that clause is the
+				// speaker's own, and the sentence is about both.
 				aboutOther++
 			case slices.ContainsFunc(ws, func(w string) bool { return firstPerson[w] }):
 				plain++

@@ -37,6 +37,11 @@ func TestReadStatement(t *testing.T) {
 		{"My brother just started at a law firm. I'm still at the bakery.", false, false},
 		{"My niece moved to Lyon for her studies. Such a long way!", false, true},
 		{"My sister's choir rehearsal moved to Thursdays.", false, true},
+		// A later clause with the speaker as its subject is the speaker's own.
+		{"My grandmother broke her hip, so I drive over to cook for her every evening.", false, false},
+		{"My son is allergic to nuts and we check every label.", false, false},
+		{"My daughter calls me every Sunday from Sydney.", false, true},
+		{"My parents moved in with us last year.", false, true},
 		{"I keep wondering about opening a cafe. Probably too risky though.", true, false},
 		// Addressed to the one spoken to, with no word of the speaker's own.
 		{"Your garden looks amazing this year!", false, true},
