@@ -72,8 +72,9 @@ type userVectors struct {
 	since    time.Time // Neo4j's clock: refreshes read what was embedded after it
 	dims     int
 	refs     []vectorRef
-	at       map[string]int // element id → index in refs
-	vecs     []float32      // refs[i]'s vector at [i*dims, (i+1)*dims), unit length
+	at       map[string]int    // element id → index in refs
+	byRef    map[VectorRef]int // memoryRef(kind, session, id) → index in refs
+	vecs     []float32         // refs[i]'s vector at [i*dims, (i+1)*dims), unit length
 }
 
 // vectorRef names one cached memory. superseded is an insight's status
@@ -190,7 +191,7 @@ type cachedVector struct {
 // put adds or replaces vectors; the caller holds u.mu for writing.
 func (u *userVectors) put(vs []cachedVector) {
 	if u.at == nil {
-		u.at = map[string]int{}
+		u.at, u.byRef = map[string]int{}, map[VectorRef]int{}
 	}
 	for _, v := range vs {
 		if u.dims == 0 {
@@ -202,10 +203,12 @@ func (u *userVectors) put(vs []cachedVector) {
 		unit := unitCopy(v.vec)
 		if i, ok := u.at[v.ref.elementID]; ok {
 			u.refs[i] = v.ref
+			u.byRef[memoryRef(v.ref.kind, v.ref.sessionID, v.ref.id)] = i
 			copy(u.vecs[i*u.dims:(i+1)*u.dims], unit)
 			continue
 		}
 		u.at[v.ref.elementID] = len(u.refs)
+		u.byRef[memoryRef(v.ref.kind, v.ref.sessionID, v.ref.id)] = len(u.refs)
 		u.refs = append(u.refs, v.ref)
 		u.vecs = append(u.vecs, unit...)
 	}
@@ -361,7 +364,7 @@ func (s *Store) loadUserVectors(ctx context.Context, u *userVectors, full bool) 
 			superseded: kind == "insight" && str(row, "status") == InsightSuperseded}, vec: vec})
 	}
 	if full {
-		u.dims, u.refs, u.at, u.vecs = 0, nil, nil, nil
+		u.dims, u.refs, u.at, u.byRef, u.vecs = 0, nil, nil, nil, nil
 		u.loadedAt = time.Now()
 	}
 	u.put(vs)

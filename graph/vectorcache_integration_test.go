@@ -313,3 +313,53 @@ func TestVectorSearchSupersededInsights(t *testing.T) {
 		t.Fatalf("with history the superseded insight ranks first: %+v", hits)
 	}
 }
+
+// TestVectorsOfHeldMemories: Vectors returns the stored vector of each
+// memory asked for, by tier, session and id (two sessions reuse the turn
+// ids), the same from the cache as from the graph (a store with the cache
+// off), and nothing for a memory not embedded or of another user.
+func TestVectorsOfHeldMemories(t *testing.T) {
+	cached := embeddingStore(t)
+	uncached := graphtest.Open(t, graph.Config{EmbeddingDimensions: 384, VectorCacheBytes: -1})
+	tenant, ctx := graphtest.Tenant(t), t.Context()
+	for _, session := range []string{"s1", "s2"} {
+		if _, err := cached.AppendEvents(ctx, tenant, session, "alice", "", events("a", "b")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := cached.AppendEvents(ctx, tenant, "s3", "bob", "", events("a")); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	embedAll(t, cached, tenant, func(string) []float32 { n++; return unitVector(n) })
+	if _, err := cached.AppendEvents(ctx, tenant, "s1", "alice", "", events("c")); err != nil { // not embedded
+		t.Fatal(err)
+	}
+	sc := graph.SearchScope{Tenant: tenant, UserID: "alice"}
+	if _, err := cached.VectorSearch(ctx, sc, graph.VectorQuery{Vec: unitVector(1), Limit: 1}); err != nil { // loads the cache
+		t.Fatal(err)
+	}
+	refs := []graph.VectorRef{{Kind: "raw", SessionID: "s1", ID: "a"}, {Kind: "raw", SessionID: "s2", ID: "a"},
+		{Kind: "raw", SessionID: "s1", ID: "c"}, {Kind: "raw", SessionID: "s3", ID: "a"}}
+	got, err := cached.Vectors(ctx, sc, refs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := uncached.Vectors(ctx, sc, refs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []map[graph.VectorRef][]float32{got, want} {
+		a1, a2 := m[refs[0]], m[refs[1]]
+		if len(m) != 2 || len(a1) != 384 || len(a2) != 384 || slices.Equal(a1, a2) {
+			t.Fatalf("vectors = %d of %v; want the two embedded turns of alice named a, each its own", len(m), refs)
+		}
+	}
+	for _, ref := range refs[:2] {
+		for i := range got[ref] {
+			if math.Abs(float64(got[ref][i]-want[ref][i])) > 1e-6 {
+				t.Fatalf("%v: the cache's vector differs from the graph's at %d", ref, i)
+			}
+		}
+	}
+}

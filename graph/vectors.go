@@ -219,10 +219,10 @@ type TurnRef struct {
 	ID        string
 }
 
-// RawVectors returns the stored vectors of the given turns of a tenant;
-// turns not embedded yet are absent from the map. Search reads them for
-// the few turns whose topic it compares, never for a whole pool.
-func (s *Store) RawVectors(ctx context.Context, tenant string, turns []TurnRef) (map[TurnRef][]float32, error) {
+// rawVectors reads the stored vectors of the given turns of the scope's
+// user from the graph; turns not embedded yet are absent from the map.
+// Vectors calls it for the turns its cache does not hold.
+func (s *Store) rawVectors(ctx context.Context, sc SearchScope, turns []TurnRef) (map[TurnRef][]float32, error) {
 	if len(turns) == 0 {
 		return nil, nil
 	}
@@ -232,9 +232,9 @@ func (s *Store) RawVectors(ctx context.Context, tenant string, turns []TurnRef) 
 	}
 	res, err := s.read(ctx, "search.raw_vectors", `
 		UNWIND $keys AS k
-		MATCH (r:Raw {tenant: $tenant, session_id: k.session, id: k.id}) WHERE r.embedding IS NOT NULL
+		MATCH (r:Raw {tenant: $tenant, session_id: k.session, id: k.id}) WHERE r.user_id = $user AND r.embedding IS NOT NULL
 		RETURN r.session_id AS session, r.id AS id, r.embedding AS vec`,
-		map[string]any{"tenant": tenant, "keys": keys})
+		map[string]any{"tenant": sc.Tenant, "user": sc.UserID, "keys": keys})
 	if err != nil {
 		return nil, fmt.Errorf("raw vectors: %w", err)
 	}
@@ -246,6 +246,60 @@ func (s *Store) RawVectors(ctx context.Context, tenant string, turns []TurnRef) 
 		if vec := toFloat32s(raw); vec != nil {
 			out[TurnRef{session, id}] = vec
 		}
+	}
+	return out, nil
+}
+
+// memoryRef is how the vector cache names a memory for Vectors: a raw
+// turn by its session and id (ids are unique within a session only), a
+// summary or an insight by its id.
+func memoryRef(kind, sessionID, id string) VectorRef {
+	if kind != "raw" {
+		sessionID = ""
+	}
+	return VectorRef{Kind: kind, SessionID: sessionID, ID: id}
+}
+
+// Vectors returns the stored unit vectors of the user's memories named by
+// refs (raw turns, summaries, insights), so a search can weigh by meaning
+// every candidate it holds, not only the nearest neighbours it fetched. They
+// come from the vector cache, which the search's VectorSearch has just
+// loaded, so the usual call costs Neo4j nothing; raw turns the cache does
+// not hold (a user too large to cache, a turn embedded a moment ago) are
+// read from the graph. A memory with no vector yet is absent from the map.
+func (s *Store) Vectors(ctx context.Context, sc SearchScope, refs []VectorRef) (map[VectorRef][]float32, error) {
+	if len(refs) == 0 {
+		return nil, nil
+	}
+	out := make(map[VectorRef][]float32, len(refs))
+	var missing []TurnRef
+	u, err := s.userVectors(ctx, userKey{sc.Tenant, sc.UserID})
+	if err != nil {
+		return nil, fmt.Errorf("vectors: %w", err)
+	}
+	for _, ref := range refs {
+		if u != nil {
+			if i, ok := u.byRef[memoryRef(ref.Kind, ref.SessionID, ref.ID)]; ok {
+				out[ref] = slices.Clone(u.vecs[i*u.dims : (i+1)*u.dims])
+				continue
+			}
+		}
+		if ref.Kind == "raw" {
+			missing = append(missing, TurnRef{SessionID: ref.SessionID, ID: ref.ID})
+		}
+	}
+	if u != nil {
+		u.mu.RUnlock()
+	}
+	if len(missing) == 0 {
+		return out, nil
+	}
+	raw, err := s.rawVectors(ctx, sc, missing)
+	if err != nil {
+		return nil, err
+	}
+	for t, v := range raw {
+		out[VectorRef{Kind: "raw", SessionID: t.SessionID, ID: t.ID}] = unitCopy(v)
 	}
 	return out, nil
 }

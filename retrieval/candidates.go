@@ -29,6 +29,12 @@ type candidate struct {
 	vec                        []float32 // raw turns: the stored vector, when the currency stage read it
 	// terse: a raw turn of one content word, not read by meaning (setVec).
 	terse bool
+	// cos is the cosine to the query's vector, when hasCos (meaning.go).
+	cos    float64
+	hasCos bool
+	// vecRead: the stored vector was asked for (vec stays nil when the
+	// memory is not embedded yet).
+	vecRead bool
 	// factor scales the final score (demotions), lift the relevance (the
 	// current value of a slot inheriting its best match); 0 means 1.
 	factor, lift float64

@@ -57,6 +57,12 @@ type Config struct {
 	// the span makes a paraphrase count like a full-text best hit.
 	VectorFloor float64
 	VectorSpan  float64
+	// MeaningFloor, MeaningFull and MeaningMin: a raw turn, summary or
+	// insight whose cosine to the query is below MeaningFull keeps only
+	// (cos - MeaningFloor) / (MeaningFull - MeaningFloor) of its full-text
+	// and graph signals, and at least MeaningMin of them (meaning.go).
+	// MeaningFull <= MeaningFloor turns the gate off.
+	MeaningFloor, MeaningFull, MeaningMin float64
 
 	// --- query analysis --------------------------------------------------
 
@@ -229,6 +235,15 @@ type Config struct {
 	// OffTopicWeight scales statements and facts of another topic.
 	TopicMatchShare float64
 	OffTopicWeight  float64
+	// TopicClarity orders the statements raised for the asked topic: the
+	// rest of the way above TopicMatchShare goes by the mean of a
+	// statement's own relevance and its closeness to the topic's examples
+	// (full from TopicClarity on, as TopicMatchShare of the best
+	// candidate's relevance), so the statement that speaks of the topic
+	// most plainly leads ("we have two grown-up daughters" before "I'd love
+	// to make a family for kids who need one", for "Does the user have
+	// children?"). 0: own relevance only.
+	TopicClarity float64
 	// TopicAffinity: a statement this close to the asked topic's examples
 	// speaks of it, even when another topic edges it out.
 	TopicAffinity float64
@@ -264,6 +279,7 @@ func DefaultConfig() Config {
 	return Config{
 		Pool: 30, VectorPool: 100, PoolPerResult: 3, FactPool: 25, FactPoolPerResult: 2, EventPool: 5, InsightPool: 5,
 		PredicateHintGraph: 0.3, WindowBoost: 0.5, VectorFloor: 0.05, VectorSpan: 0.55,
+		MeaningFloor: 0.05, MeaningFull: 0.3, MeaningMin: 0.1,
 
 		WhHintWeight: 0.4,
 
@@ -282,7 +298,7 @@ func DefaultConfig() Config {
 		StalePenalty: 0.5, NegativeFactWeight: 0.75, HistoryWeight: 0.9,
 
 		AssistantWeight: 0.5, OwnQuestionWeight: 0.5, ChatterWeight: 0.15, SupersededWeight: 0.5,
-		SlotCandidates: 20, SlotQuerySimilarity: 0.35, TopicMatchShare: 0.9, OffTopicWeight: 0.6, TopicAffinity: 0.35,
+		SlotCandidates: 20, SlotQuerySimilarity: 0.35, TopicMatchShare: 0.9, TopicClarity: 0.7, OffTopicWeight: 0.6, TopicAffinity: 0.35,
 		HypotheticalWeight: 0.5, OtherPersonWeight: 0.6, PairSlotSimilarity: 0.55,
 		ChangeSlotSlack: 0.1, CorrectionReach: 4,
 

@@ -88,21 +88,30 @@ func (r *search) currency(ctx context.Context) error {
 		return candidateKey(stmts[i]) < candidateKey(stmts[j]) // the same order on every run
 	})
 	stmts = stmts[:min(len(stmts), r.cfg.SlotCandidates)]
-	refs := make([]graph.TurnRef, len(stmts))
-	for i, c := range stmts {
-		refs[i] = graph.TurnRef{SessionID: c.SessionID, ID: c.ID}
+	// The meaning stage read the vectors of the turns it held; a turn
+	// added since is read here.
+	var refs []graph.VectorRef
+	for _, c := range stmts {
+		if !c.vecRead {
+			refs = append(refs, graph.VectorRef{Kind: KindRaw, SessionID: c.SessionID, ID: c.ID})
+		}
 	}
-	vecs, err := r.s.vectors.RawVectors(ctx, r.scope.Tenant, refs)
-	if err != nil {
-		return err
+	if len(refs) > 0 {
+		vecs, err := r.s.vectors.Vectors(ctx, r.scope, refs)
+		if err != nil {
+			return err
+		}
+		for _, c := range stmts {
+			if v := vecs[graph.VectorRef{Kind: KindRaw, SessionID: c.SessionID, ID: c.ID}]; v != nil {
+				c.setVec(v)
+			}
+			c.vecRead = true
+		}
 	}
 	topicOf := map[*candidate]string{}
-	for i, c := range stmts {
-		if v := vecs[refs[i]]; v != nil {
-			c.setVec(v)
-			if !c.terse {
-				topicOf[c] = r.s.topics.Read(v).Topic
-			}
+	for _, c := range stmts {
+		if c.vec != nil && !c.terse {
+			topicOf[c] = r.s.topics.Read(c.vec).Topic
 		}
 	}
 	if weighBy != "" {
@@ -644,7 +653,11 @@ func (r *search) topicAgreement(asked string, sure bool, stmts []*candidate, top
 			// its own relevance: the statements on the topic keep their order
 			// among themselves instead of tying.
 			if rel := relevance(c, r.cfg); rel > 0 && rel < r.cfg.TopicMatchShare*best {
-				c.lift = (r.cfg.TopicMatchShare*best + (1-r.cfg.TopicMatchShare)*rel) / rel
+				own := rel
+				if r.cfg.TopicClarity > 0 {
+					own = (rel + r.cfg.TopicMatchShare*best*min(affinity/r.cfg.TopicClarity, 1)) / 2
+				}
+				c.lift = (r.cfg.TopicMatchShare*best + (1-r.cfg.TopicMatchShare)*own) / rel
 				c.reasons = append(c.reasons, "a statement about the user's "+asked+", which the question asks about")
 			}
 		case t != "" && t != ontology.TopicChatter && affinity < r.cfg.TopicAffinity*0.8:

@@ -64,11 +64,14 @@ func (f fakeVectors) VectorSearch(ctx context.Context, _ graph.SearchScope, vq g
 	return out, nil
 }
 
-func (f fakeVectors) RawVectors(ctx context.Context, _ string, turns []graph.TurnRef) (map[graph.TurnRef][]float32, error) {
-	out := map[graph.TurnRef][]float32{}
+func (f fakeVectors) Vectors(ctx context.Context, _ graph.SearchScope, refs []graph.VectorRef) (map[graph.VectorRef][]float32, error) {
+	out := map[graph.VectorRef][]float32{}
 	for _, r := range f.raws {
-		v, _ := conceptEmbedder{}.Embed(ctx, []string{r.Content})
-		out[graph.TurnRef{SessionID: r.SessionID, ID: r.ID}] = v[0]
+		ref := graph.VectorRef{Kind: KindRaw, SessionID: r.SessionID, ID: r.ID}
+		if slices.Contains(refs, ref) {
+			v, _ := conceptEmbedder{}.Embed(ctx, []string{r.Content})
+			out[ref] = v[0]
+		}
 	}
 	return out, nil
 }
@@ -509,5 +512,40 @@ func TestOneWordStatementTakesNoTopic(t *testing.T) {
 	r.topicAgreement("pet", true, []*candidate{short, full}, map[*candidate]string{})
 	if short.lift != 0 || full.lift == 0 {
 		t.Fatalf("lifts: one word %.2f (want 0), a sentence %.2f (want > 0)", short.lift, full.lift)
+	}
+}
+
+// TestTopicClarityOrders: among statements raised for the asked topic, one
+// that speaks of it plainly overtakes one that matched the query better
+// but speaks of the topic only in passing; with TopicClarity 0 their own
+// relevance decides.
+func TestTopicClarityOrders(t *testing.T) {
+	t.Parallel()
+	mk := func(id, text string, vec float64) *candidate {
+		c := rawCandidate(graph.RawEvent{NewRawEvent: graph.NewRawEvent{ID: id, Kind: graph.RawMessage, Role: "user", Content: text}, SessionID: "s"})
+		c.Parts = ScoreParts{Vector: vec}
+		v, _ := conceptEmbedder{}.Embed(context.Background(), []string{text})
+		c.setVec(v[0])
+		return c
+	}
+	for _, clarity := range []float64{DefaultConfig().TopicClarity, 0} {
+		best := &candidate{SearchResult: SearchResult{ID: "best", Kind: KindRaw, Parts: ScoreParts{FullText: 2}}}
+		plain := mk("plain", "We adopted a beagle puppy.", 0.3)
+		passing := mk("passing", "The parade marched with flags and drums, and a dog came along.", 0.6)
+		cfg := DefaultConfig()
+		cfg.TopicClarity = clarity
+		r := &search{s: &Service{topics: knowledge.NewTopicReader(conceptEmbedder{})}, cfg: cfg,
+			set: candidateSet{"a": best, "b": plain, "c": passing}}
+		if err := r.s.topics.Prepare(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		r.topicAgreement("pet", true, []*candidate{plain, passing}, map[*candidate]string{plain: "pet", passing: "pet"})
+		eff := func(c *candidate) float64 { return relevance(c, r.cfg) * c.lift }
+		if plain.lift == 0 || passing.lift == 0 {
+			t.Fatalf("clarity %.1f: on-topic statements not raised: lifts %.2f %.2f", clarity, plain.lift, passing.lift)
+		}
+		if plainFirst := eff(plain) > eff(passing); plainFirst != (clarity > 0) || eff(plain) >= relevance(best, cfg) {
+			t.Errorf("clarity %.1f: plain %.3f, in passing %.3f, best %.3f", clarity, eff(plain), eff(passing), relevance(best, cfg))
+		}
 	}
 }

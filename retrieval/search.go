@@ -116,6 +116,9 @@ func (s *Service) Search(ctx context.Context, tenant string, in SearchInput) (Se
 	if err := r.signals(ctx); err != nil {
 		return SearchOutput{}, err
 	}
+	if err := r.meaning(ctx); err != nil {
+		return SearchOutput{}, err
+	}
 	r.priors()
 	if err := r.currency(ctx); err != nil {
 		return SearchOutput{}, err

@@ -21,10 +21,11 @@ type GraphExpander interface {
 }
 
 // VectorSearcher finds the nodes nearest to a query vector, and reads the
-// stored vectors of a few turns (the currency stage compares their topics).
+// stored vectors of the memories a search holds (the meaning stage weighs
+// them by their cosine to the query, the currency stage reads their topics).
 type VectorSearcher interface {
 	VectorSearch(ctx context.Context, sc graph.SearchScope, q graph.VectorQuery) ([]graph.VectorHit, error)
-	RawVectors(ctx context.Context, tenant string, turns []graph.TurnRef) (map[graph.TurnRef][]float32, error)
+	Vectors(ctx context.Context, sc graph.SearchScope, refs []graph.VectorRef) (map[graph.VectorRef][]float32, error)
 }
 
 // TurnReader reads turns by their place in the conversation: the one
