@@ -26,9 +26,15 @@ type LaneConfig struct {
 	Owner   string        // this replica's lease owner id
 	Batch   int           // texts per embedder call (0: 32)
 	Workers int           // concurrent batches (0: 1); each uses one embedder thread
-	Lease   time.Duration // how long a claimed batch is ours (0: 2m)
-	Idle    time.Duration // poll interval when the queue is empty (0: 250ms)
-	Tenants []string      // GRAPHMEM_WORKER_TENANTS
+	Lease   time.Duration // how long a claimed batch is ours (0: 30s; main passes GRAPHMEM_JOB_LEASE)
+	Idle    time.Duration // first poll interval once the queue is empty (0: 250ms)
+	// MaxIdle bounds the idle polls, which double from Idle while the
+	// queue stays empty (0: 5s): an idle service does not ask Neo4j four
+	// times a second. Notify (after an append or a finished job) wakes the
+	// lane at once, so new memories do not wait for the next poll; only
+	// memories another replica stored wait up to MaxIdle.
+	MaxIdle time.Duration
+	Tenants []string // GRAPHMEM_WORKER_TENANTS
 	// ObserveBatch and ObserveBacklog report to the metrics; both optional.
 	ObserveBatch   func(kinds map[string]int, d time.Duration)
 	ObserveBacklog func(pending int64, lag time.Duration)
@@ -57,16 +63,20 @@ func NewEmbeddingLane(q EmbeddingQueue, emb Embedder, cfg LaneConfig, log *slog.
 		cfg.Workers = 1
 	}
 	if cfg.Lease <= 0 {
-		cfg.Lease = 2 * time.Minute
+		cfg.Lease = 30 * time.Second
 	}
 	if cfg.Idle <= 0 {
 		cfg.Idle = 250 * time.Millisecond
 	}
+	if cfg.MaxIdle <= 0 {
+		cfg.MaxIdle = 5 * time.Second
+	}
+	cfg.MaxIdle = max(cfg.MaxIdle, cfg.Idle)
 	return &EmbeddingLane{q: q, emb: emb, cfg: cfg, log: log, wake: make(chan struct{}, 1)}
 }
 
-// Notify wakes an idle lane at once (after an append), instead of at its
-// next poll.
+// Notify wakes an idle lane at once (after an append or a finished job),
+// instead of at its next poll. It never blocks.
 func (l *EmbeddingLane) Notify() {
 	select {
 	case l.wake <- struct{}{}:
@@ -104,7 +114,7 @@ func (l *EmbeddingLane) Run(ctx context.Context) error {
 
 // work claims and embeds batches until ctx ends.
 func (l *EmbeddingLane) work(ctx context.Context) {
-	backoff := time.Duration(0)
+	backoff, idle := time.Duration(0), l.cfg.Idle
 	for ctx.Err() == nil {
 		n, err := l.once(ctx)
 		switch {
@@ -114,9 +124,13 @@ func (l *EmbeddingLane) work(ctx context.Context) {
 			sleep(ctx, backoff, nil)
 		case err == nil && n == 0:
 			backoff = 0
-			sleep(ctx, l.cfg.Idle, l.wake)
+			if sleep(ctx, idle, l.wake) {
+				idle = l.cfg.Idle // woken: work is likely to follow
+			} else {
+				idle = min(2*idle, l.cfg.MaxIdle)
+			}
 		default:
-			backoff = 0
+			backoff, idle = 0, l.cfg.Idle
 		}
 	}
 }
@@ -176,13 +190,16 @@ func (l *EmbeddingLane) watchBacklog(ctx context.Context) {
 	}
 }
 
-// sleep waits d, or until wake fires or ctx ends.
-func sleep(ctx context.Context, d time.Duration, wake <-chan struct{}) {
+// sleep waits d, or until wake fires or ctx ends; it reports whether wake
+// fired.
+func sleep(ctx context.Context, d time.Duration, wake <-chan struct{}) bool {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
 	case <-ctx.Done():
 	case <-t.C:
 	case <-wake:
+		return true
 	}
+	return false
 }

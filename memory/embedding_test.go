@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -141,3 +142,77 @@ func TestEmbeddingLane(t *testing.T) {
 		t.Errorf("observed %d embedded texts, want 4", observed)
 	}
 }
+
+// countingQueue counts claims on an empty queue.
+type countingQueue struct {
+	fakeEmbeddingQueue
+	claims atomic.Int64
+}
+
+func (q *countingQueue) ClaimEmbeddings(ctx context.Context, owner string, limit int, lease time.Duration, tenants []string) ([]graph.PendingEmbedding, error) {
+	q.claims.Add(1)
+	return q.fakeEmbeddingQueue.ClaimEmbeddings(ctx, owner, limit, lease, tenants)
+}
+
+// TestEmbeddingLaneIdleBackoff: an idle lane polls less and less often, up
+// to MaxIdle, and Notify makes it claim at once: a memory queued while it
+// sleeps is embedded long before the next poll would find it.
+func TestEmbeddingLaneIdleBackoff(t *testing.T) {
+	q := &countingQueue{fakeEmbeddingQueue: fakeEmbeddingQueue{done: map[string][]float32{}, leased: map[string]time.Time{}}}
+	lane := NewEmbeddingLane(q, &lengthEmbedder{}, LaneConfig{Model: "m", Idle: 10 * time.Millisecond, MaxIdle: 10 * time.Second},
+		slog.New(slog.DiscardHandler))
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	go func() { _ = lane.Run(ctx) }()
+	time.Sleep(1500 * time.Millisecond)
+	// Polling every 10 ms would claim about 150 times; doubling from 10 ms
+	// reaches 1.28 s by the 8th poll.
+	if n := q.claims.Load(); n < 3 || n > 12 {
+		t.Fatalf("an idle lane claimed %d times in 1.5 s; want a few, backing off", n)
+	}
+	q.mu.Lock()
+	q.pending = append(q.pending, graph.PendingEmbedding{ElementID: "A", Kind: "raw", Text: "new turn"})
+	q.mu.Unlock()
+	start := time.Now()
+	lane.Notify()
+	for q.finished() == 0 && ctx.Err() == nil {
+		time.Sleep(2 * time.Millisecond)
+	}
+	if waited := time.Since(start); waited > time.Second {
+		t.Fatalf("a notified lane took %s to embed a new memory; want at once", waited)
+	}
+}
+
+// TestStoredMemoriesWakeTheLane: an append and a finished job wake the
+// embedding lane (the notifier main wires to EmbeddingLane.Notify); a
+// refused append does not.
+func TestStoredMemoriesWakeTheLane(t *testing.T) {
+	s, _, _ := newTestService(t)
+	var woken atomic.Int64
+	s.SetStoredNotifier(func() { woken.Add(1) })
+	if _, err := s.Append(t.Context(), "t1", "s1", AppendInput{UserID: "alice", Events: []NewEvent{
+		{Kind: "message", Role: "user", Content: "I moved to Oslo."}}}); err != nil {
+		t.Fatal(err)
+	}
+	if n := woken.Load(); n != 1 {
+		t.Fatalf("an append woke the lane %d times, want 1", n)
+	}
+	if _, err := s.Append(t.Context(), "t1", "s1", AppendInput{UserID: "bob", Events: []NewEvent{
+		{Kind: "message", Role: "user", Content: "not my session"}}}); err == nil {
+		t.Fatal("an append to another user's session was accepted")
+	}
+	if n := woken.Load(); n != 1 {
+		t.Fatalf("a refused append woke the lane (%d wakes)", n)
+	}
+	if err := s.JobQueue(completingQueue{}).CompleteJob(t.Context(), "t1", "j1", "w", nil); err != nil {
+		t.Fatal(err)
+	}
+	if n := woken.Load(); n != 2 {
+		t.Fatalf("a finished job woke the lane %d times in all, want 2", n)
+	}
+}
+
+// completingQueue is a job table that only completes jobs.
+type completingQueue struct{ QueueStore }
+
+func (completingQueue) CompleteJob(context.Context, string, string, string, map[string]any) error { return nil }

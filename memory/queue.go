@@ -33,12 +33,13 @@ func JobQueue(store QueueStore) jobs.Store { return queue{store: store} }
 // job's session at once, instead of at their next poll (up to 500 ms
 // later, per session closed).
 func (s *Service) JobQueue(store QueueStore) jobs.Store {
-	return queue{store: store, ends: &s.finished}
+	return queue{store: store, ends: &s.finished, stored: s.notifyStored}
 }
 
 type queue struct {
-	store QueueStore
-	ends  *jobEnds // nil: nobody listens
+	store  QueueStore
+	ends   *jobEnds // nil: nobody listens
+	stored func()   // wakes the embedding lane: a finished job may have written memories
 }
 
 // jobEnds wakes the waiters of a session when a job of that session ends.
@@ -134,6 +135,9 @@ func (q queue) RenewLease(ctx context.Context, tenant, jobID, owner string, leas
 
 func (q queue) CompleteJob(ctx context.Context, tenant, jobID, owner string, result map[string]any) error {
 	defer q.ended(tenant, jobID)
+	if q.stored != nil {
+		defer q.stored()
+	}
 	return q.store.CompleteJob(ctx, tenant, jobID, owner, result)
 }
 

@@ -125,6 +125,10 @@ type Service struct {
 	now       func() time.Time
 	// kicker wakes the local workers after an enqueue (nil: none).
 	kicker func()
+	// stored wakes the local embedding lane after memories were stored: an
+	// append, or a job that may have written summaries or insights (nil:
+	// none).
+	stored func()
 	// finished wakes waitForJobs when a local worker records a job's end
 	// (see Service.JobQueue); polling remains for other replicas' jobs.
 	finished jobEnds
@@ -134,6 +138,17 @@ type Service struct {
 // SetKicker registers the function that wakes local workers; main wires the
 // worker pool's Kick here.
 func (s *Service) SetKicker(kick func()) { s.kicker = kick }
+
+// SetStoredNotifier registers the function that wakes the local embedding
+// lane when memories are stored; main wires EmbeddingLane.Notify here. Call
+// it before serving.
+func (s *Service) SetStoredNotifier(notify func()) { s.stored = notify }
+
+func (s *Service) notifyStored() {
+	if s.stored != nil {
+		s.stored()
+	}
+}
 
 // Deps are the service's collaborators; *graph.Store is every store.
 type Deps struct {

@@ -120,8 +120,13 @@ func (s *Service) Append(ctx context.Context, tenant, sessionID string, in Appen
 		return AppendOutput{}, fmt.Errorf("append to session %q: %w", sessionID, err)
 	}
 	out := AppendOutput{SessionID: sessionID, LastSeq: res.LastSeq, Created: res.Created, Reopened: res.Reopened}
+	fresh := false
 	for _, a := range res.Events {
 		out.Events = append(out.Events, Appended{ID: a.ID, Seq: a.Seq, Duplicate: a.Duplicate})
+		fresh = fresh || !a.Duplicate
+	}
+	if fresh {
+		s.notifyStored()
 	}
 	return out, nil
 }

@@ -95,7 +95,7 @@ type Config struct {
 	VectorFloor      float64       `env:"SEARCH_VECTOR_FLOOR" envDefault:"0.05" desc:"cosine similarity below which a vector hit counts for nothing (the embedding model's level for unrelated texts)"`
 	VectorSpan       float64       `env:"SEARCH_VECTOR_SPAN" envDefault:"0.55" desc:"cosine above the floor at which a vector hit counts fully"`
 	JobMaxAttempts   int           `env:"JOB_MAX_ATTEMPTS" envDefault:"5" desc:"attempts before a job is marked failed"`
-	JobLease         time.Duration `env:"JOB_LEASE" envDefault:"30s" desc:"how long a claimed job waits before another replica retries it if its worker died"`
+	JobLease         time.Duration `env:"JOB_LEASE" envDefault:"30s" desc:"how long a claimed job (or embedding batch) waits before another replica retries it if its worker died"`
 	JobBackoff       time.Duration `env:"JOB_BACKOFF" envDefault:"2s" desc:"delay before a failed job's first retry (doubles each attempt, at most 5m)"`
 	WorkerTenants    []string      `env:"WORKER_TENANTS" envSeparator:"," desc:"dedicate this replica's workers to these tenants (empty: all)"`
 	IdleClose        time.Duration `env:"SESSION_IDLE_CLOSE" envDefault:"30m" desc:"sessions idle this long are condensed and extracted (0 disables)"`

@@ -329,8 +329,12 @@ func buildApp(ctx context.Context, cfg Config, keys *api.KeyRing, log *slog.Logg
 	if embedder != nil && cfg.EmbedWorkers > 0 && cfg.Workers > 0 {
 		lane := memory.NewEmbeddingLane(store, memory.ClassifiedEmbedder(embedder), memory.LaneConfig{
 			Model: embedder.Model(), Owner: laneOwner(), Workers: cfg.EmbedWorkers, Tenants: cfg.WorkerTenants,
+			// A batch takes a second or so; after a crash its memories wait
+			// for the lease to end, and close?wait=true with them.
+			Lease: cfg.JobLease,
 			ObserveBatch: metrics.ObserveEmbeddings, ObserveBacklog: metrics.SetEmbeddingBacklog,
 		}, log)
+		svc.SetStoredNotifier(lane.Notify) // appends and finished jobs wake the lane; it polls slowly when idle
 		a.wg.Add(1)
 		go func() {
 			defer a.wg.Done()
