@@ -143,6 +143,12 @@ across,against,between,among,up,down,off,out,away,back,right,ago,lol,haha,please
 except,besides,via,per,anymore,nowadays,currently,always,usually,often,sometimes,together,alone,tho,though,
 cause,til,till,was,its,own,more,most,less,much,many,lot,lots,bit,kind,sort,such,quite,pretty,so,what,why,how`)
 
+// lyWords end in -ly but are nouns or adjectives a name can be followed by.
+var lyWords = wordSet(`family,belly,rally,jelly,bully,lily,ally,holly,folly,gully,daily,weekly,monthly,yearly,
+early,only,lovely,friendly,lonely,likely,ugly,holy,silly,jolly,curly,chilly,elderly,costly,deadly,lively,
+italy,sicily,kelly,emily,molly,sally,polly,billy,willy,tully,reilly,ashley,manly,orderly,assembly,supply,reply,
+comply,apply,multiply,butterfly,dragonfly,firefly,monopoly,anomaly,homily,melancholy`)
+
 // pronounObjects are objects that name nothing by themselves.
 var pronounObjects = wordSet(`it,this,that,these,those,them,him,her,me,us,you,one,ones,something,anything,
 everything,nothing,someone,anyone,everyone,stuff,things,thing,lot,lots,all,both,none,some,any,myself,

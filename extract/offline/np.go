@@ -155,6 +155,9 @@ func takeNP(toks []tok, i int) nounPhrase {
 			}
 			break
 		}
+		if i > start && toks[i-1].cap && !t.cap && lyAdverb(t.w) {
+			break // "our place in Utrecht finally feels like home": the adverb ends the name
+		}
 		if _, f, isVerb := verbOf(t.w); isVerb && i > start && (f == formS || f == formPast) && !t.cap &&
 			!(f == formS && pluralNounAt(toks, i)) {
 			break // "raw fish makes": the verb ends the subject phrase
@@ -183,6 +186,14 @@ func takeNP(toks []tok, i int) nounPhrase {
 		}
 	}
 	return np
+}
+
+// lyAdverb reports whether w is an adverb in -ly, which no name continues
+// with ("Utrecht finally", "Lisbon mostly"); the nouns and adjectives in
+// -ly that can follow a name ("the Smith family", "Lake Como daily trips")
+// are not.
+func lyAdverb(w string) bool {
+	return len(w) > 4 && strings.HasSuffix(w, "ly") && !lyWords[w]
 }
 
 // pluralNounAt reports whether the -s form at i ends the phrase as a plural

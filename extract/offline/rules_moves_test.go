@@ -22,6 +22,10 @@ func TestIndirectMoves(t *testing.T) {
 			want: []want{{pred: "LIVES_IN", obj: "Bergen"}}},
 		{name: "a heading before the statement", text: "Quick gripe: I live in Malmo and the wind never stops.",
 			want: []want{{pred: "LIVES_IN", obj: "Malmo"}}},
+		{name: "an adverb after the name ends it", text: "Our house in Aarhus finally feels lived in.",
+			want: []want{{pred: "LIVES_IN", obj: "Aarhus"}}},
+		{name: "a name of two words before an adverb", text: "Our flat in San Sebastian mostly smells of the sea.",
+			want: []want{{pred: "LIVES_IN", obj: "San Sebastian"}}},
 		{name: "a former home", text: "Our old flat in Leeds had mould everywhere.",
 			want: []want{{pred: "LIVES_IN", obj: "Leeds", neg: true}}},
 		// controls
