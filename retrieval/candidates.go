@@ -19,6 +19,7 @@ type candidate struct {
 	role      string         // raw turns: user, assistant, ...
 	ends      [2]string      // facts: subject and object entity ids
 	predicate string         // facts: the fact type
+	object    string         // facts: the object's name
 	stale     bool           // raw turns: every fact read from it was superseded; summaries: every such turn they summarize is stale
 	form      knowledge.Form // raw turns: statement, question or chatter
 	// raw turns: hedged throughout, or about someone else throughout
@@ -315,7 +316,7 @@ func rawCandidateOf(r graph.RawEvent, st knowledge.Statement) *candidate {
 func factCandidate(f graph.Fact) *candidate {
 	return &candidate{SearchResult: SearchResult{ID: f.ID, Kind: KindFact, Text: f.Fact, Status: f.Status, Polarity: f.Polarity,
 		ValidFrom: f.ValidFrom, ValidTo: f.ValidTo, OccurredAt: f.ObservedAt, SourceEventIDs: f.SourceEventIDs, sessions: f.SessionIDs},
-		ends: [2]string{f.SubjectID, f.ObjectID}, predicate: f.Predicate}
+		ends: [2]string{f.SubjectID, f.ObjectID}, predicate: f.Predicate, object: f.Object}
 }
 
 // emptySummary reports whether a summary says nothing: every section

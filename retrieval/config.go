@@ -255,6 +255,11 @@ type Config struct {
 	// PairSlotSimilarity: two user statements this close in meaning are
 	// one slot even when the topic reader was unsure of their topic.
 	PairSlotSimilarity float64
+	// FactRevisionSimilarity is the cosine a newer statement that says it
+	// revises something needs to the turn an older current fact of its
+	// slot was read from, to mark that fact probably out of date
+	// (outdatedFacts): it speaks of the same thing in other values.
+	FactRevisionSimilarity float64
 	// SlotQuerySimilarity is the cosine to the query a statement needs to
 	// belong to a qualified slot when it shares no word with the query.
 	SlotQuerySimilarity float64
@@ -298,7 +303,7 @@ func DefaultConfig() Config {
 		StalePenalty: 0.5, NegativeFactWeight: 0.75, HistoryWeight: 0.9,
 
 		AssistantWeight: 0.5, OwnQuestionWeight: 0.5, ChatterWeight: 0.15, SupersededWeight: 0.5,
-		SlotCandidates: 20, SlotQuerySimilarity: 0.35, TopicMatchShare: 0.9, TopicClarity: 0.7, OffTopicWeight: 0.6, TopicAffinity: 0.35,
+		SlotCandidates: 20, SlotQuerySimilarity: 0.35, FactRevisionSimilarity: 0.25, TopicMatchShare: 0.9, TopicClarity: 0.7, OffTopicWeight: 0.6, TopicAffinity: 0.35,
 		HypotheticalWeight: 0.5, OtherPersonWeight: 0.6, PairSlotSimilarity: 0.55,
 		ChangeSlotSlack: 0.1, CorrectionReach: 4,
 

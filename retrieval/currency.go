@@ -218,6 +218,11 @@ func (r *search) currency(ctx context.Context) error {
 			c.demote(r.cfg.SupersededWeight, "superseded: the user said something newer about the "+slotName(slot))
 		}
 	}
+	if !history {
+		if err := r.outdatedFacts(ctx, group, slot); err != nil {
+			return err
+		}
+	}
 	if history {
 		newest.demote(r.cfg.SupersededWeight, "the current value of the "+slotName(slot)+"; the question asks about the past")
 	} else if rel := relevance(newest, r.cfg); rel > 0 && best > rel {
@@ -567,6 +572,70 @@ func (r *search) slotQueryBar(c *candidate) float64 {
 		return r.cfg.SlotQuerySimilarity - r.cfg.ChangeSlotSlack
 	}
 	return r.cfg.SlotQuerySimilarity
+}
+
+// outdatedFacts demotes, on a one-value slot, a current fact older than a
+// user statement of the slot that says it revises something ("moved",
+// "switched", "instead", "sold"...: revises, not the weaker change words
+// such as "now" or "recently", which a statement on the slot says in
+// passing) or corrects itself, does not name the fact's value, and speaks
+// of the same thing as the turn the fact was read from (cosine at least
+// FactRevisionSimilarity: "we signed for a two-bedroom in Dresden and moved
+// in" after "I live in Leipzig", not "it's definitely changed them" after
+// "my girlfriend Amara is studying in Cardiff"). The newer statement
+// carries a value no fact was read from, so the older fact is probably out
+// of date. It stays current in the graph (no fact replaced it); only its
+// rank says so. group is sorted newest first.
+func (r *search) outdatedFacts(ctx context.Context, group []*candidate, slot string) error {
+	type pair struct{ fact, turn *candidate }
+	var pairs []pair
+	var refs []graph.VectorRef
+	for _, f := range group {
+		if f.Kind != KindFact || f.object == "" || f.Status != StatusCurrent {
+			continue
+		}
+		for _, c := range group {
+			if !c.OccurredAt.After(f.OccurredAt) {
+				break
+			}
+			if c.Kind == KindRaw && c.vec != nil && (c.correction || revises(c.Text)) &&
+				!strings.Contains(strings.ToLower(c.Text), strings.ToLower(f.object)) {
+				pairs = append(pairs, pair{f, c})
+				for _, s := range f.sessions {
+					for _, id := range f.SourceEventIDs {
+						refs = append(refs, graph.VectorRef{Kind: KindRaw, SessionID: s, ID: id})
+					}
+				}
+			}
+		}
+	}
+	if len(pairs) == 0 {
+		return nil
+	}
+	sources, err := r.s.vectors.Vectors(ctx, r.scope, refs)
+	if err != nil {
+		return err
+	}
+	demoted := map[*candidate]bool{}
+	for _, p := range pairs {
+		if demoted[p.fact] {
+			continue
+		}
+		close := false
+		for _, s := range p.fact.sessions {
+			for _, id := range p.fact.SourceEventIDs {
+				if v := sources[graph.VectorRef{Kind: KindRaw, SessionID: s, ID: id}]; v != nil &&
+					knowledge.Cosine(v, p.turn.vec) >= r.cfg.FactRevisionSimilarity {
+					close = true
+				}
+			}
+		}
+		if close {
+			demoted[p.fact] = true
+			p.fact.demote(r.cfg.SupersededWeight, "probably out of date: the user reported a change of the "+slotName(slot)+" since ("+p.turn.ID+")")
+		}
+	}
+	return nil
 }
 
 // slotFacts are the current facts that hold a value of the slot: a newer

@@ -549,3 +549,54 @@ func TestTopicClarityOrders(t *testing.T) {
 		}
 	}
 }
+
+// TestOutdatedFacts: a current fact of a one-value slot ranks lower when a
+// newer statement of the slot says it revises something, speaks of the same
+// thing as the turn the fact was read from, and does not name the fact's
+// value; not when the newer statement names it, revises nothing, revises
+// something unrelated, or is older than the fact.
+func TestOutdatedFacts(t *testing.T) {
+	t.Parallel()
+	jan := time.Date(2024, 1, 10, 0, 0, 0, 0, time.UTC)
+	src := graph.RawEvent{NewRawEvent: graph.NewRawEvent{ID: "src", Kind: graph.RawMessage, Role: "user", Content: "I live in Leipzig, in a small flat.", OccurredAt: jan}, SessionID: "s"}
+	fact := func() *candidate {
+		return &candidate{SearchResult: SearchResult{ID: "f", Kind: KindFact, Status: StatusCurrent, OccurredAt: jan, SourceEventIDs: []string{"src"}, sessions: []string{"s"}},
+			object: "Leipzig", predicate: "LIVES_IN"}
+	}
+	turn := func(text string, at time.Time) *candidate {
+		c := rawCandidate(graph.RawEvent{NewRawEvent: graph.NewRawEvent{ID: "t", Kind: graph.RawMessage, Role: "user", Content: text, OccurredAt: at}, SessionID: "s"})
+		v, _ := conceptEmbedder{}.Embed(context.Background(), []string{text})
+		c.setVec(v[0])
+		return c
+	}
+	later := jan.AddDate(0, 3, 0)
+	cases := []struct {
+		name    string
+		text    string
+		at      time.Time
+		demoted bool
+	}{
+		{"a newer move to another city", "Quick update: we moved to a flat in Dresden.", later, true},
+		{"a newer move naming the same city", "We moved to a bigger flat in Leipzig.", later, false},
+		{"a newer statement revising nothing", "Our flat has a lovely bakery on the corner.", later, false},
+		{"a newer revision of something else", "The parade changed the drums and flags.", later, false},
+		{"an older move", "We moved to a flat in Dresden.", jan.AddDate(0, -3, 0), false},
+	}
+	for _, tc := range cases {
+		f, c := fact(), turn(tc.text, tc.at)
+		group := []*candidate{c, f}
+		if !tc.at.After(jan) {
+			group = []*candidate{f, c}
+		}
+		r := &search{s: &Service{vectors: fakeVectors{[]graph.RawEvent{src}}}, cfg: DefaultConfig(), set: candidateSet{}}
+		if err := r.outdatedFacts(t.Context(), group, "home"); err != nil {
+			t.Fatal(err)
+		}
+		if got := f.factor == r.cfg.SupersededWeight; got != tc.demoted {
+			t.Errorf("%s: fact factor %.2f (reasons %q), demoted want %v", tc.name, f.factor, f.reasons, tc.demoted)
+		}
+		if f.Status != StatusCurrent {
+			t.Errorf("%s: the fact's status changed to %s; only its rank may", tc.name, f.Status)
+		}
+	}
+}
