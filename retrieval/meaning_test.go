@@ -23,7 +23,7 @@ func TestMeaningGate(t *testing.T) {
 	far := raw("far", "The parade marched with flags and drums.")                   // the parade concept only
 	mixed := raw("mixed", "The parade marched with flags and drums past our flat.") // a little of both
 	svc := &Service{vectors: fakeVectors{[]graph.RawEvent{near, far, mixed}}}
-	r := &search{s: svc, cfg: DefaultConfig(), set: candidateSet{}}
+	r := &search{s: svc, cfg: DefaultConfig(), set: candidateSet{}, q: queryAnalysis{AboutUser: true}}
 	qv, _ := conceptEmbedder{}.Embed(t.Context(), []string{"Where does the user live?"})
 	r.qvec = qv[0]
 	cands := map[string]*candidate{}
@@ -63,15 +63,19 @@ func TestMeaningGate(t *testing.T) {
 		t.Errorf("the fact was gated: %+v", fact.Parts)
 	}
 
-	// Off: MeaningFull at or below the floor keeps every signal.
-	r2 := &search{s: svc, cfg: DefaultConfig(), set: candidateSet{}, qvec: r.qvec}
-	r2.cfg.MeaningFull = r2.cfg.MeaningFloor
-	c := r2.set.add(rawCandidate(far))
-	c.Parts = ScoreParts{FullText: 1}
-	if err := r2.meaning(t.Context()); err != nil {
-		t.Fatal(err)
-	}
-	if c.Parts.FullText != 1 || !c.hasCos {
-		t.Errorf("gate off: full text %.2f (cosine read %v), want 1", c.Parts.FullText, c.hasCos)
+	// Off: MeaningFull at or below the floor keeps every signal; so does a
+	// question that is not about the user (it names people and things).
+	off := &search{s: svc, cfg: DefaultConfig(), set: candidateSet{}, qvec: r.qvec, q: queryAnalysis{AboutUser: true}}
+	off.cfg.MeaningFull = off.cfg.MeaningFloor
+	named := &search{s: svc, cfg: DefaultConfig(), set: candidateSet{}, qvec: r.qvec}
+	for name, r2 := range map[string]*search{"gate off": off, "a question naming people": named} {
+		c := r2.set.add(rawCandidate(far))
+		c.Parts = ScoreParts{FullText: 1}
+		if err := r2.meaning(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		if c.Parts.FullText != 1 || !c.hasCos {
+			t.Errorf("%s: full text %.2f (cosine read %v), want 1", name, c.Parts.FullText, c.hasCos)
+		}
 	}
 }
