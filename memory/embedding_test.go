@@ -215,4 +215,6 @@ func TestStoredMemoriesWakeTheLane(t *testing.T) {
 // completingQueue is a job table that only completes jobs.
 type completingQueue struct{ QueueStore }
 
-func (completingQueue) CompleteJob(context.Context, string, string, string, map[string]any) error { return nil }
+func (completingQueue) CompleteJob(context.Context, string, string, string, map[string]any) error {
+	return nil
+}

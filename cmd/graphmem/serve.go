@@ -331,7 +331,7 @@ func buildApp(ctx context.Context, cfg Config, keys *api.KeyRing, log *slog.Logg
 			Model: embedder.Model(), Owner: laneOwner(), Workers: cfg.EmbedWorkers, Tenants: cfg.WorkerTenants,
 			// A batch takes a second or so; after a crash its memories wait
 			// for the lease to end, and close?wait=true with them.
-			Lease: cfg.JobLease,
+			Lease:        cfg.JobLease,
 			ObserveBatch: metrics.ObserveEmbeddings, ObserveBacklog: metrics.SetEmbeddingBacklog,
 		}, log)
 		svc.SetStoredNotifier(lane.Notify) // appends and finished jobs wake the lane; it polls slowly when idle
