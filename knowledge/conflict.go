@@ -359,8 +359,11 @@ func kindTurn(m, n *Fact) bool {
 		return false
 	}
 	switch {
-	case n.Polarity == ontology.Negative && (KindOf(m.ObjectName, n.ObjectName) || ActivityOf(m.ObjectName, n.ObjectName)):
-		return true // n denies the general kind m's liking is a sort of, or the thing of m's activity
+	case n.Polarity == ontology.Negative && (KindOf(m.ObjectName, n.ObjectName) || ActivityOf(m.ObjectName, n.ObjectName) ||
+		ActivityWith(m.ObjectName, n.ObjectName)):
+		// n denies the general kind m's liking is a sort of, the thing of m's
+		// activity, or the activity m liked in one form
+		return true
 	case n.Polarity == ontology.Positive && m.Polarity == ontology.Negative && KindOf(n.ObjectName, m.ObjectName):
 		return true // n likes a sort of the kind m disliked
 	}
@@ -382,6 +385,19 @@ func ActivityOf(act, thing string) bool {
 		}
 	}
 	return true
+}
+
+// ActivityWith reports whether the name spec is the activity gen (one -ing
+// word) with what it is done to or when ("cooking elaborate meals on
+// weekends", "cooking"; "running on a treadmill", "running"): "cooking
+// feels like a chore now" takes back "I enjoy cooking elaborate meals on
+// weekends". Plurals and case are ignored.
+func ActivityWith(spec, gen string) bool {
+	s, g := kindWords(spec), kindWords(gen)
+	if len(g) != 1 || len(s) < 2 || !strings.HasSuffix(g[0], "ing") || len(g[0]) < 5 {
+		return false
+	}
+	return s[0] == g[0]
 }
 
 // kindDenied reports whether the new denial n covers the current fact m

@@ -53,6 +53,27 @@ func TestActivityOf(t *testing.T) {
 	}
 }
 
+// TestActivityWith: an activity is one -ing word; a liking of it in one
+// form ("cooking elaborate meals") is the activity with more words after it.
+func TestActivityWith(t *testing.T) {
+	for _, c := range []struct {
+		spec, gen string
+		want      bool
+	}{
+		{"cooking elaborate meals on weekends", "cooking", true},
+		{"Running on a treadmill", "running", true},
+		{"cooking", "cooking", false},                       // the same thing
+		{"cooking shows", "cook", false},                    // not an activity word
+		{"king prawns", "king", false},                      // "king" is no -ing activity
+		{"baking bread", "cooking", false},                  // another activity
+		{"cooking elaborate meals", "cooking meals", false}, // a sort of, not the bare activity
+	} {
+		if got := ActivityWith(c.spec, c.gen); got != c.want {
+			t.Errorf("ActivityWith(%q, %q) = %v, want %v", c.spec, c.gen, got, c.want)
+		}
+	}
+}
+
 // TestPlanKindTurns: a taste turned on a kind of thing, across a kind and
 // its sub-kind (facts as the graph loads them: LIKES positive, DISLIKES
 // negative, the object's name known).
@@ -85,6 +106,19 @@ func TestPlanKindTurns(t *testing.T) {
 			in:       []*Fact{incoming("done", "DISLIKES", "o-sd", "2025-03-01").with(objectNamed("sourdough"))},
 			kinds:    []string{"polarity/resolved/new"},
 			states:   []string{"bake superseded until 2025-03-01 by done", "done current"},
+		},
+		{
+			name:     "a newer aversion to an activity closes the liking of it in one form",
+			existing: []*Fact{stored("elab", "LIKES", "o-ce", "2024-01-01").with(objectNamed("cooking elaborate meals on weekends"))},
+			in:       []*Fact{incoming("chore", "DISLIKES", "o-c", "2025-03-01").with(objectNamed("cooking"))},
+			kinds:    []string{"polarity/resolved/new"},
+			states:   []string{"chore current", "elab superseded until 2025-03-01 by chore"},
+		},
+		{
+			name:     "a newer liking of an activity leaves the aversion to one form of it",
+			existing: []*Fact{stored("tread", "DISLIKES", "o-rt", "2024-01-01").with(objectNamed("running on a treadmill"))},
+			in:       []*Fact{incoming("run", "LIKES", "o-r", "2025-03-01").with(objectNamed("running"))},
+			states:   []string{"run current", "tread current"},
 		},
 		{
 			name:     "liking the kind and hating one sub-kind coexist",

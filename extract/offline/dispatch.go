@@ -176,6 +176,8 @@ func newRecognizers() *recognizers {
 		r.tastes.wouldRatherFrame,        // "I'd rather have tea than coffee"
 		r.tastes.giveMeOverFrame,         // "give me the mountains over the beach any day"
 		r.tastes.replyLanguageFrame,      // "please answer me in Spanish from now on"
+		r.tastes.replyStyleFrame,         // "keep your answers short", "I'd like longer explanations from now on"
+		r.tastes.howILikeFrame,           // "medium-well is how I want my steak", "black is how I take my coffee"
 	}
 	return r
 }

@@ -1,6 +1,11 @@
 package offline
 
-import "github.com/graphmem/graphmem/ontology"
+import (
+	"strings"
+
+	"github.com/graphmem/graphmem/nlp"
+	"github.com/graphmem/graphmem/ontology"
+)
 
 // Tastes said as choices. A preference is often not said with "prefer" or
 // "like" but as the choice itself: what the speaker would rather have
@@ -237,5 +242,129 @@ func (r *tasteRules) replyLanguageFrame(c *clause) bool {
 	}
 	c.emit(fx{subj: c.said.speaker, pred: "PREFERS", obj: k, qual: "reply language", strength: 0.8, conf: 0.8,
 		tmpl: "{S} wants replies in {O}", noDate: true, rank: 1})
+	return true
+}
+
+// replyNouns are what the assistant gives back: the things a reply-style
+// preference is about.
+var replyNouns = wordSet(`answers,answer,replies,reply,responses,response,explanations,explanation`)
+
+// replyStyleFrame: "please keep your answers short", "I'd like longer,
+// detailed explanations from now on", "give me short answers": a standing
+// request for the style of replies, which an assistant must remember as
+// the user's preference (qualifier "reply style": a newer style replaces
+// the older). The described thing is the reply noun with its adjectives
+// ("short answers"). Only the speaker's own requests to the assistant
+// count: "her answers were short" names no request.
+func (r *tasteRules) replyStyleFrame(c *clause) bool {
+	v := 0
+	for v < len(c.toks) && v < 6 && requestLead[c.at(v)] {
+		v++
+	}
+	var adjs []string
+	var noun string
+	switch {
+	case c.at(v) == "keep" || c.at(v) == "make":
+		// "keep your answers short", "make the replies shorter"
+		i := v + 1
+		if alt("your|the|all|my", c.at(i)) {
+			i++
+		}
+		if !replyNouns[c.at(i)] {
+			return false
+		}
+		noun = c.at(i)
+		for j := i + 1; j < len(c.toks) && j < i+6 && (styleAdjective(c.at(j)) || alt(",|and|more|nice", c.at(j))); j++ {
+			if styleAdjective(c.at(j)) {
+				adjs = append(adjs, c.at(j))
+			}
+		}
+	case c.said.speaker != "" && (c.seq(v, "i", "'d", "like") || c.seq(v, "i", "would", "like") || c.seq(v, "i", "want") ||
+		c.seq(v, "i", "prefer") || c.seq(v, "i", "'d", "prefer") || c.seq(v, "i", "would", "prefer") || c.at(v) == "give" && c.at(v+1) == "me"):
+		i := v + 2
+		if c.at(v+2) == "like" || c.at(v+2) == "prefer" {
+			i = v + 3
+		}
+		for ; i < len(c.toks) && (styleAdjective(c.at(i)) || c.at(i) == "," || c.at(i) == "and" || c.at(i) == "more"); i++ {
+			if styleAdjective(c.at(i)) {
+				adjs = append(adjs, c.at(i))
+			}
+		}
+		if !replyNouns[c.at(i)] || c.at(i+1) == "of" || c.at(i+1) == "to" {
+			return false // "I'd like answers to my questions", "explanations of X": no style
+		}
+		noun = c.at(i)
+	default:
+		return false
+	}
+	if len(adjs) == 0 || noun == "" {
+		return false
+	}
+	var words []tok
+	for _, w := range append(adjs, replyPlural(noun)) {
+		words = append(words, tok{w: w, orig: w, kind: nlp.Word})
+	}
+	c.subj = c.said.speaker
+	k, _ := c.object(nounPhrase{toks: words, next: len(c.toks)}, ontology.Concept, 0)
+	if k == "" {
+		return false
+	}
+	c.emit(fx{subj: c.said.speaker, pred: "PREFERS", obj: k, qual: "reply style", strength: 0.8, conf: 0.8,
+		tmpl: "{S} wants {O}", noDate: true, rank: 1})
+	return true
+}
+
+// replyPlural names a reply noun in the plural: the preference is about
+// replies in general ("short answers").
+func replyPlural(n string) string {
+	switch {
+	case strings.HasSuffix(n, "s"):
+		return n
+	case strings.HasSuffix(n, "y"):
+		return strings.TrimSuffix(n, "y") + "ies"
+	}
+	return n + "s"
+}
+
+// styleAdjective reports whether w describes the form of a reply.
+func styleAdjective(w string) bool {
+	return replyStyles[w]
+}
+
+// replyStyles are the adjectives of a reply's form.
+var replyStyles = wordSet(`short,shorter,brief,briefer,concise,long,longer,detailed,thorough,simple,simpler,plain,
+formal,informal,casual,technical,step-by-step,quick,quicker,clear,clearer,friendly,blunt,direct,in-depth,fuller,full`)
+
+// howILikeFrame: "medium-well is how I want my steak these days", "black is
+// how I take my coffee": the way the speaker has a thing, preferred
+// (PREFERS, qualified by the thing).
+func (r *tasteRules) howILikeFrame(c *clause) bool {
+	if c.said.speaker == "" || c.neg || c.hedge {
+		return false
+	}
+	np := takeNP(c.toks, 0)
+	if np.empty() || np.det != "" {
+		return false
+	}
+	i := np.next
+	if c.at(i) != "is" && c.at(i) != "'s" || c.at(i+1) != "how" || c.at(i+2) != "i" ||
+		!alt("like|want|take|have|prefer|order|drink|eat", c.at(i+3)) {
+		return false
+	}
+	if c.at(i+4) != "my" {
+		return false // "strong is how I like it": the thing is elsewhere
+	}
+	thing := takeNP(c.toks, i+5)
+	if thing.empty() {
+		return false
+	}
+	qual := thing.surface()
+	c.subj = c.said.speaker
+	k, _ := c.object(np, ontology.Concept, 0)
+	if k == "" {
+		return false
+	}
+	c.emit(fx{subj: c.said.speaker, pred: "PREFERS", obj: k, qual: strings.ToLower(qual), strength: 0.8, conf: 0.75,
+		tmpl: "{S} prefers {O}", noDate: true, rank: 1})
 	return true
 }
