@@ -414,18 +414,22 @@ func TestRevisedStatementByMeaning(t *testing.T) {
 	}
 }
 
+// userStatement is a user's turn with its vector (the concept embedder's)
+// and the given vector signal.
+func userStatement(id, text string, vec float64) *candidate {
+	c := rawCandidate(graph.RawEvent{NewRawEvent: graph.NewRawEvent{ID: id, Kind: graph.RawMessage, Role: "user", Content: text}, SessionID: "s"})
+	c.Parts = ScoreParts{Vector: vec}
+	v, _ := conceptEmbedder{}.Embed(context.Background(), []string{text})
+	c.setVec(v[0])
+	return c
+}
+
 // TestTopicLiftKeepsOrder: the statements raised for speaking of the asked
 // topic keep their own order among themselves (the closer first) instead
 // of tying at one share of the best candidate.
 func TestTopicLiftKeepsOrder(t *testing.T) {
 	t.Parallel()
-	mk := func(id, text string, vec float64) *candidate {
-		c := rawCandidate(graph.RawEvent{NewRawEvent: graph.NewRawEvent{ID: id, Kind: graph.RawMessage, Role: "user", Content: text}, SessionID: "s"})
-		c.Parts = ScoreParts{Vector: vec}
-		v, _ := conceptEmbedder{}.Embed(context.Background(), []string{text})
-		c.setVec(v[0])
-		return c
-	}
+	mk := userStatement
 	best := &candidate{SearchResult: SearchResult{ID: "best", Kind: KindRaw, Parts: ScoreParts{FullText: 2}}}
 	closer := mk("closer", "I adopted a beagle puppy.", 0.5)
 	farther := mk("farther", "Our cat and dog.", 0.3)
@@ -521,13 +525,7 @@ func TestOneWordStatementTakesNoTopic(t *testing.T) {
 // relevance decides.
 func TestTopicClarityOrders(t *testing.T) {
 	t.Parallel()
-	mk := func(id, text string, vec float64) *candidate {
-		c := rawCandidate(graph.RawEvent{NewRawEvent: graph.NewRawEvent{ID: id, Kind: graph.RawMessage, Role: "user", Content: text}, SessionID: "s"})
-		c.Parts = ScoreParts{Vector: vec}
-		v, _ := conceptEmbedder{}.Embed(context.Background(), []string{text})
-		c.setVec(v[0])
-		return c
-	}
+	mk := userStatement
 	for _, clarity := range []float64{DefaultConfig().TopicClarity, 0} {
 		best := &candidate{SearchResult: SearchResult{ID: "best", Kind: KindRaw, Parts: ScoreParts{FullText: 2}}}
 		plain := mk("plain", "We adopted a beagle puppy.", 0.3)
