@@ -182,6 +182,17 @@ func newRecognizers() *recognizers {
 	return r
 }
 
+// standingRequest reads a request to the assistant asked as a question
+// ("could you keep your answers short?", "can you reply in French from now
+// on?"): the reply-language and reply-style frames, which need the speaker's
+// words to the assistant, not a statement.
+func (r *recognizers) standingRequest(c *clause) {
+	c.scanMarkers()
+	if !r.tastes.replyLanguageFrame(c) {
+		r.tastes.replyStyleFrame(c)
+	}
+}
+
 // either offers a clause to readers of a few idioms of a verb ("come
 // around on", "go off", "doing a PhD"), in order, and failing them all to
 // the verb's own rule.

@@ -23,7 +23,7 @@ func FuzzExtract(f *testing.F) {
 		"I'd rather", "I'd rather order in", "I'd rather have the as a", "give me over", "give me the over any day",
 		"I always book", "I avoid", "I steer clear of", "it is a real", "my favourite part of the of the is",
 		"weirdly", "Hiking in the is my thing", "I've always found it", "suits me",
-		"keep your answers", "keep the replies short and and", "I'd like , , explanations", "give me short", "I prefer answers of", "is how I want my", "Rare is how I", "Work is how I met my",
+		"keep your answers", "keep the replies short and and", "I'd like , , explanations", "give me short", "I prefer answers of", "is how I want my", "Rare is how I", "Work is how I met my", "could you keep your answers", "can you reply in from now on",
 	} {
 		f.Add(s, "Caroline", "user")
 		f.Add(s, "", "assistant")

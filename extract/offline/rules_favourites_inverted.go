@@ -105,6 +105,9 @@ func (c *clause) categoryAt(i int) (string, int) {
 			continue
 		}
 		f := strings.Fields(w)
+		if len(f) != n {
+			continue // punctuation or symbols ("The#"): no category words
+		}
 		f[len(f)-1] = nlp.Singular(f[len(f)-1])
 		cat := strings.Join(f, " ")
 		if _, ok := favouriteCategoryType(canonicalCategory(cat)); ok || categorySynonyms[cat] != "" {

@@ -45,7 +45,13 @@ func TestTasteChoices(t *testing.T) {
 			want: []want{{pred: "PREFERS", obj: "thorough detailed explanations", qual: "reply style"}}},
 		{name: "how I like my thing", text: "Black is how I take my coffee these days.",
 			want: []want{{pred: "PREFERS", obj: "black", qual: "coffee"}}},
+		{name: "reply style asked as a question", text: "Could you keep your answers short from now on?",
+			want: []want{{pred: "PREFERS", obj: "short answers", qual: "reply style"}}},
+		{name: "reply language asked as a question", text: "Can you reply in German from now on?",
+			want: []want{{pred: "PREFERS", obj: "German", qual: "reply language"}}},
 		// controls
+		{name: "a one-off explanation", text: "Can you give me detailed explanations of the tax rules?", none: []want{{pred: "PREFERS"}}},
+		{name: "a one-off answer", text: "Could you give me a short answer?", none: []want{{pred: "PREFERS"}}},
 		{name: "how I met someone", text: "Work is how I met my husband.", none: []want{{pred: "PREFERS"}}},
 		{name: "answers to questions", text: "I'd like answers to my questions about the visa.", none: []want{{pred: "PREFERS"}}},
 		{name: "someone's replies", text: "Her replies were short and rude.", none: []want{{pred: "PREFERS"}}},

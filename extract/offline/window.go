@@ -106,12 +106,15 @@ func (w *window) read(ev extract.Event) {
 		}
 		if speaker != "" && s.question {
 			// A request presupposes the relatives it names ("any ideas
-			// for my fiancée Mia?"); it states nothing else.
+			// for my fiancée Mia?"), and a polite standing request to the
+			// assistant is a preference ("could you keep your answers
+			// short?"); it states nothing else.
 			for _, toks := range clauses(s.toks) {
 				c := &clause{said: u}
 				if toks = c.stripLead(toks); len(toks) > 0 {
 					c.toks = toks
 					c.relationMentions()
+					w.rules.standingRequest(c)
 				}
 			}
 		}
