@@ -32,8 +32,8 @@ import (
 // meaning: on LoCoMo (no questions about "the user") gating every question
 // lowered recall_all@10 from 0.683 to 0.678 on the same stored data.
 func (r *search) meaning(ctx context.Context) error {
-	if r.qvec == nil || r.s.vectors == nil {
-		return nil
+	if r.qvec == nil || r.s.vectors == nil || !r.q.AboutUser {
+		return nil // nothing reads the cosines of a question naming people and things
 	}
 	var refs []graph.VectorRef
 	held := map[graph.VectorRef]*candidate{}
@@ -71,9 +71,6 @@ func (r *search) meaning(ctx context.Context) error {
 func (r *search) meaningGate(c *candidate) {
 	lo, hi := r.cfg.MeaningFloor, r.cfg.MeaningFull
 	if hi <= lo || c.Parts.FullText+c.Parts.Graph == 0 || c.cos >= hi {
-		return
-	}
-	if !r.q.AboutUser {
 		return
 	}
 	f := min(max((c.cos-lo)/(hi-lo), r.cfg.MeaningMin), 1)
