@@ -30,9 +30,9 @@ type candidate struct {
 	vec                        []float32 // raw turns: the stored vector, when the currency stage read it
 	// terse: a raw turn of one content word, not read by meaning (setVec).
 	terse bool
-	// cos is the cosine to the query's vector, when hasCos (meaning.go).
-	cos    float64
-	hasCos bool
+	// cos is the cosine to the query's vector, once the meaning stage has
+	// read the memory's vector (meaning.go).
+	cos float64
 	// vecRead: the stored vector was asked for (vec stays nil when the
 	// memory is not embedded yet).
 	vecRead bool

@@ -218,16 +218,16 @@ func (r *search) currency(ctx context.Context) error {
 			c.demote(r.cfg.SupersededWeight, "superseded: the user said something newer about the "+slotName(slot))
 		}
 	}
-	if !history {
-		if err := r.outdatedFacts(ctx, group, slot); err != nil {
-			return err
-		}
-	}
 	if history {
 		newest.demote(r.cfg.SupersededWeight, "the current value of the "+slotName(slot)+"; the question asks about the past")
 	} else if rel := relevance(newest, r.cfg); rel > 0 && best > rel {
 		newest.lift = best / rel
 		newest.reasons = append(newest.reasons, "the newest statement on the "+slotName(slot))
+	}
+	if !history {
+		if err := r.outdatedFacts(ctx, group, slot); err != nil {
+			return err
+		}
 	}
 	r.demoteStaleSummaries()
 	return nil
@@ -587,8 +587,7 @@ func (r *search) slotQueryBar(c *candidate) float64 {
 // of date. It stays current in the graph (no fact replaced it); only its
 // rank says so. group is sorted newest first.
 func (r *search) outdatedFacts(ctx context.Context, group []*candidate, slot string) error {
-	type pair struct{ fact, turn *candidate }
-	var pairs []pair
+	revising := map[*candidate][]*candidate{} // fact → newer revising statements
 	var refs []graph.VectorRef
 	for _, f := range group {
 		if f.Kind != KindFact || f.object == "" || f.Status != StatusCurrent {
@@ -600,42 +599,44 @@ func (r *search) outdatedFacts(ctx context.Context, group []*candidate, slot str
 			}
 			if c.Kind == KindRaw && c.vec != nil && (c.correction || revises(c.Text)) &&
 				!strings.Contains(strings.ToLower(c.Text), strings.ToLower(f.object)) {
-				pairs = append(pairs, pair{f, c})
-				for _, s := range f.sessions {
-					for _, id := range f.SourceEventIDs {
-						refs = append(refs, graph.VectorRef{Kind: KindRaw, SessionID: s, ID: id})
-					}
+				if revising[f] == nil {
+					refs = append(refs, sourceRefs(f)...)
 				}
+				revising[f] = append(revising[f], c)
 			}
 		}
 	}
-	if len(pairs) == 0 {
+	if len(revising) == 0 {
 		return nil
 	}
 	sources, err := r.s.vectors.Vectors(ctx, r.scope, refs)
 	if err != nil {
 		return err
 	}
-	demoted := map[*candidate]bool{}
-	for _, p := range pairs {
-		if demoted[p.fact] {
-			continue
-		}
-		close := false
-		for _, s := range p.fact.sessions {
-			for _, id := range p.fact.SourceEventIDs {
-				if v := sources[graph.VectorRef{Kind: KindRaw, SessionID: s, ID: id}]; v != nil &&
-					knowledge.Cosine(v, p.turn.vec) >= r.cfg.FactRevisionSimilarity {
-					close = true
+	for f, turns := range revising {
+	check:
+		for _, c := range turns {
+			for _, ref := range sourceRefs(f) {
+				if v := sources[ref]; v != nil && knowledge.Cosine(v, c.vec) >= r.cfg.FactRevisionSimilarity {
+					f.demote(r.cfg.SupersededWeight, "probably out of date: the user reported a change of the "+slotName(slot)+" since ("+c.ID+")")
+					break check
 				}
 			}
 		}
-		if close {
-			demoted[p.fact] = true
-			p.fact.demote(r.cfg.SupersededWeight, "probably out of date: the user reported a change of the "+slotName(slot)+" since ("+p.turn.ID+")")
-		}
 	}
 	return nil
+}
+
+// sourceRefs names the turns a fact was read from (any of its sessions may
+// hold a turn of that id).
+func sourceRefs(f *candidate) []graph.VectorRef {
+	var out []graph.VectorRef
+	for _, s := range f.sessions {
+		for _, id := range f.SourceEventIDs {
+			out = append(out, graph.VectorRef{Kind: KindRaw, SessionID: s, ID: id})
+		}
+	}
+	return out
 }
 
 // slotFacts are the current facts that hold a value of the slot: a newer

@@ -562,9 +562,8 @@ func TestOutdatedFacts(t *testing.T) {
 			object: "Leipzig", predicate: "LIVES_IN"}
 	}
 	turn := func(text string, at time.Time) *candidate {
-		c := rawCandidate(graph.RawEvent{NewRawEvent: graph.NewRawEvent{ID: "t", Kind: graph.RawMessage, Role: "user", Content: text, OccurredAt: at}, SessionID: "s"})
-		v, _ := conceptEmbedder{}.Embed(context.Background(), []string{text})
-		c.setVec(v[0])
+		c := userStatement("t", text, 0)
+		c.OccurredAt = at
 		return c
 	}
 	later := jan.AddDate(0, 3, 0)

@@ -57,7 +57,7 @@ func (r *search) meaning(ctx context.Context) error {
 		if c == nil {
 			continue
 		}
-		c.cos, c.hasCos = knowledge.Cosine(r.qvec, v), true
+		c.cos = knowledge.Cosine(r.qvec, v)
 		if c.Kind == KindRaw {
 			c.setVec(v)
 		}

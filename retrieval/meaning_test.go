@@ -39,8 +39,8 @@ func TestMeaningGate(t *testing.T) {
 	}
 	cfg := r.cfg
 	for id, c := range cands {
-		if !c.hasCos || c.vec == nil {
-			t.Fatalf("%s: no cosine or vector read", id)
+		if !c.vecRead || c.vec == nil {
+			t.Fatalf("%s: no vector read", id)
 		}
 		want := min(max((c.cos-cfg.MeaningFloor)/(cfg.MeaningFull-cfg.MeaningFloor), cfg.MeaningMin), 1)
 		if math.Abs(c.Parts.FullText-want) > 1e-9 || math.Abs(c.Parts.Graph-0.5*want) > 1e-9 {
@@ -59,7 +59,7 @@ func TestMeaningGate(t *testing.T) {
 	if c := cands["mixed"]; c.Parts.FullText <= cfg.MeaningMin || c.Parts.FullText >= 1 {
 		t.Errorf("the turn of both senses: full text %.2f; want between %.2f and 1", c.Parts.FullText, cfg.MeaningMin)
 	}
-	if fact.Parts.FullText != 1 || fact.Parts.Graph != 1 || fact.hasCos {
+	if fact.Parts.FullText != 1 || fact.Parts.Graph != 1 || fact.vecRead {
 		t.Errorf("the fact was gated: %+v", fact.Parts)
 	}
 
