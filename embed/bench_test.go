@@ -5,6 +5,7 @@ package embed
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -131,4 +132,16 @@ func benchTurns(b *testing.B, n int) []string {
 		b.Fatalf("found %d LoCoMo turns, want %d", len(turns), n)
 	}
 	return turns
+}
+
+// BenchmarkEmbedLaneClaim embeds what one claim of the embedding lane holds
+// after sessions close: 30 turns and the 2 summaries written beside them
+// (a summary fills the 128 word pieces). The summaries must not make the
+// turns pay for their length.
+func BenchmarkEmbedLaneClaim(b *testing.B) {
+	texts := benchTurns(b, 30)
+	summary := strings.Repeat(benchTurn+" ", 8)
+	texts = append(texts, summary, summary)
+	l := newTestLocal(b, nil)
+	measure(b, len(texts), func() { mustEmbed(b, l, texts) })
 }

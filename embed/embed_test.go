@@ -50,12 +50,44 @@ func TestMakeBatchesGroupsSimilarLengths(t *testing.T) {
 			t.Errorf("batch of %d rows, limit 2", len(b.ids))
 		}
 	}
-	if !slices.Equal(widths, []int{6, 39, 40}) {
-		t.Errorf("batch widths %v, want [6 39 40]: short texts must not be padded to long ones", widths)
+	if !slices.Equal(widths, []int{6, 7, 40}) {
+		t.Errorf("batch widths %v, want [6 7 40]: short texts must not be padded to long ones", widths)
 	}
 	slices.Sort(order)
 	if !slices.Equal(order, []int{0, 1, 2, 3, 4}) {
 		t.Errorf("rows %v: every text must be in exactly one batch", order)
+	}
+}
+
+// A claim of the embedding lane: many turns and a summary of the longest
+// length. The summary must not widen the turns' batch, however far the
+// batch is from full.
+func TestMakeBatchesKeepsLongTextsApart(t *testing.T) {
+	var ids [][]int32
+	for n := range 30 {
+		ids = append(ids, make([]int32, 20+n%15))
+	}
+	ids = append(ids, make([]int32, 128), make([]int32, 127))
+	bs := makeBatches(ids, 32)
+	rows, padded, real := 0, 0, 0
+	for _, b := range bs {
+		rows += len(b.ids)
+		padded += len(b.ids) * b.width
+		for _, r := range b.ids {
+			real += len(r)
+			if b.width >= 127 && len(r) < 100 {
+				t.Errorf("a text of %d word pieces is batched with one of %d", len(r), b.width)
+			}
+		}
+	}
+	if rows != 32 {
+		t.Errorf("%d rows in batches, want 32", rows)
+	}
+	if float64(padded) > 1.25*float64(real) {
+		t.Errorf("batches pad %d word pieces to %d: more than a quarter of padding", real, padded)
+	}
+	if len(bs) > 6 {
+		t.Errorf("%d batches for 32 texts: texts of similar length must share a batch", len(bs))
 	}
 }
 
