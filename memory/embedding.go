@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/graphmem/graphmem/graph"
+	"github.com/graphmem/graphmem/knowledge"
 )
 
 // EmbeddingQueue is the graph's queue of memories waiting for a vector.
@@ -88,10 +89,10 @@ func (l *EmbeddingLane) Notify() {
 // embeds until ctx ends. Embedder failures are logged and retried with
 // backoff; the claimed nodes return to the queue when their lease ends.
 func (l *EmbeddingLane) Run(ctx context.Context) error {
-	if n, err := l.q.RequeueEmbeddings(ctx, l.cfg.Model, l.cfg.Tenants); err != nil {
+	if n, err := l.q.RequeueEmbeddings(ctx, l.storedModel(), l.cfg.Tenants); err != nil {
 		return fmt.Errorf("embedding lane: %w", err)
 	} else if n > 0 {
-		l.log.Info("embedding lane: memories queued for the new model", "model", l.cfg.Model, "queued", n)
+		l.log.Info("embedding lane: memories queued for the new model", "model", l.storedModel(), "queued", n)
 	}
 	var wg sync.WaitGroup
 	for range l.cfg.Workers {
@@ -110,6 +111,14 @@ func (l *EmbeddingLane) Run(ctx context.Context) error {
 	}
 	wg.Wait()
 	return nil
+}
+
+// storedModel is what each vector records it was made by: the model, and
+// the rule that picks the part of a turn it stands for
+// (knowledge.EmbeddingText), so that a change of either embeds the stored
+// memories again when the lane starts.
+func (l *EmbeddingLane) storedModel() string {
+	return l.cfg.Model + "+" + knowledge.EmbeddingTextVersion
 }
 
 // work claims and embeds batches until ctx ends.
@@ -148,6 +157,9 @@ func (l *EmbeddingLane) once(ctx context.Context) (int, error) {
 	for i, it := range items {
 		results[i].ElementID = it.ElementID
 		if t := strings.TrimSpace(it.Text); t != "" {
+			if it.Kind == "raw" {
+				t = knowledge.EmbeddingText(t)
+			}
 			texts = append(texts, t)
 			at = append(at, i)
 			kinds[it.Kind]++
@@ -169,7 +181,7 @@ func (l *EmbeddingLane) once(ctx context.Context) (int, error) {
 			l.cfg.ObserveBatch(kinds, time.Since(start))
 		}
 	}
-	if err := l.q.CompleteEmbeddings(ctx, l.cfg.Model, results); err != nil {
+	if err := l.q.CompleteEmbeddings(ctx, l.storedModel(), results); err != nil {
 		return 0, err
 	}
 	return len(items), nil

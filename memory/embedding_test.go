@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/graphmem/graphmem/graph"
+	"github.com/graphmem/graphmem/knowledge"
 )
 
 // fakeEmbeddingQueue is an in-memory embedding queue with leases: a
@@ -117,8 +118,8 @@ func TestEmbeddingLane(t *testing.T) {
 		time.Sleep(5 * time.Millisecond)
 	}
 	cancel()
-	if q.requeued != "m" {
-		t.Errorf("the lane did not requeue for its model first (got %q)", q.requeued)
+	if want := "m+" + knowledge.EmbeddingTextVersion; q.requeued != want {
+		t.Errorf("the lane did not requeue for its model and turn rule first (got %q, want %q)", q.requeued, want)
 	}
 	for i, txt := range texts {
 		v, ok := q.done[string(rune('A'+i))]
@@ -217,4 +218,30 @@ type completingQueue struct{ QueueStore }
 
 func (completingQueue) CompleteJob(context.Context, string, string, string, map[string]any) error {
 	return nil
+}
+
+// TestEmbeddingLaneEmbedsWhatATurnStates: a raw turn's vector stands for
+// its statements, without the question asked beside them; a summary is
+// embedded whole.
+func TestEmbeddingLaneEmbedsWhatATurnStates(t *testing.T) {
+	const turn = "We moved to Oslo in May. Any tips for the winter?"
+	q := &fakeEmbeddingQueue{done: map[string][]float32{}, leased: map[string]time.Time{}, pending: []graph.PendingEmbedding{
+		{ElementID: "raw", Kind: "raw", Text: turn}, {ElementID: "event", Kind: "event", Text: turn},
+	}}
+	lane := NewEmbeddingLane(q, &lengthEmbedder{}, LaneConfig{Model: "m", Idle: time.Millisecond}, slog.New(slog.DiscardHandler))
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	go func() { _ = lane.Run(ctx) }()
+	for q.finished() < 2 && ctx.Err() == nil {
+		time.Sleep(5 * time.Millisecond)
+	}
+	cancel()
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if got, want := q.done["raw"], float32(len("We moved to Oslo in May.")); len(got) != 1 || got[0] != want {
+		t.Errorf("raw turn embedded as %v, want the length of its statement %v", got, want)
+	}
+	if got := q.done["event"]; len(got) != 1 || got[0] != float32(len(turn)) {
+		t.Errorf("summary embedded as %v, want its whole text's length %d", got, len(turn))
+	}
 }
