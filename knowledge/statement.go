@@ -1,6 +1,7 @@
 package knowledge
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -58,8 +59,9 @@ var endings = []string{"sold", "gave away", "given away", "passed away", "died",
 // corrections are the phrases with which a speaker takes back what they
 // just said; they count at the start of a sentence or after a comma.
 var corrections = []string{"actually", "scratch that", "correction", "let me correct", "to correct", "i meant",
-	"sorry i meant", "i misspoke", "my mistake", "my bad", "wait no", "no wait", "oops", "i was wrong", "not quite", "make that",
-	"on second thought", "strike that"}
+	"sorry i meant", "i misspoke", "my mistake", "my bad", "wait no", "no wait", "oh wait", "oops", "i was wrong", "not quite", "make that",
+	"on second thought", "strike that", "i misread", "i misremembered", "i mixed up", "i got that wrong", "i got it wrong",
+	"i was mistaken", "i mistyped", "typo"}
 
 // changes mark a statement that reports a change or the present state.
 var changes = []string{"now", "from now on", "these days", "lately", "nowadays", "anymore", "any more", "no longer", "instead",
@@ -135,7 +137,7 @@ func ReadStatement(text string) Statement {
 		return st
 	}
 	declarative, question := false, false
-	hedged, aboutOther, plain, addressed := 0, 0, 0, 0
+	hedged, aboutOther, plain, addressed, news := 0, 0, 0, 0, 0
 	for _, s := range sentences(text) {
 		ws := tokens(s)
 		if len(ws) == 0 {
@@ -145,9 +147,8 @@ func ReadStatement(text string) Statement {
 			question = true
 		} else if len(ws) >= 3 {
 			declarative = true
-			low := " " + strings.Join(ws, " ") + " "
 			switch {
-			case slices.ContainsFunc(hedges, func(h string) bool { return strings.Contains(low, " "+h+" ") }):
+			case hedgedSentence(s):
 				hedged++
 			case ws[0] == "my" && len(ws) > 1 && others[strings.TrimSuffix(strings.TrimSuffix(ws[1], "'s"), "’s")] && // "my sister's flat"
 				!slices.ContainsFunc(ws[2:], func(w string) bool { return subjectPronouns[w] }):
@@ -172,6 +173,13 @@ func ReadStatement(text string) Statement {
 				// person ("Six more years of fees!", "Probably pays
 				// nothing"): a comment, which neither makes a hedged
 				// turn a statement nor a turn about a relative the user's own.
+				// One that gives a figure or says what holds now ("The car
+				// fund is at 5,200 now.", "Down to 78 kilos now!") is news,
+				// though: the question after it does not make the turn a
+				// question.
+				if newsLike(ws) {
+					news++
+				}
 			}
 		}
 	}
@@ -180,7 +188,7 @@ func ReadStatement(text string) Statement {
 	st.Ending = ending(text)
 	st.Other = aboutOther > 0 && plain == 0 && hedged == 0
 	switch {
-	case question && plain == 0 && hedged == 0 && aboutOther == addressed:
+	case question && plain == 0 && hedged == 0 && news == 0 && aboutOther == addressed:
 		// Remarks around a question ("That's so nice! What pet do you
 		// have?", "Wow, great photo! Is that recent?"): the turn asks; its
 		// remarks say nothing of the speaker. News of a relative before a
@@ -230,12 +238,50 @@ func ending(text string) bool {
 	return slices.ContainsFunc(endings, func(e string) bool { return strings.Contains(low, " "+e+" ") })
 }
 
-// sentences splits text after '.', '!' and '?', keeping the mark.
+// hedgedSentence reports whether a sentence says only what could be: it
+// holds a hedge, and none of its clauses states something of the speaker's
+// without one ("I weigh 82 kg and want to get to 75" states the weight;
+// "I might take up the cello" and "I'm thinking about moving, maybe in
+// spring" state nothing).
+func hedgedSentence(sentence string) bool {
+	hedgedIn := func(ws []string) bool {
+		low := " " + strings.Join(ws, " ") + " "
+		return slices.ContainsFunc(hedges, func(h string) bool { return strings.Contains(low, " "+h+" ") })
+	}
+	if !hedgedIn(tokens(sentence)) {
+		return false
+	}
+	for _, clause := range clauseSplit.Split(sentence, -1) {
+		ws := tokens(clause)
+		if len(ws) >= 3 && !hedgedIn(ws) && slices.ContainsFunc(ws, func(w string) bool { return subjectPronouns[w] }) {
+			return false
+		}
+	}
+	return true
+}
+
+// clauseSplit cuts a sentence where one clause ends and another begins.
+var clauseSplit = regexp.MustCompile(`(?i)[,;:]|\s(?:and|but|so|while|though|although)\s`)
+
+// newsLike reports whether a sentence's words give a figure or say what
+// holds now: a digit, or a word of the present state.
+func newsLike(ws []string) bool {
+	return slices.ContainsFunc(ws, func(w string) bool {
+		return w[0] >= '0' && w[0] <= '9' || nowWords[w]
+	})
+}
+
+// nowWords say what holds at present.
+var nowWords = set("now", "currently", "nowadays", "anymore")
+
+// sentences splits text after '.', '!', '?' and ';', keeping the mark: a
+// semicolon joins clauses that stand alone ("I've switched my gym days to
+// Tuesday; does the routine still work?" states, then asks).
 func sentences(text string) []string {
 	var out []string
 	start := 0
 	for i, r := range text {
-		if r == '.' || r == '!' || r == '?' {
+		if r == '.' || r == '!' || r == '?' || r == ';' {
 			if s := strings.TrimSpace(text[start : i+1]); s != "" {
 				out = append(out, s)
 			}

@@ -25,6 +25,12 @@ func TestReadStatement(t *testing.T) {
 		{"Just got back from Crete. Have you ever been?", FormStatement, false},
 		{"Got diagnosed with asthma last spring, so no more smoky pubs.", FormStatement, false},
 		{"My brother just moved to Cardiff. Any ideas for a housewarming gift?", FormStatement, true},
+		// News before a question, without the "I" or in a clause before a
+		// semicolon, still states.
+		{"The car fund is at 5,200 now. What should I check on a used hatchback?", FormStatement, true},
+		{"Down to 78 kilos now! Should I change anything in the plan?", FormStatement, true},
+		{"I've switched my gym days to Tuesday; does the routine still work?", FormStatement, true},
+		{"Lovely garden! Is that new?", FormQuestion, false},
 	}
 	modal := []struct {
 		text                string
@@ -32,6 +38,10 @@ func TestReadStatement(t *testing.T) {
 	}{
 		{"Part of me wonders whether I should retrain as a pilot.", true, false},
 		{"I might take up the cello next winter.", true, false},
+		// A clause of the speaker's without a hedge states.
+		{"I weigh 82 kg and want to get to 75.", false, false},
+		{"I'm thinking about moving, maybe in spring.", true, false},
+		{"I'd like to try rowing, but honestly I'm into climbing these days.", false, false},
 		{"I play the cello in an amateur orchestra.", false, false},
 		{"My brother just started at a law firm in Cardiff.", false, true},
 		{"My brother just started at a law firm. I'm still at the bakery.", false, false},
@@ -76,6 +86,8 @@ func TestRevisionMarkers(t *testing.T) {
 		{"Scratch that: three kids, not two.", true, false},
 		{"Sorry, I meant the Leeds office, not York.", true, false},
 		{"My mistake, the flight leaves at noon.", true, false},
+		{"Oh wait, I misread the card: it's on Thursday at 4pm.", true, false},
+		{"I misremembered, the party is at Jo's place.", true, false},
 		{"Lately I'm into bouldering.", false, true},
 		{"The dentist moved me to Thursdays from now on.", false, true},
 		{"I no longer eat dairy.", false, true},

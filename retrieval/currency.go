@@ -246,13 +246,27 @@ func (r *search) runningTotals() {
 	if asks == nil {
 		return
 	}
-	var group []*candidate
+	var group, rest []*candidate
 	for _, c := range r.set {
 		if c.Kind != KindRaw || c.role != "user" || c.form != knowledge.FormStatement || c.hypothetical || c.other ||
 			c.Status == StatusSuperseded || relevance(c, r.cfg) <= 0 || !hasAmount(c.Text) {
 			continue
 		}
 		if slices.ContainsFunc(contentTerms(c), func(t string) bool { return asks[t] }) {
+			group = append(group, c)
+		} else {
+			rest = append(rest, c)
+		}
+	}
+	// A later total need not repeat what is counted ("I've spent £240 on
+	// the wedding flowers so far", then "with the cake we're at £610 so
+	// far"): an amount said in nearly the same words and meaning as one
+	// that names it counts the same thing.
+	anchors := len(group)
+	for _, c := range rest {
+		if c.vec != nil && slices.ContainsFunc(group[:anchors], func(g *candidate) bool {
+			return g.vec != nil && knowledge.Cosine(g.vec, c.vec) >= r.cfg.PairSlotSimilarity
+		}) {
 			group = append(group, c)
 		}
 	}

@@ -343,6 +343,38 @@ func TestRunningTotalsNewestAmountFirst(t *testing.T) {
 	}
 }
 
+// TestRunningTotalsJoinByMeaning: a later total that does not repeat what
+// is counted joins the amounts that name it when it says nearly the same
+// thing; an amount of something else (rent) stays current.
+func TestRunningTotalsJoinByMeaning(t *testing.T) {
+	t.Parallel()
+	jan := time.Date(2025, 1, 10, 9, 0, 0, 0, time.UTC)
+	mk := func(id, text string, at time.Time, vec []float32) *candidate {
+		c := rawCandidate(graph.RawEvent{NewRawEvent: graph.NewRawEvent{ID: id, Kind: graph.RawMessage, Role: "user", Content: text, OccurredAt: at}, SessionID: "s-" + id})
+		c.Parts = ScoreParts{Vector: 0.5}
+		c.setVec(vec)
+		return c
+	}
+	old := mk("old", "I've spent £240 on the wedding flowers so far.", jan, []float32{1, 0, 0})
+	newer := mk("new", "With the cake we're at £610 so far.", jan.AddDate(0, 2, 0), []float32{0.8, 0.6, 0})
+	rent := mk("rent", "Our rent is £1,150 a month.", jan.AddDate(0, 3, 0), []float32{0, 0, 1})
+	r := &search{cfg: DefaultConfig(), in: SearchInput{Query: "How much has the user spent on the wedding so far?"},
+		set: candidateSet{"a": old, "b": newer, "c": rent}}
+	r.runningTotals()
+	if old.Status != StatusSuperseded || old.SupersededBy != "new" {
+		t.Errorf("older total = %+v, want superseded by the later one", old.SearchResult)
+	}
+	if rent.Status == StatusSuperseded || newer.Status == StatusSuperseded {
+		t.Errorf("rent %s, newest %s: want both current", rent.Status, newer.Status)
+	}
+	newer.setVec([]float32{0, 1, 0}) // far in meaning: counts something else
+	old.Status, old.SupersededBy = StatusCurrent, ""
+	r.runningTotals()
+	if old.Status == StatusSuperseded {
+		t.Errorf("an amount far in meaning that names nothing asked superseded the total: %+v", old.SearchResult)
+	}
+}
+
 // TestRevisedStatementSupersedesTheOlder: with no embedder, a newer
 // statement that says it revises something and names what the question
 // asks about supersedes the older statement naming it; a second value
