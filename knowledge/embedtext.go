@@ -57,7 +57,7 @@ func asksOnly(sentence string) bool {
 	trimmed := strings.TrimSpace(sentence)
 	question := strings.HasSuffix(trimmed, "?") ||
 		questionStarts[ws[0]] && !strings.HasSuffix(trimmed, ".") && !strings.HasSuffix(trimmed, "!")
-	if !question {
+	if !question || statedPrefix(trimmed) != "" {
 		return false
 	}
 	first := slices.IndexFunc(ws, func(w string) bool { return questionStarts[w] })

@@ -13,6 +13,7 @@ func TestEmbeddingTextKeepsWhatTheSpeakerSays(t *testing.T) {
 		// A question with the speaker's own clause before its question word states it.
 		{"Now that I drive a Kia Niro, what's the best way to charge it? Thanks!", "Now that I drive a Kia Niro, what's the best way to charge it? Thanks!"},
 		{"Since I'm vegetarian, could you swap the chicken? Also the rice.", "Since I'm vegetarian, could you swap the chicken? Also the rice."},
+		{"My flight leaves at 6:40 on Friday, when should I leave? Ugh.", "My flight leaves at 6:40 on Friday, when should I leave? Ugh."},
 		// Only a question, or a question beside chatter: the whole turn.
 		{"Can you recommend a graded reader for Spanish?", "Can you recommend a graded reader for Spanish?"},
 		{"Thanks so much! Could you suggest a cheaper cake?", "Thanks so much! Could you suggest a cheaper cake?"},

@@ -102,6 +102,10 @@ var firstPerson = set("i", "i'm", "im", "i've", "ive", "i'd", "i'll", "me", "my"
 // someone else: "My mum moved in with us").
 var subjectPronouns = set("i", "i'm", "im", "i've", "ive", "i'd", "i'll", "we", "we're", "we've", "we'll", "we'd")
 
+// thirdPerson are the subjects of a sentence about someone else. Not the
+// possessives: "Her name is Luna" names the user's cat.
+var thirdPerson = set("he", "she", "they", "he's", "she's", "they're", "he'll", "she'll", "they'll")
+
 // secondPerson are the words of a sentence addressed to, and speaking of,
 // the one spoken to.
 var secondPerson = set("you", "your", "yours", "you're", "youre", "you've", "you'll", "you'd", "yourself", "yourselves", "y'all")
@@ -145,7 +149,14 @@ func ReadStatement(text string) Statement {
 		}
 		if strings.HasSuffix(s, "?") || (questionStarts[ws[0]] && !strings.HasSuffix(s, ".") && !strings.HasSuffix(s, "!")) {
 			question = true
-		} else if len(ws) >= 3 {
+			// "My flight to Rome leaves at 6:40 on Friday, when should I
+			// leave?": the clauses before the question state.
+			if s = statedPrefix(s); s == "" {
+				continue
+			}
+			ws = tokens(s)
+		}
+		if len(ws) >= 3 {
 			declarative = true
 			switch {
 			case hedgedSentence(s):
@@ -155,6 +166,12 @@ func ReadStatement(text string) Statement {
 				// Unless a later clause has the speaker as its subject ("My dad
 				// has dementia, so I look after him"): that clause is the
 				// speaker's own, and the sentence is about both.
+				aboutOther++
+			case thirdPerson[ws[0]] && !slices.ContainsFunc(ws[1:], func(w string) bool { return firstPerson[w] }):
+				// "She just moved to Dublin for a new job": about the one
+				// just named, unless the speaker is in it too ("They
+				// promoted me to manager", "He retired, so I do the school
+				// run now").
 				aboutOther++
 			case slices.ContainsFunc(ws, func(w string) bool { return firstPerson[w] }):
 				plain++
@@ -263,16 +280,46 @@ func hedgedSentence(sentence string) bool {
 // clauseSplit cuts a sentence where one clause ends and another begins.
 var clauseSplit = regexp.MustCompile(`(?i)[,;:]|\s(?:and|but|so|while|though|although)\s`)
 
-// newsLike reports whether a sentence's words give a figure or say what
-// holds now: a digit, or a word of the present state.
+// newsLike reports whether a sentence's words give a figure, say what
+// holds now or report a change: a digit, a word of the present state, a
+// verb of change ("The class moved to Thursday mornings").
 func newsLike(ws []string) bool {
 	return slices.ContainsFunc(ws, func(w string) bool {
-		return w[0] >= '0' && w[0] <= '9' || nowWords[w]
+		return w[0] >= '0' && w[0] <= '9' || nowWords[w] || changeVerbs[w]
 	})
 }
 
 // nowWords say what holds at present.
 var nowWords = set("now", "currently", "nowadays", "anymore")
+
+// changeVerbs report that something of the speaker's changed.
+var changeVerbs = set("moved", "pushed", "switched", "changed", "rescheduled", "postponed", "cancelled", "canceled",
+	"replaced", "swapped", "sold", "quit", "stopped", "ended", "raised", "dropped", "promoted", "rebooked")
+
+// statedPrefix returns the clauses of a question sentence before the
+// clause that asks, when they say something in the first person ("My
+// flight to Rome leaves at 6:40 on Friday, when should I leave?", "We
+// moved to Leeds, is the weather bad there?"), else "". "Hey, could you
+// help?" and "Is it normal that my dog sleeps all day?" state nothing.
+func statedPrefix(sentence string) string {
+	clauses := strings.Split(sentence, ",")
+	for k := len(clauses) - 1; k >= 1; k-- {
+		ws := tokens(clauses[k])
+		for len(ws) > 0 && (ws[0] == "and" || ws[0] == "so" || ws[0] == "but" || ws[0] == "then") {
+			ws = ws[1:]
+		}
+		if len(ws) == 0 || !questionStarts[ws[0]] {
+			continue
+		}
+		prefix := strings.TrimSpace(strings.Join(clauses[:k], ","))
+		pw := tokens(prefix)
+		if len(pw) >= 3 && slices.ContainsFunc(pw, func(w string) bool { return firstPerson[w] }) {
+			return prefix
+		}
+		return ""
+	}
+	return ""
+}
 
 // sentences splits text after '.', '!', '?' and ';', keeping the mark: a
 // semicolon joins clauses that stand alone ("I've switched my gym days to

@@ -31,6 +31,12 @@ func TestReadStatement(t *testing.T) {
 		{"Down to 78 kilos now! Should I change anything in the plan?", FormStatement, true},
 		{"I've switched my gym days to Tuesday; does the routine still work?", FormStatement, true},
 		{"Lovely garden! Is that new?", FormQuestion, false},
+		{"The class moved to Thursday mornings. Can you redo the timetable?", FormStatement, false},
+		// Clauses of the speaker's own before the clause that asks state.
+		{"My flight to Rome leaves at 6:40 on Friday, when should I leave for the airport?", FormStatement, true},
+		{"We moved to Leeds in May, is the weather always this bad?", FormStatement, true},
+		{"Hey, could you help me with a recipe?", FormQuestion, true},
+		{"Is it normal that my dog sleeps all day?", FormQuestion, true},
 	}
 	modal := []struct {
 		text                string
@@ -51,6 +57,9 @@ func TestReadStatement(t *testing.T) {
 		{"My grandmother broke her hip, so I drive over to cook for her every evening.", false, false},
 		{"My son is allergic to nuts and we check every label.", false, false},
 		{"My daughter calls me every Sunday from Sydney.", false, true},
+		{"Can you help me with a card for my sister? She just moved to Dublin.", false, true},
+		{"He retired in May, so now I do the school run.", false, false},
+		{"They finally promoted me to team lead.", false, false},
 		{"My parents moved in with us last year.", false, true},
 		{"I keep wondering about opening a cafe. Probably too risky though.", true, false},
 		// Addressed to the one spoken to, with no word of the speaker's own.

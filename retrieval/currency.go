@@ -383,7 +383,7 @@ var reviseWords = []string{" moved ", " pushed ", " rebooked ", " rescheduled ",
 	" switched ", " swapped ", " replaced ", " instead", " up to ", " down to ", " no longer ", " anymore", " any more",
 	" gave up ", " give up ", " given up ", " quit ", " stopped ", " cancelled ", " canceled ", " sold ", " gone off ",
 	" changed ", " ditched ", " traded ", " went up ", " gone up ", " went down ", " gone down ", " raised ", " cut ",
-	" dropped ", " converted "}
+	" dropped ", " converted ", " a raise ", " pay rise ", " promoted "}
 
 // revises reports whether text revises an earlier statement.
 func revises(text string) bool { return saysAny(text, reviseWords) }
@@ -611,7 +611,10 @@ func (r *search) outdatedFacts(ctx context.Context, group []*candidate, slot str
 			if !c.OccurredAt.After(f.OccurredAt) {
 				break
 			}
-			if c.Kind == KindRaw && c.vec != nil && (c.correction || revises(c.Text)) &&
+			// A revision says so, or gives another amount of the slot's
+			// measure ("Got a raise, I'm on £44,500 now" after "earns
+			// £38,000 a year").
+			if c.Kind == KindRaw && c.vec != nil && (c.correction || revises(c.Text) || hasAmount(f.object) && hasAmount(c.Text)) &&
 				!strings.Contains(strings.ToLower(c.Text), strings.ToLower(f.object)) {
 				if revising[f] == nil {
 					refs = append(refs, sourceRefs(f)...)

@@ -629,3 +629,31 @@ func TestOutdatedFacts(t *testing.T) {
 		}
 	}
 }
+
+// TestOutdatedFactsByAmount: on a measure, a newer statement of the slot
+// that gives another amount puts the fact's value out of date without a
+// word of revision; one that gives no amount does not.
+func TestOutdatedFactsByAmount(t *testing.T) {
+	t.Parallel()
+	jan := time.Date(2024, 1, 10, 0, 0, 0, 0, time.UTC)
+	src := graph.RawEvent{NewRawEvent: graph.NewRawEvent{ID: "src", Kind: graph.RawMessage, Role: "user", Content: "I earn £38,000 a year at my job.", OccurredAt: jan}, SessionID: "s"}
+	for _, tc := range []struct {
+		text    string
+		demoted bool
+	}{
+		{"I'm on £44,500 at work now, not bad for the job.", true},
+		{"My job is great and the work is varied.", false},
+	} {
+		f := &candidate{SearchResult: SearchResult{ID: "f", Kind: KindFact, Status: StatusCurrent, OccurredAt: jan, SourceEventIDs: []string{"src"}, sessions: []string{"s"}},
+			object: "£38,000 a year", predicate: "HAS_MEASURE"}
+		c := userStatement("t", tc.text, 0)
+		c.OccurredAt = jan.AddDate(0, 6, 0)
+		r := &search{s: &Service{vectors: fakeVectors{[]graph.RawEvent{src}}}, cfg: DefaultConfig(), set: candidateSet{}}
+		if err := r.outdatedFacts(t.Context(), []*candidate{c, f}, "measure"); err != nil {
+			t.Fatal(err)
+		}
+		if got := f.factor == r.cfg.SupersededWeight; got != tc.demoted {
+			t.Errorf("%q: fact factor %.2f (reasons %q), demoted want %v", tc.text, f.factor, f.reasons, tc.demoted)
+		}
+	}
+}
