@@ -402,8 +402,9 @@ func (c *clause) parseAux(i int) {
 			for j < len(t) && j < i+3 && perfectAdverbs[t[j].w] {
 				j++
 			}
+			at := i + 1 // where next stands
 			if j > i+1 && j < len(t) && isParticiple(t[j].w) {
-				next = t[j].w
+				next, at = t[j].w, j
 			}
 			if next == "been" || next == "got" || next == "not" || next == "never" || next == "just" || next == "already" ||
 				next == "finally" || next == "recently" || next == "also" || next == "always" || next == "now" || next == "ever" ||
@@ -412,8 +413,8 @@ func (c *clause) parseAux(i int) {
 				if w == "had" {
 					c.past = true
 				}
-				if next == "got" { // "have got" is "have"
-					c.verbAt, c.verb, c.form = i+1, "have", formBase
+				if next == "got" { // "have got" is "have"; "I've really got into" skips the adverb
+					c.verbAt, c.verb, c.form = at, "have", formBase
 					return
 				}
 			} else {

@@ -10,13 +10,15 @@ package offline
 var evalPositive = wordSet(`delicious,amazing,incredible,great,wonderful,fantastic,brilliant,lovely,tasty,addictive,
 heavenly,divine,gorgeous,superb,awesome,excellent,magnificent,yummy,scrumptious,outstanding,glorious,fabulous,
 underrated,unbeatable,fun,relaxing,soothing,fascinating,gripping,compelling,moreish,irresistible,enjoyable,pleasant,
-satisfying,rewarding,refreshing,calming,comforting,uplifting,delightful,therapeutic,invigorating,cosy,cozy`)
+satisfying,rewarding,refreshing,calming,comforting,uplifting,delightful,therapeutic,invigorating,cosy,cozy,
+inspiring,energising,energizing,thrilling,exciting,motivating,peaceful,magical,charming`)
 
 // evalNegative are adjectives that judge a thing bad to the speaker.
 var evalNegative = wordSet(`revolting,disgusting,awful,horrible,gross,vile,terrible,boring,overrated,nasty,foul,
 inedible,dull,tedious,unbearable,repulsive,dreadful,bland,tasteless,sickening,yucky,unpalatable,pointless,
 tiresome,insufferable,grim,rank,naff,meh,horrid,atrocious,unwatchable,unlistenable,miserable,unpleasant,stressful,
-exhausting,depressing,annoying,irritating,frustrating,draining,overwhelming,torture,hell`)
+exhausting,depressing,annoying,irritating,frustrating,draining,overwhelming,torture,hell,intimidating,daunting,
+unnerving,off-putting,uncomfortable,claustrophobic,tiring,grating,cringey,cringeworthy`)
 
 // evalVerbs are the copulas of a judgement besides "be" ("gin tastes
 // horrible to me now").

@@ -33,7 +33,13 @@ func TestInPassingAndImplied(t *testing.T) {
 			want: []want{{pred: "LIKES", obj: "yoga"}}},
 		{name: "compound subject still one clause", text: "My wife and I moved to Lyon last year.",
 			want: []want{{pred: "LIVES_IN", obj: "Lyon"}}},
+		{name: "a statement before the clause that asks", text: "I'm a huge fan of jazz, could you make me a playlist for a dinner party?",
+			want: []want{{pred: "LIKES", obj: "jazz"}}},
+		{name: "a home before the clause that asks", text: "We live in Leeds now, any tips for a Sunday roast?",
+			want: []want{{pred: "LIVES_IN", obj: "Leeds"}}},
 		// controls
+		{name: "a question that only asks", text: "Hey there, could you recommend a jazz album?", none: []want{{pred: "LIKES"}}},
+		{name: "a relative inside the question", text: "Is it normal that my dog loves the rain?", none: []want{{pred: "LIKES"}}},
 		{name: "a kin role is no favourite", text: "Sam is my brother.", none: []want{{pred: "HAS_FAVORITE"}}},
 		{name: "picking someone up", text: "I picked up the kids.", none: []want{{pred: "LIKES"}}},
 		{name: "an age is no measure", text: "I'm 34 years old.", none: []want{{pred: "HAS_MEASURE"}}},

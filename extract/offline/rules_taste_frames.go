@@ -250,6 +250,9 @@ func (r *tasteRules) grownFond(c *clause) bool {
 	if c.neg || c.future || c.modal != "" || c.would {
 		return false
 	}
+	if c.verb == "have" && c.at(c.verbAt) != "got" {
+		return false // "have got" is read as "have": "I've got into bouldering" becomes, "I have a dog" does not
+	}
 	if c.verb != "get" && !(c.past || c.perfect || c.progressive || c.now) {
 		return false // "children grow fond of..." in the present is a generality
 	}

@@ -118,9 +118,15 @@ func (w *window) read(ev extract.Event) {
 				}
 			}
 		}
-		if speaker != "" && !s.question {
+		var stated [][]tok
+		if s.question {
+			stated = statedClauses(s.toks)
+		} else {
+			stated = clauses(s.toks)
+		}
+		if speaker != "" && len(stated) > 0 {
 			prev := ""
-			for _, toks := range clauses(s.toks) {
+			for _, toks := range stated {
 				var hypothetical bool
 				prev, hypothetical = w.rules.read(u, toks, prev)
 				if hypothetical {
@@ -184,3 +190,39 @@ func isCalendarWord(w string) bool {
 	_, ok := nlp.ParseMonth(w)
 	return ok
 }
+
+// statedClauses returns the clauses of a question before the comma that
+// opens the asking clause, when they are the speaker's own statement ("I'm
+// a huge fan of jazz, could you make me a playlist?", "We live in Leeds
+// now, any tips for a roast?"): the request does not unsay them. A question
+// that only asks ("Hey there, could you help?", "Is it normal that my dog
+// sleeps all day?") states nothing.
+func statedClauses(toks []tok) [][]tok {
+	for i := len(toks) - 1; i > 0; i-- {
+		if toks[i].kind != nlp.Punct || toks[i].w != "," {
+			continue
+		}
+		j := i + 1
+		for j < len(toks) && (toks[j].kind != nlp.Word || toks[j].w == "and" || toks[j].w == "so" || toks[j].w == "but" || toks[j].w == "then") {
+			j++
+		}
+		if j == len(toks) || !questionStarters[toks[j].w] && toks[j].w != "any" {
+			continue
+		}
+		n, self := 0, false
+		for _, t := range toks[:i] {
+			if t.kind == nlp.Word {
+				n++
+				self = self || speakerWords[t.w]
+			}
+		}
+		if n >= 3 && self {
+			return clauses(toks[:i])
+		}
+		return nil
+	}
+	return nil
+}
+
+// speakerWords are the words of a speaker saying something of their own.
+var speakerWords = wordSet(`i,we,my,our,me,us`)
