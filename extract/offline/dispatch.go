@@ -107,7 +107,7 @@ func newRecognizers() *recognizers {
 		// kin
 		"adopt": r.kin.ruleAdopt, "rescue": r.kin.ruleAdopt,
 		"pass": r.either(r.kin.ruleEnding, r.study.examPassed), "die": r.kin.ruleEnding, "lose": r.either(r.kin.ruleEnding, r.tastes.lostInterest), "bury": r.kin.ruleEnding,
-		"put": r.kin.ruleEnding, "say": r.kin.ruleEnding,
+		"put": r.kin.ruleEnding, "say": r.either(r.kin.ruleEnding, r.tastes.neverSayNo), "care": r.either(nil, r.tastes.caresFor),
 		"celebrate": r.kin.ruleCelebrate,
 		// couples
 		"marry": r.couples.ruleMarry, "date": r.couples.ruleDate, "break": r.couples.ruleBreak,

@@ -18,7 +18,8 @@ var evalNegative = wordSet(`revolting,disgusting,awful,horrible,gross,vile,terri
 inedible,dull,tedious,unbearable,repulsive,dreadful,bland,tasteless,sickening,yucky,unpalatable,pointless,
 tiresome,insufferable,grim,rank,naff,meh,horrid,atrocious,unwatchable,unlistenable,miserable,unpleasant,stressful,
 exhausting,depressing,annoying,irritating,frustrating,draining,overwhelming,torture,hell,intimidating,daunting,
-unnerving,off-putting,uncomfortable,claustrophobic,tiring,grating,cringey,cringeworthy`)
+unnerving,off-putting,uncomfortable,claustrophobic,tiring,grating,cringey,cringeworthy,terrifying,scary,
+nerve-wracking,nerve-racking`)
 
 // evalVerbs are the copulas of a judgement besides "be" ("gin tastes
 // horrible to me now").

@@ -59,6 +59,7 @@ hate - - hating
 dislike - - disliking
 detest - - -
 loathe - - loathing
+care - - caring
 despise - - despising
 prefer preferred preferred preferring
 avoid - - -

@@ -88,7 +88,8 @@ func (r *tasteRules) myThingFrame(c *clause) bool {
 		return false
 	}
 	n, ok, neg, _ := c.copulaAt(np.next)
-	if !ok && alt("in|on|at|with|by|before|after|without", c.at(np.next)) && strings.HasSuffix(np.toks[0].w, "ing") {
+	if !ok && (alt("in|on|at|with|by|before|after|without", c.at(np.next)) && strings.HasSuffix(np.toks[0].w, "ing") ||
+		c.at(np.next) == "about") { // "podcasts about history are my jam"
 		// An activity with its circumstance: "hiking in the rain isn't
 		// my thing", "swimming before work is my jam".
 		if pp := takeNP(c.toks, np.next+1); !pp.empty() {
@@ -102,14 +103,17 @@ func (r *tasteRules) myThingFrame(c *clause) bool {
 	}
 	tasteNouns := "thing|jam|passion|weakness|obsession|addiction|pleasure"
 	mine := c.seq(n, "my", tasteNouns) ||
-		c.seq(n, "my", "new|latest|current|big|biggest|real|true|guilty", tasteNouns) // "my new obsession"
+		c.seq(n, "my", "new|latest|current|big|biggest|real|true|guilty", tasteNouns) || // "my new obsession"
+		c.seq(n, "my", "happy", "place") || c.seq(n, "my", "idea", "of", "heaven|bliss|fun|paradise|a") && c.at(n+4) != "nightmare" ||
+		c.seq(n, "a", "must", "for", "me") // "karaoke is my idea of fun", "coffee is a must for me"
+	hell := c.seq(n, "my", "idea", "of", "hell|torture") || c.seq(n, "my", "idea", "of", "a", "nightmare") // "karaoke is my idea of hell"
 	switch {
-	case mine || c.seq(n, "life") && c.at(n+1) == "":
+	case mine || hell || c.seq(n, "life") && c.at(n+1) == "":
 	case c.seq(n, "my", "cup", "of", "tea") && neg:
 	default:
 		return false
 	}
-	if c.seq(n, "my", "cup", "of", "tea") || neg {
+	if c.seq(n, "my", "cup", "of", "tea") || hell != neg {
 		return r.judge(c, np, -1, "doesn't care for {O}")
 	}
 	return r.judge(c, np, 1, "loves {O}")
@@ -388,4 +392,29 @@ func (r *tasteRules) wouldPickOver(c *clause) bool {
 	}
 	r.rulePrefer(c) // the choice is the speaker's standing preference, not a wish
 	return true
+}
+
+// caresFor: "I don't care much for musicals", "I've never cared for opera":
+// an aversion. "I care for my mum" says nothing of taste.
+func (r *tasteRules) caresFor(c *clause) bool {
+	if !c.neg || c.future || c.would {
+		return false
+	}
+	i := c.verbAt + 1
+	for i < c.verbAt+3 && alt("much|really|too|very|greatly", c.at(i)) {
+		i++
+	}
+	if c.at(i) != "for" {
+		return false
+	}
+	return r.emitTaste(c, i+1, "DISLIKES", "doesn't care for")
+}
+
+// neverSayNo: "I never say no to a cheese board", "I'd never say no to
+// tapas": a liking.
+func (r *tasteRules) neverSayNo(c *clause) bool {
+	if !c.neg || c.past && !c.perfect || !c.seq(c.verbAt+1, "no", "to") {
+		return false
+	}
+	return r.emitTaste(c, c.verbAt+3, "LIKES", "never says no to")
 }

@@ -251,11 +251,24 @@ func (r *tasteRules) ruleSupport(c *clause) {
 func (r *tasteRules) fandom(c *clause, i int, neg bool) bool {
 	t := c.toks
 	j := i
+	if c.at(j) == "no" { // "I'm no fan of loud bars"
+		neg = true
+		j++
+	}
+	switch { // "I'm not much of a fan of horror films" ("much" may be read as an adverb of the verb)
+	case c.seq(j, "much", "of"):
+		j += 2
+	case c.at(j) == "of" && j > 0 && c.at(j-1) == "much":
+		j++
+	}
 	if alt("a|an|the", c.at(j)) {
 		j++
 	}
 	for fanModifiers[c.at(j)] {
 		j++
+	}
+	if c.at(j) == "sucker" && c.at(j+1) == "for" && !neg { // "I'm a sucker for a good crime drama"
+		return r.emitTaste(c, j+2, "LIKES", "is a sucker for")
 	}
 	if c.at(j) == "fan" && c.at(j+1) == "of" {
 		items, _ := takeList(t, j+2)
