@@ -121,11 +121,34 @@ func (l *EmbeddingLane) storedModel() string {
 	return l.cfg.Model + "+" + knowledge.EmbeddingTextVersion
 }
 
-// work claims and embeds batches until ctx ends.
+// work claims and embeds batches until ctx ends. A batch's vectors are
+// written while the next batch is claimed and embedded: the write is Neo4j's
+// work and the embedding this process's, so on two cores the lane no longer
+// waits for one before starting the other (draining a backlog, the embedder
+// was busy 62% of the wall time when the write came between batches).
 func (l *EmbeddingLane) work(ctx context.Context) {
 	backoff, idle := time.Duration(0), l.cfg.Idle
+	var writing chan error // the previous batch's write, when one is under way
+	written := func() error {
+		if writing == nil {
+			return nil
+		}
+		err := <-writing
+		writing = nil
+		return err
+	}
+	defer func() { _ = written() }()
 	for ctx.Err() == nil {
-		n, err := l.once(ctx)
+		n, results, err := l.embedBatch(ctx)
+		if werr := written(); werr != nil && err == nil {
+			err = werr // its nodes return to the queue when their lease ends
+		}
+		if err == nil && n > 0 {
+			writing = make(chan error, 1)
+			go func(done chan<- error) {
+				done <- l.q.CompleteEmbeddings(ctx, l.storedModel(), results)
+			}(writing)
+		}
 		switch {
 		case err != nil && ctx.Err() == nil:
 			backoff = min(max(2*backoff, time.Second), time.Minute)
@@ -144,11 +167,12 @@ func (l *EmbeddingLane) work(ctx context.Context) {
 	}
 }
 
-// once embeds one batch and returns its size.
-func (l *EmbeddingLane) once(ctx context.Context) (int, error) {
+// embedBatch claims one batch and embeds it; it returns the batch's size
+// and its results, for CompleteEmbeddings.
+func (l *EmbeddingLane) embedBatch(ctx context.Context) (int, []graph.EmbeddingResult, error) {
 	items, err := l.q.ClaimEmbeddings(ctx, l.cfg.Owner, l.cfg.Batch, l.cfg.Lease, l.cfg.Tenants)
 	if err != nil || len(items) == 0 {
-		return 0, err
+		return 0, nil, err
 	}
 	results := make([]graph.EmbeddingResult, len(items))
 	var texts []string
@@ -169,10 +193,10 @@ func (l *EmbeddingLane) once(ctx context.Context) (int, error) {
 		start := time.Now()
 		vecs, err := l.emb.Embed(ctx, texts)
 		if err != nil {
-			return 0, fmt.Errorf("embed %d texts: %w", len(texts), err)
+			return 0, nil, fmt.Errorf("embed %d texts: %w", len(texts), err)
 		}
 		if len(vecs) != len(texts) {
-			return 0, errors.New("embedder returned a different number of vectors than texts")
+			return 0, nil, errors.New("embedder returned a different number of vectors than texts")
 		}
 		for j, i := range at {
 			results[i].Vector = vecs[j]
@@ -181,10 +205,7 @@ func (l *EmbeddingLane) once(ctx context.Context) (int, error) {
 			l.cfg.ObserveBatch(kinds, time.Since(start))
 		}
 	}
-	if err := l.q.CompleteEmbeddings(ctx, l.storedModel(), results); err != nil {
-		return 0, err
-	}
-	return len(items), nil
+	return len(items), results, nil
 }
 
 // watchBacklog reports the queue's size and lag every few seconds.

@@ -23,6 +23,8 @@ type fakeEmbeddingQueue struct {
 	leased   map[string]time.Time
 	done     map[string][]float32
 	requeued string
+	// failWrites makes the first CompleteEmbeddings calls fail.
+	failWrites int
 }
 
 func (q *fakeEmbeddingQueue) ClaimEmbeddings(_ context.Context, _ string, limit int, lease time.Duration, _ []string) ([]graph.PendingEmbedding, error) {
@@ -41,6 +43,10 @@ func (q *fakeEmbeddingQueue) ClaimEmbeddings(_ context.Context, _ string, limit 
 func (q *fakeEmbeddingQueue) CompleteEmbeddings(_ context.Context, _ string, rs []graph.EmbeddingResult) error {
 	q.mu.Lock()
 	defer q.mu.Unlock()
+	if q.failWrites > 0 {
+		q.failWrites--
+		return errors.New("neo4j unavailable")
+	}
 	for _, r := range rs {
 		q.done[r.ElementID] = r.Vector
 		for i, p := range q.pending {
@@ -243,5 +249,33 @@ func TestEmbeddingLaneEmbedsWhatATurnStates(t *testing.T) {
 	}
 	if got := q.done["event"]; len(got) != 1 || got[0] != float32(len(turn)) {
 		t.Errorf("summary embedded as %v, want its whole text's length %d", got, len(turn))
+	}
+}
+
+// TestEmbeddingLaneRetriesAFailedWrite: the vectors of a batch are written
+// while the next batch is embedded; a write that fails leaves its memories
+// to be claimed again when their lease ends, and every memory gets its
+// vector in the end.
+func TestEmbeddingLaneRetriesAFailedWrite(t *testing.T) {
+	q := &fakeEmbeddingQueue{done: map[string][]float32{}, leased: map[string]time.Time{}, failWrites: 2}
+	for i := range 7 {
+		q.pending = append(q.pending, graph.PendingEmbedding{ElementID: string(rune('A' + i)), Kind: "raw", Text: strings.Repeat("x", i+1)})
+	}
+	lane := NewEmbeddingLane(q, &lengthEmbedder{}, LaneConfig{Model: "m", Batch: 2, Idle: time.Millisecond, Lease: 10 * time.Millisecond},
+		slog.New(slog.DiscardHandler))
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+	go func() { _ = lane.Run(ctx) }()
+	for q.finished() < 7 && ctx.Err() == nil {
+		time.Sleep(5 * time.Millisecond)
+	}
+	cancel()
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for i := range 7 {
+		id := string(rune('A' + i))
+		if v := q.done[id]; len(v) != 1 || v[0] != float32(i+1) {
+			t.Errorf("memory %s has vector %v, want [%d]", id, v, i+1)
+		}
 	}
 }
