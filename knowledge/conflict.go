@@ -366,8 +366,45 @@ func kindTurn(m, n *Fact) bool {
 		return true
 	case n.Polarity == ontology.Positive && m.Polarity == ontology.Negative && KindOf(n.ObjectName, m.ObjectName):
 		return true // n likes a sort of the kind m disliked
+	case SameKind(m.ObjectName, n.ObjectName):
+		return true // "gone off horror films" after "loves horror movies"
 	}
 	return false
+}
+
+// SameKind reports whether two names speak of one kind of thing in other
+// words: the same modifiers and head nouns that name the same thing
+// ("horror movies", "horror films"; "spicy dishes", "spicy food"). Plurals
+// and case are ignored; a name equal to the other is not "other words".
+func SameKind(a, b string) bool {
+	x, y := kindWords(a), kindWords(b)
+	if len(x) == 0 || len(x) != len(y) {
+		return false
+	}
+	last := len(x) - 1
+	for i := range last {
+		if nlp.Singular(x[i]) != nlp.Singular(y[i]) {
+			return false
+		}
+	}
+	gx, gy := headKinds[x[last]], headKinds[y[last]]
+	return x[last] != y[last] && gx != "" && gx == gy
+}
+
+// headKinds names the group of head nouns that name one kind of thing;
+// the list grows by a word.
+var headKinds = map[string]string{
+	"film": "film", "movie": "film", "flick": "film",
+	"dish": "food", "food": "food", "cuisine": "food", "meal": "food",
+	"novel": "book", "book": "book",
+	"show": "show", "series": "show", "programme": "show", "program": "show",
+	"song": "song", "tune": "song", "track": "song",
+	"game": "game", "videogame": "game",
+	"holiday": "holiday", "vacation": "holiday", "trip": "holiday",
+	"sweet": "sweet", "candy": "sweet",
+	"cookie": "biscuit", "biscuit": "biscuit",
+	"fries": "chips", "chip": "chips",
+	"apartment": "flat", "flat": "flat",
 }
 
 // ActivityOf reports whether the name act is an activity done with the

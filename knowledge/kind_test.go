@@ -55,6 +55,25 @@ func TestActivityOf(t *testing.T) {
 
 // TestActivityWith: an activity is one -ing word; a liking of it in one
 // form ("cooking elaborate meals") is the activity with more words after it.
+func TestSameKind(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		want bool
+	}{
+		{"horror movies", "horror films", true},
+		{"Spicy dishes", "spicy food", true},
+		{"sci-fi novels", "sci-fi books", true},
+		{"horror movies", "horror movies", false}, // the same words: not other words
+		{"horror movies", "war films", false},     // another kind
+		{"spicy food", "food", false},             // a sort of, KindOf's case
+		{"crime podcasts", "crime films", false},  // heads of different kinds
+	} {
+		if got := SameKind(c.a, c.b); got != c.want {
+			t.Errorf("SameKind(%q, %q) = %v, want %v", c.a, c.b, got, c.want)
+		}
+	}
+}
+
 func TestActivityWith(t *testing.T) {
 	for _, c := range []struct {
 		spec, gen string
@@ -131,6 +150,19 @@ func TestPlanKindTurns(t *testing.T) {
 			existing: []*Fact{stored("horror", "DISLIKES", "o-hp", "2024-01-01").with(objectNamed("horror podcasts"))},
 			in:       []*Fact{incoming("pod", "LIKES", "o-pod", "2025-03-01").with(objectNamed("podcasts"))},
 			states:   []string{"horror current", "pod current"},
+		},
+		{
+			name:     "a newer aversion in other words closes the liking of the same kind",
+			existing: []*Fact{stored("mov", "LIKES", "o-hm", "2024-01-01").with(objectNamed("horror movies"))},
+			in:       []*Fact{incoming("off", "DISLIKES", "o-hf", "2025-03-01").with(objectNamed("horror films"))},
+			kinds:    []string{"polarity/resolved/new"},
+			states:   []string{"mov superseded until 2025-03-01 by off", "off current"},
+		},
+		{
+			name:     "another kind with the same head coexists",
+			existing: []*Fact{stored("hm", "LIKES", "o-hm", "2024-01-01").with(objectNamed("horror movies"))},
+			in:       []*Fact{incoming("war", "DISLIKES", "o-wf", "2025-03-01").with(objectNamed("war films"))},
+			states:   []string{"hm current", "war current"},
 		},
 		{
 			name:     "two unrelated kinds coexist (a second liked thing)",
