@@ -44,20 +44,15 @@ func EmbeddingText(text string) string {
 // turns embedded under another rule are embedded again.
 const EmbeddingTextVersion = "statements-1"
 
-// asksOnly reports whether a sentence is a question that states nothing of
-// the speaker's: it ends with a question mark, or opens with a question
-// word and no full stop, and no first-person subject comes before its
-// question word ("Since I'm vegetarian, could you swap the chicken?"
-// states the diet).
+// asksOnly reports whether a sentence is a question (isQuestion, as
+// ReadStatement reads it) that states nothing of the speaker's: no clause
+// of the speaker's before the clause that asks (statedPrefix) and no
+// first-person subject before its question word ("Since I'm vegetarian
+// could you swap the chicken?" states the diet).
 func asksOnly(sentence string) bool {
-	ws := tokens(sentence)
-	if len(ws) == 0 {
-		return false
-	}
 	trimmed := strings.TrimSpace(sentence)
-	question := strings.HasSuffix(trimmed, "?") ||
-		questionStarts[ws[0]] && !strings.HasSuffix(trimmed, ".") && !strings.HasSuffix(trimmed, "!")
-	if !question || statedPrefix(trimmed) != "" {
+	ws := tokens(trimmed)
+	if !isQuestion(trimmed, ws) || statedPrefix(trimmed) != "" {
 		return false
 	}
 	first := slices.IndexFunc(ws, func(w string) bool { return questionStarts[w] })

@@ -147,7 +147,7 @@ func ReadStatement(text string) Statement {
 		if len(ws) == 0 {
 			continue
 		}
-		if strings.HasSuffix(s, "?") || (questionStarts[ws[0]] && !strings.HasSuffix(s, ".") && !strings.HasSuffix(s, "!")) {
+		if isQuestion(s, ws) {
 			question = true
 			// "My flight to Rome leaves at 6:40 on Friday, when should I
 			// leave?": the clauses before the question state.
@@ -279,6 +279,13 @@ func hedgedSentence(sentence string) bool {
 
 // clauseSplit cuts a sentence where one clause ends and another begins.
 var clauseSplit = regexp.MustCompile(`(?i)[,;:]|\s(?:and|but|so|while|though|although)\s`)
+
+// isQuestion reports whether a sentence (trimmed, with its words ws) asks:
+// it ends with a question mark, or opens with a question word and ends
+// with neither a full stop nor an exclamation mark.
+func isQuestion(s string, ws []string) bool {
+	return strings.HasSuffix(s, "?") || len(ws) > 0 && questionStarts[ws[0]] && !strings.HasSuffix(s, ".") && !strings.HasSuffix(s, "!")
+}
 
 // newsLike reports whether a sentence's words give a figure, say what
 // holds now or report a change: a digit, a word of the present state, a

@@ -76,6 +76,24 @@ func (q *fakeEmbeddingQueue) finished() int {
 	return len(q.done)
 }
 
+// runLane runs the lane until the queue has finished n memories or the
+// timeout passes, then stops it.
+func runLane(t *testing.T, lane *EmbeddingLane, q *fakeEmbeddingQueue, n int, timeout time.Duration) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), timeout)
+	defer cancel()
+	stopped := make(chan struct{})
+	go func() {
+		defer close(stopped)
+		_ = lane.Run(ctx)
+	}()
+	for q.finished() < n && ctx.Err() == nil {
+		time.Sleep(5 * time.Millisecond)
+	}
+	cancel()
+	<-stopped
+}
+
 // lengthEmbedder embeds a text as [its length]; it fails its first fails
 // calls and records every batch's size.
 type lengthEmbedder struct {
@@ -117,13 +135,7 @@ func TestEmbeddingLane(t *testing.T) {
 			observed += kinds["raw"]
 			mu.Unlock()
 		}}, slog.New(slog.DiscardHandler))
-	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
-	defer cancel()
-	go func() { _ = lane.Run(ctx) }()
-	for q.finished() < len(texts) && ctx.Err() == nil {
-		time.Sleep(5 * time.Millisecond)
-	}
-	cancel()
+	runLane(t, lane, q, len(texts), 10*time.Second)
 	if want := "m+" + knowledge.EmbeddingTextVersion; q.requeued != want {
 		t.Errorf("the lane did not requeue for its model and turn rule first (got %q, want %q)", q.requeued, want)
 	}
@@ -235,13 +247,7 @@ func TestEmbeddingLaneEmbedsWhatATurnStates(t *testing.T) {
 		{ElementID: "raw", Kind: "raw", Text: turn}, {ElementID: "event", Kind: "event", Text: turn},
 	}}
 	lane := NewEmbeddingLane(q, &lengthEmbedder{}, LaneConfig{Model: "m", Idle: time.Millisecond}, slog.New(slog.DiscardHandler))
-	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
-	defer cancel()
-	go func() { _ = lane.Run(ctx) }()
-	for q.finished() < 2 && ctx.Err() == nil {
-		time.Sleep(5 * time.Millisecond)
-	}
-	cancel()
+	runLane(t, lane, q, 2, 10*time.Second)
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if got, want := q.done["raw"], float32(len("We moved to Oslo in May.")); len(got) != 1 || got[0] != want {
@@ -263,13 +269,7 @@ func TestEmbeddingLaneRetriesAFailedWrite(t *testing.T) {
 	}
 	lane := NewEmbeddingLane(q, &lengthEmbedder{}, LaneConfig{Model: "m", Batch: 2, Idle: time.Millisecond, Lease: 10 * time.Millisecond},
 		slog.New(slog.DiscardHandler))
-	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
-	defer cancel()
-	go func() { _ = lane.Run(ctx) }()
-	for q.finished() < 7 && ctx.Err() == nil {
-		time.Sleep(5 * time.Millisecond)
-	}
-	cancel()
+	runLane(t, lane, q, 7, 20*time.Second)
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	for i := range 7 {
