@@ -20,7 +20,10 @@ type PendingEmbedding struct {
 	Tenant    string
 	Kind      string // raw, event or insight
 	Text      string
-	QueuedAt  time.Time
+	// Facts are the sentences of the facts read from a raw turn (see
+	// refreshStale); each is embedded beside the turn's text.
+	Facts    []string
+	QueuedAt time.Time
 }
 
 // EmbeddingResult is the outcome for one claimed node: its vector, or nil
@@ -28,6 +31,11 @@ type PendingEmbedding struct {
 type EmbeddingResult struct {
 	ElementID string
 	Vector    []float32
+	// Facts are the vectors of the claimed Facts, in their order, and
+	// FactSentences the sentences they embed: a turn whose facts changed
+	// since the claim stays queued (CompleteEmbeddings).
+	Facts         [][]float32
+	FactSentences []string
 }
 
 // ClaimEmbeddings leases up to limit queued nodes, oldest first, for lease:
@@ -44,7 +52,8 @@ func (s *Store) ClaimEmbeddings(ctx context.Context, owner string, limit int, le
 		  AND (size($tenants) = 0 OR n.tenant IN $tenants)
 		WITH n ORDER BY n.embed_queued_at LIMIT $limit
 		SET n.embed_lease_until = $until, n.embed_owner = $owner
-		RETURN elementId(n) AS id, n.tenant AS tenant, labels(n) AS labels, n.text AS text, n.embed_queued_at AS queued`,
+		RETURN elementId(n) AS id, n.tenant AS tenant, labels(n) AS labels, n.text AS text, n.fact_sentences AS facts,
+		       n.embed_queued_at AS queued`,
 		map[string]any{"now": now, "until": now.Add(lease), "owner": owner, "limit": int64(limit), "tenants": nonNilStrings(tenants)})
 	if err != nil {
 		return nil, fmt.Errorf("claim embeddings: %w", err)
@@ -56,7 +65,8 @@ func (s *Store) ClaimEmbeddings(ctx context.Context, owner string, limit int, le
 		labels, _ := get[[]any](rec, "labels")
 		text, _ := get[string](rec, "text")
 		queued, _ := get[time.Time](rec, "queued")
-		out = append(out, PendingEmbedding{ElementID: id, Tenant: tenant, Kind: memoryKind(labels), Text: text, QueuedAt: queued})
+		out = append(out, PendingEmbedding{ElementID: id, Tenant: tenant, Kind: memoryKind(labels), Text: text,
+			Facts: strs(rec.AsMap(), "facts"), QueuedAt: queued})
 	}
 	return out, nil
 }
@@ -83,46 +93,60 @@ func (s *Store) CompleteEmbeddings(ctx context.Context, model string, results []
 		return nil
 	}
 	withVec := make([]map[string]any, 0, len(results))
-	ids := make([]string, 0, len(results))
+	done := make([]map[string]any, 0, len(results))
 	for _, r := range results {
-		ids = append(ids, r.ElementID)
+		done = append(done, map[string]any{"id": r.ElementID, "facts": nonNilStrings(r.FactSentences)})
 		if r.Vector == nil {
 			continue
 		}
 		if len(r.Vector) != s.cfg.EmbeddingDimensions {
 			return fmt.Errorf("complete embeddings: %w: node %s has %d dimensions, want %d", ErrInvalid, r.ElementID, len(r.Vector), s.cfg.EmbeddingDimensions)
 		}
-		vec := make([]float64, len(r.Vector))
-		for i, v := range r.Vector {
-			vec[i] = float64(v)
+		// A turn's fact vectors are one flat list (fact i at [i*d, (i+1)*d)):
+		// only the Go scan reads them, so they need no vector index.
+		facts := make([]float64, 0, len(r.Facts)*len(r.Vector))
+		for _, f := range r.Facts {
+			if len(f) != s.cfg.EmbeddingDimensions {
+				return fmt.Errorf("complete embeddings: %w: a fact of node %s has %d dimensions, want %d", ErrInvalid, r.ElementID, len(f), s.cfg.EmbeddingDimensions)
+			}
+			facts = append(facts, float64s(f)...)
 		}
-		withVec = append(withVec, map[string]any{"id": r.ElementID, "vec": vec})
+		withVec = append(withVec, map[string]any{"id": r.ElementID, "vec": float64s(r.Vector), "facts": facts})
 	}
 	if len(withVec) > 0 {
 		if _, err := s.write(ctx, "embedding.set", `
 			UNWIND $rows AS row
 			MATCH (n:Unembedded) WHERE elementId(n) = row.id
-			CALL db.create.setNodeVectorProperty(n, 'embedding', row.vec)`,
+			CALL db.create.setNodeVectorProperty(n, 'embedding', row.vec)
+			SET n.embed_facts = CASE WHEN size(row.facts) > 0 THEN row.facts END`,
 			map[string]any{"rows": withVec}); err != nil {
 			return fmt.Errorf("store embeddings: %w", err)
 		}
 	}
 	// embedded_at (Neo4j's clock) lets other replicas' vector caches read
-	// only what was embedded since their last look (vectorcache.go).
+	// only what was embedded since their last look (vectorcache.go). A turn
+	// whose fact sentences changed after the claim (an extraction wrote
+	// while the batch was embedded) keeps its place in the queue, freed
+	// from the lease, so the next batch embeds its new facts.
 	res, err := s.write(ctx, "embedding.done", `
-		UNWIND $ids AS id
-		MATCH (n:Unembedded) WHERE elementId(n) = id
+		UNWIND $rows AS row
+		MATCH (n:Unembedded) WHERE elementId(n) = row.id
 		SET n.embedding_model = $model, n.embedded_at = datetime()
-		REMOVE n:Unembedded, n.embed_lease_until, n.embed_owner, n.embed_queued_at
-		RETURN id, n.tenant AS tenant, n.user_id AS user, labels(n) AS labels, n.session_id AS session, n.id AS nid`,
-		map[string]any{"ids": ids, "model": model})
+		REMOVE n.embed_lease_until, n.embed_owner
+		WITH n, row
+		CALL (n, row) {
+		  WITH n WHERE coalesce(n.fact_sentences, []) = row.facts
+		  REMOVE n:Unembedded, n.embed_queued_at
+		}
+		RETURN row.id AS id, n.tenant AS tenant, n.user_id AS user, labels(n) AS labels, n.session_id AS session, n.id AS nid`,
+		map[string]any{"rows": done, "model": model})
 	if err != nil {
 		return fmt.Errorf("dequeue embeddings: %w", err)
 	}
-	vecs := make(map[string][]float32, len(results))
+	byID := make(map[string]EmbeddingResult, len(results))
 	for _, r := range results {
 		if r.Vector != nil {
-			vecs[r.ElementID] = r.Vector
+			byID[r.ElementID] = r
 		}
 	}
 	stored := map[userKey][]cachedVector{}
@@ -133,13 +157,25 @@ func (s *Store) CompleteEmbeddings(ctx context.Context, model string, results []
 		user, _ := get[string](rec, "user")
 		session, _ := get[string](rec, "session")
 		nid, _ := get[string](rec, "nid")
-		if vec := vecs[id]; vec != nil && memoryKind(labels) != "" {
-			k := userKey{tenant, user}
-			stored[k] = append(stored[k], cachedVector{ref: vectorRef{elementID: id, kind: memoryKind(labels), sessionID: session, id: nid}, vec: vec})
+		r, ok := byID[id]
+		if !ok || memoryKind(labels) == "" {
+			continue
 		}
+		k := userKey{tenant, user}
+		ref := vectorRef{elementID: id, kind: memoryKind(labels), sessionID: session, id: nid}
+		stored[k] = append(stored[k], cachedVector{ref: ref, vec: r.Vector, facts: r.Facts})
 	}
 	s.cacheEmbedded(stored)
 	return nil
+}
+
+// float64s converts a vector to the float64 list Neo4j stores.
+func float64s(v []float32) []float64 {
+	out := make([]float64, len(v))
+	for i, x := range v {
+		out[i] = float64(x)
+	}
+	return out
 }
 
 // EmbeddingBacklog is the queue's size and the time its oldest node was

@@ -4,11 +4,13 @@ package graph_test
 
 import (
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/graphmem/graphmem/graph"
 	"github.com/graphmem/graphmem/graph/graphtest"
+	"github.com/graphmem/graphmem/ontology"
 )
 
 // embeddingStore is a store whose vector index has the local embedder's
@@ -141,5 +143,80 @@ func TestRequeueEmbeddingsOnModelChange(t *testing.T) {
 	}
 	if b, err := s.EmbeddingBacklog(ctx, tenants); err != nil || b.Pending != 2 {
 		t.Fatalf("backlog = %+v, %v; want 2", b, err)
+	}
+}
+
+// TestEmbeddingFactSentences: a turn that facts were read from is queued
+// again with their sentences; the claim carries them, completing stores
+// one vector per fact, and vector search finds the turn by a fact's
+// vector (ViaFact). A completion that embedded older sentences than the
+// turn now holds leaves it queued for the new ones.
+func TestEmbeddingFactSentences(t *testing.T) {
+	s, tenant, ctx := embeddingStore(t), graphtest.Tenant(t), t.Context()
+	if _, err := s.AppendEvents(ctx, tenant, "s1", "alice", "", []graph.NewRawEvent{{ID: "e0", Kind: graph.RawMessage,
+		Role: "user", Content: "Our son Arjun arrived on Sunday", OccurredAt: knDay("2024-03-01")}}); err != nil {
+		t.Fatal(err)
+	}
+	claim := func() graph.PendingEmbedding {
+		t.Helper()
+		c, err := s.ClaimEmbeddings(ctx, "lane", 10, time.Minute, []string{tenant})
+		if err != nil || len(c) != 1 {
+			t.Fatalf("claim = %+v, %v; want the one turn", c, err)
+		}
+		return c[0]
+	}
+	first := claim()
+	if len(first.Facts) != 0 {
+		t.Fatalf("a turn nothing was read from carries facts %q", first.Facts)
+	}
+	if err := s.CompleteEmbeddings(ctx, "m1", []graph.EmbeddingResult{{ElementID: first.ElementID, Vector: unitVector(1)}}); err != nil {
+		t.Fatal(err)
+	}
+	write := func(obj, name string) {
+		t.Helper()
+		if _, err := s.WriteKnowledge(ctx, graph.KnowledgeWrite{Tenant: tenant, UserID: "alice", SessionID: "s1", ObservedAt: knDay("2024-03-01"),
+			Extractor: "test", Entities: []graph.EntityInput{knUserEnt(), knEnt(obj, name, ontology.Person)},
+			Facts: []graph.FactInput{knFact("user", "PARENT_OF", obj, knSrc("e0"))}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("arjun", "Arjun")
+	again := claim()
+	if again.ElementID != first.ElementID || len(again.Facts) != 1 || !strings.Contains(again.Facts[0], "Arjun") {
+		t.Fatalf("after extraction the claim is %+v; want the turn with the fact's sentence", again)
+	}
+	// Another fact from the same turn arrives while the batch embeds.
+	write("maya", "Maya")
+	if err := s.CompleteEmbeddings(ctx, "m1", []graph.EmbeddingResult{{ElementID: again.ElementID, Vector: unitVector(1),
+		Facts: [][]float32{unitVector(2)}, FactSentences: again.Facts}}); err != nil {
+		t.Fatal(err)
+	}
+	last := claim()
+	if len(last.Facts) != 2 {
+		t.Fatalf("the turn's newer facts were not queued: %+v", last)
+	}
+	if err := s.CompleteEmbeddings(ctx, "m1", []graph.EmbeddingResult{{ElementID: last.ElementID, Vector: unitVector(1),
+		Facts: [][]float32{unitVector(2), unitVector(3)}, FactSentences: last.Facts}}); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := s.EmbeddingBacklog(ctx, []string{tenant}); err != nil || b.Pending != 0 {
+		t.Fatalf("backlog = %+v, %v; want empty", b, err)
+	}
+	sc := graph.SearchScope{Tenant: tenant, UserID: "alice"}
+	for i, want := range map[int]bool{1: false, 3: true} {
+		hits, err := s.VectorSearch(ctx, sc, graph.VectorQuery{Vec: unitVector(i), Limit: 5, MinScore: 0.9, FactMinScore: 0.9})
+		if err != nil || len(hits) != 1 || hits[0].Raw.ID != "e0" || hits[0].ViaFact != want || hits[0].Score < 0.99 {
+			t.Fatalf("search by vector %d = %+v, %v; want turn e0 once, via a fact: %v", i, hits, err, want)
+		}
+	}
+	// A fresh process (an empty cache) reads the fact vectors back.
+	fresh := graphtest.Open(t, graph.Config{EmbeddingDimensions: 384})
+	hits, err := fresh.VectorSearch(ctx, sc, graph.VectorQuery{Vec: unitVector(2), Limit: 5, MinScore: 0.9, FactMinScore: 0.9})
+	if err != nil || len(hits) != 1 || !hits[0].ViaFact || len(hits[0].FactVec) != 384 || hits[0].FactVec[2] < 0.99 {
+		t.Fatalf("a fresh cache found %+v, %v; want turn e0 via its first fact, with that fact's vector", hits, err)
+	}
+	// A search without facts scores the texts alone.
+	if hits, err := fresh.VectorSearch(ctx, sc, graph.VectorQuery{Vec: unitVector(2), Limit: 5, MinScore: 0.9}); err != nil || len(hits) != 0 {
+		t.Fatalf("a search without facts found %+v, %v", hits, err)
 	}
 }

@@ -122,7 +122,8 @@ func (s *Store) SweepBatch(ctx context.Context, tenant string, p RetentionPolicy
 			WHERE NOT r.user_id + '|' + r.id IN $exempt
 			  AND NOT EXISTS { MATCH (x:Event)-[:SUMMARIZES]->(r) WHERE x.pinned = true OR x.importance = 'critical' }
 			WITH r LIMIT $batch
-			SET r.content = '', r.text = '', r.metadata = null, r.embedding = null, r.text_dropped_at = $now
+			SET r.content = '', r.text = '', r.metadata = null, r.embedding = null, r.embed_facts = null, r.fact_sentences = null,
+			    r.text_dropped_at = $now
 			RETURN count(r) AS n`
 	case SweepFacts:
 		types, err := s.allFactTypes()

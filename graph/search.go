@@ -427,6 +427,10 @@ type RawMention struct {
 	Entities []string
 }
 
+// MaxFactSentences bounds the fact sentences a raw turn keeps for the
+// embedding lane (fact_sentences): a turn rarely yields more.
+const MaxFactSentences = 6
+
 // refreshStale recomputes the stale flag of raw turns: a turn is stale
 // when it was the source of facts and every one of them is now superseded
 // ("I live in Paris" after a move). Writes that create or close facts call
@@ -434,6 +438,15 @@ type RawMention struct {
 // of re-deriving it on every query. A fact read from a turn joins two
 // entities that turn mentions, so both ends are bound first and Neo4j
 // expands into the pair from its smaller side.
+//
+// It also keeps, on the turn, the sentences of the facts read from it
+// (fact_sentences) and puts the turn back on the embedding queue when they
+// change: the lane embeds each one beside the turn's own text, so the turn
+// is found by the meaning of what was read from it. A question and its
+// evidence are often worded far apart ("Does the user have children?" sits
+// at cosine 0.11 to "Our son Arjun arrived on Sunday", and at 0.39 to the
+// fact read from it, "The user has a son named Arjun"); the fact's sentence
+// is written in the plain, third-person wording questions use.
 func refreshStale(ctx context.Context, tx neo4j.ManagedTransaction, tenant, userID string, rawIDs []string) error {
 	if len(rawIDs) == 0 {
 		return nil
@@ -443,9 +456,12 @@ func refreshStale(ctx context.Context, tx neo4j.ManagedTransaction, tenant, user
 		MATCH (r:Raw {tenant: $tenant, user_id: $user, id: rid})
 		OPTIONAL MATCH (r)-[:MENTIONS]->(a:Entity), (r)-[:MENTIONS]->(b:Entity), (a)-[f]->(b)
 		WHERE f.tenant = $tenant AND f.fact IS NOT NULL AND r.id IN f.source_event_ids AND r.session_id IN f.session_ids
-		WITH r, collect(DISTINCT f.status) AS statuses
-		SET r.stale = size(statuses) > 0 AND NOT 'current' IN statuses`,
-		map[string]any{"tenant": tenant, "user": userID, "ids": rawIDs})
+		WITH r, f ORDER BY f.recorded_at, f.id
+		WITH r, collect(DISTINCT f.status) AS statuses, collect(DISTINCT f.fact)[..$maxFacts] AS facts
+		SET r.stale = size(statuses) > 0 AND NOT 'current' IN statuses
+		WITH r, facts WHERE facts <> coalesce(r.fact_sentences, []) AND r.text_dropped_at IS NULL
+		SET r.fact_sentences = facts, r:Unembedded, r.embed_queued_at = coalesce(r.embed_queued_at, datetime())`,
+		map[string]any{"tenant": tenant, "user": userID, "ids": rawIDs, "maxFacts": int64(MaxFactSentences)})
 	if err != nil {
 		return err
 	}

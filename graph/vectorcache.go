@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"sync"
 	"time"
 )
@@ -83,6 +84,22 @@ type userVectors struct {
 type vectorRef struct {
 	elementID, kind, sessionID, id string
 	superseded                     bool
+	// fact marks the row of a fact read from the memory (a raw turn), not
+	// the memory's own text.
+	fact bool
+}
+
+// splitVectors cuts a flat list of fact vectors (embed_facts) into vectors
+// of dims; a list of another size is ignored.
+func splitVectors(flat []float32, dims int) [][]float32 {
+	if dims == 0 || len(flat) == 0 || len(flat)%dims != 0 {
+		return nil
+	}
+	out := make([][]float32, 0, len(flat)/dims)
+	for i := 0; i < len(flat); i += dims {
+		out = append(out, flat[i:i+dims:i+dims])
+	}
+	return out
 }
 
 // Defaults: 64 MiB of vectors (about 43,000 MiniLM vectors), refreshed
@@ -182,10 +199,12 @@ func (c *vectorCache) drop(k userKey) {
 	}
 }
 
-// cachedVector is one memory read from the graph for the cache.
+// cachedVector is one memory read from the graph for the cache: its
+// text's vector and, for a raw turn, the vectors of the facts read from it.
 type cachedVector struct {
-	ref vectorRef
-	vec []float32
+	ref   vectorRef
+	vec   []float32
+	facts [][]float32
 }
 
 // put adds or replaces vectors; the caller holds u.mu for writing.
@@ -200,18 +219,35 @@ func (u *userVectors) put(vs []cachedVector) {
 		if len(v.vec) != u.dims {
 			continue // another model's size: the requeue will replace it
 		}
-		unit := unitCopy(v.vec)
-		if i, ok := u.at[v.ref.elementID]; ok {
-			u.refs[i] = v.ref
-			u.byRef[memoryRef(v.ref.kind, v.ref.sessionID, v.ref.id)] = i
-			copy(u.vecs[i*u.dims:(i+1)*u.dims], unit)
-			continue
+		i := u.putOne(v.ref.elementID, v.ref, v.vec)
+		u.byRef[memoryRef(v.ref.kind, v.ref.sessionID, v.ref.id)] = i
+		// A turn's fact vectors are rows of their own under the turn's
+		// ref (rank keeps a memory's best row). A fact that no longer
+		// comes from the turn keeps its row until the next full reload,
+		// where it can only lend the turn a score it once earned.
+		for j, f := range v.facts {
+			if len(f) == u.dims {
+				ref := v.ref
+				ref.fact = true
+				u.putOne(v.ref.elementID+"#"+strconv.Itoa(j), ref, f)
+			}
 		}
-		u.at[v.ref.elementID] = len(u.refs)
-		u.byRef[memoryRef(v.ref.kind, v.ref.sessionID, v.ref.id)] = len(u.refs)
-		u.refs = append(u.refs, v.ref)
-		u.vecs = append(u.vecs, unit...)
 	}
+}
+
+// putOne adds or replaces one row under key; it returns the row's index.
+func (u *userVectors) putOne(key string, ref vectorRef, vec []float32) int {
+	unit := unitCopy(vec)
+	if i, ok := u.at[key]; ok {
+		u.refs[i] = ref
+		copy(u.vecs[i*u.dims:(i+1)*u.dims], unit)
+		return i
+	}
+	i := len(u.refs)
+	u.at[key] = i
+	u.refs = append(u.refs, ref)
+	u.vecs = append(u.vecs, unit...)
+	return i
 }
 
 func unitCopy(v []float32) []float32 {
@@ -231,30 +267,35 @@ func unitCopy(v []float32) []float32 {
 }
 
 // scored is one cached memory with its score, (1 + cosine) / 2 as Neo4j's
-// vector.similarity.cosine gives it.
+// vector.similarity.cosine gives it, by its text or (ref.fact) by the best
+// of the facts read from it.
 type scored struct {
 	ref   vectorRef
 	score float64
+	row   int       // the row's index in the entry
+	vec   []float32 // a fact row's vector, copied for the hit (VectorSearch)
 }
 
 // rank scores every cached memory that can be in scope (sessionID, when
 // set, keeps that session's turns and summaries and every insight) and
-// scores at least minScore, best first; the caller holds u.mu for reading.
+// scores at least minScore, best first, by its text or, with factMin above
+// 0, by the best of its text and the facts read from it that score at
+// least factMin; the caller holds u.mu for reading.
 // Memories below the floor are never read, so they are not sorted either
 // (with MiniLM about half of a user's memories sit below the default floor).
-func (u *userVectors) rank(query []float32, sessionID string, minScore float64) []scored {
+func (u *userVectors) rank(query []float32, sessionID string, minScore, factMin float64) []scored {
 	if u.dims == 0 || len(query) != u.dims {
 		return nil
 	}
 	q := unitCopy(query)
 	out := make([]scored, 0, len(u.refs))
 	for i, ref := range u.refs {
-		if sessionID != "" && ref.kind != "insight" && ref.sessionID != sessionID {
+		if sessionID != "" && ref.kind != "insight" && ref.sessionID != sessionID || ref.fact && factMin <= 0 {
 			continue
 		}
 		dot := dot32(q, u.vecs[i*u.dims:(i+1)*u.dims:(i+1)*u.dims])
-		if score := (1 + float64(dot)) / 2; score >= minScore {
-			out = append(out, scored{ref: ref, score: score})
+		if score := (1 + float64(dot)) / 2; score >= minScore && (!ref.fact || score >= factMin) {
+			out = append(out, scored{ref: ref, score: score, row: i})
 		}
 	}
 	slices.SortFunc(out, func(a, b scored) int {
@@ -266,7 +307,13 @@ func (u *userVectors) rank(query []float32, sessionID string, minScore float64) 
 		}
 		return 0
 	})
-	return out
+	// A memory's best row stands for it: a turn and its facts are one hit.
+	seen := make(map[string]bool, len(out))
+	return slices.DeleteFunc(out, func(c scored) bool {
+		dup := seen[c.ref.elementID]
+		seen[c.ref.elementID] = true
+		return dup
+	})
 }
 
 // dot32 is the dot product of two vectors of one size, with four
@@ -340,7 +387,8 @@ func (s *Store) loadUserVectors(ctx context.Context, u *userVectors, full bool) 
 		CALL () {
 		  MATCH (n:Memory {tenant: $tenant, user_id: $user})
 		  WHERE ($full OR n.embedded_at >= $since) AND n.embedding IS NOT NULL
-		  RETURN collect({eid: elementId(n), labels: labels(n), session: n.session_id, id: n.id, status: n.status, vec: n.embedding}) AS rows
+		  RETURN collect({eid: elementId(n), labels: labels(n), session: n.session_id, id: n.id, status: n.status, vec: n.embedding,
+		                  facts: n.embed_facts}) AS rows
 		}
 		RETURN datetime() AS now, rows`,
 		map[string]any{"tenant": u.key.tenant, "user": u.key.user, "full": full, "since": since.UTC()})
@@ -361,7 +409,7 @@ func (s *Store) loadUserVectors(ctx context.Context, u *userVectors, full bool) 
 			continue
 		}
 		vs = append(vs, cachedVector{ref: vectorRef{elementID: str(row, "eid"), kind: kind, sessionID: str(row, "session"), id: str(row, "id"),
-			superseded: kind == "insight" && str(row, "status") == InsightSuperseded}, vec: vec})
+			superseded: kind == "insight" && str(row, "status") == InsightSuperseded}, vec: vec, facts: splitVectors(toFloat32s(row["facts"]), len(vec))})
 	}
 	if full {
 		u.dims, u.refs, u.at, u.byRef, u.vecs = 0, nil, nil, nil, nil

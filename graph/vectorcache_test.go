@@ -43,7 +43,7 @@ func BenchmarkRank(b *testing.B) {
 	q := vec()
 	b.ResetTimer()
 	for range b.N {
-		if len(u.rank(q, "", 0)) != 750 {
+		if len(u.rank(q, "", 0, 0)) != 750 {
 			b.Fatal("rank lost memories")
 		}
 	}
@@ -67,7 +67,7 @@ func TestRankFloor(t *testing.T) {
 	}
 	u.put(vs)
 	q := vec()
-	all := u.rank(q, "", 0)
+	all := u.rank(q, "", 0, 0)
 	if len(all) != 200 {
 		t.Fatalf("floor 0 kept %d of 200", len(all))
 	}
@@ -77,13 +77,75 @@ func TestRankFloor(t *testing.T) {
 			above++
 		}
 	}
-	got := u.rank(q, "", 0.55)
+	got := u.rank(q, "", 0.55, 0)
 	if above == 0 || above == 200 || len(got) != above {
 		t.Fatalf("floor 0.55 kept %d, %d score at least 0.55", len(got), above)
 	}
 	for i, c := range got {
-		if c != all[i] {
+		if c.ref != all[i].ref || c.score != all[i].score {
 			t.Fatalf("rank %d: %+v with the floor, %+v without", i, c, all[i])
 		}
+	}
+}
+
+// TestRankFactRows: a turn's fact vectors are rows under the turn's ref;
+// rank returns the turn once, scored by its best row and marked when a
+// fact earned it, and Vectors' byRef still names the turn's own text.
+func TestRankFactRows(t *testing.T) {
+	unit := func(i int) []float32 {
+		v := make([]float32, 4)
+		v[i] = 1
+		return v
+	}
+	u := &userVectors{}
+	u.put([]cachedVector{
+		{ref: vectorRef{elementID: "a", kind: "raw", sessionID: "s", id: "1"}, vec: unit(0), facts: [][]float32{unit(1), unit(2)}},
+		{ref: vectorRef{elementID: "b", kind: "raw", sessionID: "s", id: "2"}, vec: unit(3)},
+	})
+	got := u.rank(unit(2), "", 0, 0.5)
+	if len(got) != 2 {
+		t.Fatalf("rank returned %d rows for 2 memories: %+v", len(got), got)
+	}
+	if got[0].ref.elementID != "a" || !got[0].ref.fact || got[0].score != 1 {
+		t.Fatalf("best hit = %+v, want turn a by its second fact at score 1", got[0])
+	}
+	if got[1].ref.elementID != "b" || got[1].ref.fact {
+		t.Fatalf("second hit = %+v, want turn b by its text", got[1])
+	}
+	// The turn's own text beats its facts when it is nearer.
+	if got := u.rank(unit(0), "", 0, 0.5); got[0].ref.elementID != "a" || got[0].ref.fact {
+		t.Fatalf("by text: %+v, want turn a by its text", got[0])
+	}
+	// A fact below factMin does not count.
+	if got := u.rank(unit(2), "", 0, 1.01); got[0].ref.fact {
+		t.Fatalf("a fact below factMin found %+v", got[0])
+	}
+	// Without facts, only the texts are scored.
+	if got := u.rank(unit(2), "", 0, 0); len(got) != 2 || got[0].ref.fact || got[1].ref.fact || got[0].score != 0.5 {
+		t.Fatalf("without facts: %+v, want both turns by their texts", got)
+	}
+	i, ok := u.byRef[memoryRef("raw", "s", "1")]
+	if !ok || u.vecs[i*u.dims] != 1 {
+		t.Fatalf("byRef of turn a = %d (%v), want its text's row", i, ok)
+	}
+	// Re-putting the turn with its facts replaces rows, adds none.
+	rows := len(u.refs)
+	u.put([]cachedVector{{ref: vectorRef{elementID: "a", kind: "raw", sessionID: "s", id: "1"}, vec: unit(0), facts: [][]float32{unit(3), unit(2)}}})
+	if len(u.refs) != rows {
+		t.Fatalf("re-put grew the rows %d -> %d", rows, len(u.refs))
+	}
+	if got := u.rank(unit(1), "", 0.9, 0.5); len(got) != 0 {
+		t.Fatalf("a replaced fact still scores: %+v", got)
+	}
+}
+
+// TestSplitVectors cuts embed_facts into vectors and ignores a list of
+// another model's size.
+func TestSplitVectors(t *testing.T) {
+	if got := splitVectors([]float32{1, 2, 3, 4, 5, 6}, 3); len(got) != 2 || got[1][0] != 4 {
+		t.Fatalf("split = %v", got)
+	}
+	if got := splitVectors([]float32{1, 2, 3, 4}, 3); got != nil {
+		t.Fatalf("a ragged list split into %v", got)
 	}
 }

@@ -17,6 +17,11 @@ type VectorHit struct {
 	// already holds (VectorQuery.Held): its node was not read.
 	Held bool
 	Ref  VectorRef
+	// ViaFact: the score is that of a fact read from the memory (a raw
+	// turn), which was nearer the query than the turn's own text; FactVec
+	// is that fact's unit vector.
+	ViaFact bool
+	FactVec []float32
 }
 
 // VectorRef names a memory found by vector: its tier, its session (raw
@@ -33,6 +38,11 @@ type VectorQuery struct {
 	MinScore float64
 	// Kinds are the tiers wanted (raw, event, insight); empty means all.
 	Kinds []string
+	// FactMinScore, when above 0, scores a raw turn by the best of its
+	// text and those facts read from it (refreshStale) that score at least
+	// FactMinScore: for questions worded unlike the turns they ask about.
+	// At 0 only the texts count.
+	FactMinScore float64
 	// Held reports the memories the caller already holds, found by the
 	// full-text search of the same scope (so they pass its filter): they
 	// come back as Held hits, by ref and score, without reading their
@@ -65,7 +75,14 @@ func (s *Store) VectorSearch(ctx context.Context, sc SearchScope, q VectorQuery)
 	if u == nil {
 		return s.vectorScan(ctx, sc, q)
 	}
-	ranked := u.rank(q.Vec, sc.SessionID, q.MinScore)
+	ranked := u.rank(q.Vec, sc.SessionID, q.MinScore, q.FactMinScore)
+	// The hits found by a fact carry that fact's vector (the caller reads
+	// its topic); copied while the entry is locked.
+	for i := range ranked {
+		if c := &ranked[i]; c.ref.fact {
+			c.vec = slices.Clone(u.vecs[c.row*u.dims : (c.row+1)*u.dims])
+		}
+	}
 	u.mu.RUnlock()
 	return s.vectorNodes(ctx, sc, ranked, q)
 }
@@ -110,6 +127,7 @@ func (s *Store) vectorNodes(ctx context.Context, sc SearchScope, ranked []scored
 		var keys []map[string]any
 		counted := 0
 		score := make(map[string]float64, want)
+		viaFact := map[string][]float32{} // element id → the fact vector that found it
 		for ; next < len(ranked) && counted+len(out)-start < want; next++ {
 			c := ranked[next]
 			if c.score < q.MinScore {
@@ -121,11 +139,14 @@ func (s *Store) vectorNodes(ctx context.Context, sc SearchScope, ranked []scored
 			}
 			ref := VectorRef{Kind: c.ref.kind, SessionID: c.ref.sessionID, ID: c.ref.id}
 			if q.Held != nil && q.Held(ref) {
-				out = append(out, VectorHit{Kind: ref.Kind, Score: c.score, Held: true, Ref: ref})
+				out = append(out, VectorHit{Kind: ref.Kind, Score: c.score, Held: true, Ref: ref, ViaFact: c.ref.fact, FactVec: c.vec})
 				continue
 			}
 			keys = append(keys, map[string]any{"eid": c.ref.elementID, "id": c.ref.id})
 			score[c.ref.elementID] = c.score
+			if c.ref.fact {
+				viaFact[c.ref.elementID] = c.vec
+			}
 			if !likelyDropped(c) {
 				counted++
 			}
@@ -145,8 +166,8 @@ func (s *Store) vectorNodes(ctx context.Context, sc SearchScope, ranked []scored
 		}
 		var hits []VectorHit
 		if len(res.Records) > 0 {
-			if hits, err = decodeVectorHits(rows(res.Records[0], "hits"), func(row map[string]any) float64 {
-				return score[str(row, "eid")]
+			if hits, err = decodeVectorHits(rows(res.Records[0], "hits"), func(row map[string]any) (float64, []float32) {
+				return score[str(row, "eid")], viaFact[str(row, "eid")]
 			}); err != nil {
 				return nil, err
 			}
@@ -184,16 +205,19 @@ func (s *Store) vectorScan(ctx context.Context, sc SearchScope, q VectorQuery) (
 	if len(res.Records) == 0 {
 		return nil, nil
 	}
-	hits, err := decodeVectorHits(rows(res.Records[0], "hits"), func(row map[string]any) float64 { return f64(row, "score") })
+	hits, err := decodeVectorHits(rows(res.Records[0], "hits"), func(row map[string]any) (float64, []float32) { return f64(row, "score"), nil })
 	return slices.DeleteFunc(hits, func(h VectorHit) bool { return !q.wants(h.Kind, h.Score) }), err
 }
 
-// decodeVectorHits reads the hits of one collected list, in its order.
-func decodeVectorHits(list []map[string]any, score func(map[string]any) float64) ([]VectorHit, error) {
+// decodeVectorHits reads the hits of one collected list, in its order;
+// score gives a row's score and the vector of the fact that earned it, if one did.
+func decodeVectorHits(list []map[string]any, score func(map[string]any) (float64, []float32)) ([]VectorHit, error) {
 	out := make([]VectorHit, 0, len(list))
 	for _, row := range list {
 		p := mapOf(row, "p")
-		h := VectorHit{Score: score(row), Kind: str(row, "kind")}
+		h := VectorHit{Kind: str(row, "kind")}
+		h.Score, h.FactVec = score(row)
+		h.ViaFact = h.FactVec != nil
 		switch h.Kind {
 		case "raw":
 			ev, err := decodeRaw(p)

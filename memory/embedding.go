@@ -175,18 +175,30 @@ func (l *EmbeddingLane) embedBatch(ctx context.Context) (int, []graph.EmbeddingR
 		return 0, nil, err
 	}
 	results := make([]graph.EmbeddingResult, len(items))
+	// texts holds each item's text, then the fact sentences read from it
+	// (a raw turn's): at[j] is the item text j belongs to, fact[j] its
+	// place among the item's facts (-1 for the item's own text).
 	var texts []string
-	var at []int
+	var at, fact []int
 	kinds := map[string]int{}
 	for i, it := range items {
 		results[i].ElementID = it.ElementID
-		if t := strings.TrimSpace(it.Text); t != "" {
-			if it.Kind == "raw" {
-				t = knowledge.EmbeddingText(t)
-			}
-			texts = append(texts, t)
-			at = append(at, i)
-			kinds[it.Kind]++
+		t := strings.TrimSpace(it.Text)
+		if t == "" {
+			continue
+		}
+		if it.Kind == "raw" {
+			t = knowledge.EmbeddingText(t)
+		}
+		texts, at, fact = append(texts, t), append(at, i), append(fact, -1)
+		kinds[it.Kind]++
+		results[i].FactSentences = it.Facts
+		for k, f := range it.Facts {
+			texts, at, fact = append(texts, f), append(at, i), append(fact, k)
+		}
+		if len(it.Facts) > 0 {
+			results[i].Facts = make([][]float32, len(it.Facts))
+			kinds["fact"] += len(it.Facts)
 		}
 	}
 	if len(texts) > 0 {
@@ -199,7 +211,11 @@ func (l *EmbeddingLane) embedBatch(ctx context.Context) (int, []graph.EmbeddingR
 			return 0, nil, errors.New("embedder returned a different number of vectors than texts")
 		}
 		for j, i := range at {
-			results[i].Vector = vecs[j]
+			if fact[j] < 0 {
+				results[i].Vector = vecs[j]
+			} else {
+				results[i].Facts[fact[j]] = vecs[j]
+			}
 		}
 		if l.cfg.ObserveBatch != nil {
 			l.cfg.ObserveBatch(kinds, time.Since(start))

@@ -22,6 +22,7 @@ type fakeEmbeddingQueue struct {
 	pending  []graph.PendingEmbedding
 	leased   map[string]time.Time
 	done     map[string][]float32
+	results  map[string]graph.EmbeddingResult
 	requeued string
 	// failWrites makes the first CompleteEmbeddings calls fail.
 	failWrites int
@@ -49,6 +50,9 @@ func (q *fakeEmbeddingQueue) CompleteEmbeddings(_ context.Context, _ string, rs 
 	}
 	for _, r := range rs {
 		q.done[r.ElementID] = r.Vector
+		if q.results != nil {
+			q.results[r.ElementID] = r
+		}
 		for i, p := range q.pending {
 			if p.ElementID == r.ElementID {
 				q.pending = append(q.pending[:i], q.pending[i+1:]...)
@@ -255,6 +259,36 @@ func TestEmbeddingLaneEmbedsWhatATurnStates(t *testing.T) {
 	}
 	if got := q.done["event"]; len(got) != 1 || got[0] != float32(len(turn)) {
 		t.Errorf("summary embedded as %v, want its whole text's length %d", got, len(turn))
+	}
+}
+
+// TestEmbeddingLaneEmbedsFactSentences: a raw turn's fact sentences are
+// embedded beside its text, each its own vector in their order, and the
+// result names the sentences it embedded (the store keeps a turn queued
+// whose sentences changed meanwhile).
+func TestEmbeddingLaneEmbedsFactSentences(t *testing.T) {
+	facts := []string{"The user has a son named Arjun", "The user is a parent"}
+	q := &fakeEmbeddingQueue{done: map[string][]float32{}, leased: map[string]time.Time{}, results: map[string]graph.EmbeddingResult{},
+		pending: []graph.PendingEmbedding{
+			{ElementID: "raw", Kind: "raw", Text: "Our son Arjun arrived on Sunday!", Facts: facts},
+			{ElementID: "plain", Kind: "raw", Text: "Hello there"},
+		}}
+	lane := NewEmbeddingLane(q, &lengthEmbedder{}, LaneConfig{Model: "m", Idle: time.Millisecond}, slog.New(slog.DiscardHandler))
+	runLane(t, lane, q, 2, 10*time.Second)
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	r := q.results["raw"]
+	if len(r.Vector) != 1 || r.Vector[0] != float32(len("Our son Arjun arrived on Sunday!")) {
+		t.Errorf("turn text embedded as %v", r.Vector)
+	}
+	if len(r.Facts) != 2 || r.Facts[0][0] != float32(len(facts[0])) || r.Facts[1][0] != float32(len(facts[1])) {
+		t.Errorf("fact vectors = %v, want the lengths of %q in order", r.Facts, facts)
+	}
+	if strings.Join(r.FactSentences, "|") != strings.Join(facts, "|") {
+		t.Errorf("result names sentences %q, want %q", r.FactSentences, facts)
+	}
+	if p := q.results["plain"]; len(p.Facts) != 0 || len(p.FactSentences) != 0 {
+		t.Errorf("a turn without facts got fact vectors %v (%q)", p.Facts, p.FactSentences)
 	}
 }
 

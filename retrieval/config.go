@@ -57,6 +57,12 @@ type Config struct {
 	// the span makes a paraphrase count like a full-text best hit.
 	VectorFloor float64
 	VectorSpan  float64
+	// FactVectorFloor: a fact read from a turn finds the turn for a
+	// question about the user only from this cosine to the question up.
+	// Below it a fact's short sentence is near the question by accident
+	// ("The user has kids" at 0.12 to "How long does the user's journey to
+	// work take?") and would bring in a turn nothing else found.
+	FactVectorFloor float64
 	// MeaningFloor, MeaningFull and MeaningMin: a raw turn, summary or
 	// insight whose cosine to the query is below MeaningFull keeps only
 	// (cos - MeaningFloor) / (MeaningFull - MeaningFloor) of its full-text
@@ -283,7 +289,7 @@ type Config struct {
 func DefaultConfig() Config {
 	return Config{
 		Pool: 30, VectorPool: 100, PoolPerResult: 3, FactPool: 25, FactPoolPerResult: 2, EventPool: 5, InsightPool: 5,
-		PredicateHintGraph: 0.3, WindowBoost: 0.5, VectorFloor: 0.05, VectorSpan: 0.55,
+		PredicateHintGraph: 0.3, WindowBoost: 0.5, VectorFloor: 0.05, VectorSpan: 0.55, FactVectorFloor: 0.3,
 		MeaningFloor: 0.05, MeaningFull: 0.3, MeaningMin: 0.1,
 
 		WhHintWeight: 0.4,

@@ -734,6 +734,12 @@ func (r *search) topicAgreement(asked string, sure bool, stmts []*candidate, top
 		if c.vec != nil && !c.terse {
 			affinity = r.s.topics.Affinity(c.vec, asked)
 		}
+		// A turn speaks of what was read from it too: "We're flying to
+		// Cape Town to see my wife's family" reads as travel, and the fact
+		// that found it ("The user has a wife") as partner.
+		if c.factVec != nil {
+			affinity = max(affinity, r.s.topics.Affinity(c.factVec, asked))
+		}
 		switch t := topicOf[c]; {
 		case t == asked || affinity >= r.cfg.TopicAffinity:
 			// Raised to the share, plus the rest of the way in proportion to

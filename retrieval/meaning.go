@@ -57,7 +57,9 @@ func (r *search) meaning(ctx context.Context) error {
 		if c == nil {
 			continue
 		}
-		c.cos = knowledge.Cosine(r.qvec, v)
+		// A turn is as near the query as the nearest reading of it: its
+		// words, or a fact read from it.
+		c.cos = max(knowledge.Cosine(r.qvec, v), c.factCos)
 		if c.Kind == KindRaw {
 			c.setVec(v)
 		}

@@ -3,6 +3,7 @@ package retrieval
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -92,5 +93,70 @@ func TestSearchKeepsHistoryBehindWhatHoldsNow(t *testing.T) {
 	if got := ranked(SearchInput{UserID: "alice", Query: "Where does the user live?", IncludeHistory: true}); !slices.Equal(got,
 		[]string{"f-berlin/current", "f-paris/superseded"}) {
 		t.Fatalf("ranking with history %v", got)
+	}
+}
+
+// factVectors finds one turn by a fact read from it and records whether
+// the search asked for facts.
+type factVectors struct {
+	hit   graph.RawEvent
+	facts []bool
+}
+
+func (f *factVectors) VectorSearch(_ context.Context, _ graph.SearchScope, q graph.VectorQuery) ([]graph.VectorHit, error) {
+	f.facts = append(f.facts, q.FactMinScore > 0)
+	if q.FactMinScore <= 0 {
+		return nil, nil
+	}
+	return []graph.VectorHit{{Kind: KindRaw, Raw: f.hit, Score: (1 + 0.7) / 2, ViaFact: true, FactVec: []float32{1, 0}}}, nil
+}
+
+func (f *factVectors) Vectors(_ context.Context, _ graph.SearchScope, refs []graph.VectorRef) (map[graph.VectorRef][]float32, error) {
+	out := map[graph.VectorRef][]float32{}
+	for _, r := range refs {
+		out[r] = []float32{0, 1} // every turn's own text: far from the query
+	}
+	return out, nil
+}
+
+type unitEmbedder struct{}
+
+func (unitEmbedder) Embed(_ context.Context, texts []string) ([][]float32, error) {
+	out := make([][]float32, len(texts))
+	for i := range texts {
+		out[i] = []float32{1, 0}
+	}
+	return out, nil
+}
+
+// TestQuestionsAboutTheUserMatchTurnsByTheirFacts: a question about the
+// user asks the vector search for the facts read from turns, and a turn
+// found by one ranks by that fact's closeness, saying so; a question that
+// names someone asks for the turns' own texts only.
+func TestQuestionsAboutTheUserMatchTurnsByTheirFacts(t *testing.T) {
+	t.Parallel()
+	at := time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC)
+	arrived := graph.RawEvent{NewRawEvent: graph.NewRawEvent{ID: "e2", Kind: graph.RawMessage, Role: "user",
+		Content: "Our son Arjun arrived on Sunday, three weeks early but healthy.", OccurredAt: at}, SessionID: "s2"}
+	g := &fakeGraph{raws: []graph.RawEvent{{NewRawEvent: graph.NewRawEvent{ID: "e1", Kind: graph.RawMessage, Role: "user",
+		Content: "The children at the library loved the puppets.", OccurredAt: at}, SessionID: "s1"}}}
+	v := &factVectors{hit: arrived}
+	s, err := New(Deps{Text: g, Graph: g, Context: unusedContextStore{}, Views: unusedViews{}, Counter: zeroCounter{},
+		Embedder: unitEmbedder{}, Vectors: v, Now: func() time.Time { return at.Add(time.Hour) }}, Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := s.Search(t.Context(), "t1", SearchInput{UserID: "alice", Query: "Does the user have children?", Explain: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Results) == 0 || out.Results[0].ID != "e2" || !strings.Contains(out.Results[0].Explanation, "by a fact read from it") {
+		t.Fatalf("results %+v; want turn e2 first, found by its fact", out.Results)
+	}
+	if _, err := s.Search(t.Context(), "t1", SearchInput{UserID: "alice", Query: "What did Caroline research?"}); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(v.facts, []bool{true, false}) {
+		t.Fatalf("facts asked for: %v, want [true false]", v.facts)
 	}
 }
