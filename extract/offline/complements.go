@@ -2,6 +2,7 @@ package offline
 
 import (
 	"github.com/graphmem/graphmem/nlp"
+	"github.com/graphmem/graphmem/ontology"
 )
 
 // be, have, get and become are verbs whose complement, not the verb itself,
@@ -73,6 +74,17 @@ func (r *recognizers) be(c *clause) {
 	case w == "allergic":
 		if c.at(i+1) == "to" {
 			r.health.allergicTo(c, i+2, neg)
+		}
+		return
+	case w == "off" && c.at(i+1) == "to" && !past && !neg:
+		// "we're off to Iceland in March": a trip to come.
+		if np := takeNP(t, i+2); np.hasName {
+			r.plans.planTo(c, "", "visit", np, ontology.Place)
+		}
+		return
+	case w == "diagnosed" && c.at(i+1) == "with":
+		if !neg {
+			r.health.diagnosed(c, i+2)
 		}
 		return
 	case (w == "lactose" || w == "gluten") && c.at(i+1) == "intolerant":
@@ -269,6 +281,11 @@ func (r *recognizers) get(c *clause) {
 	switch c.at(i) {
 	case "married", "engaged", "divorced", "separated":
 		r.couples.maritalStatus(c, c.at(i), i+1, false)
+		return
+	case "diagnosed":
+		if c.at(i+1) == "with" {
+			r.health.diagnosed(c, i+2) // "got diagnosed with coeliac disease"
+		}
 		return
 	case "into":
 		if np := takeNP(t, i+1); np.det == "" && !intoNotTastes[np.head()] {

@@ -128,7 +128,7 @@ func newRecognizers() *recognizers {
 		"meditate": r.hobbies.ruleActivity, "jog": r.hobbies.ruleActivity, "cycle": r.hobbies.ruleActivity,
 		"bike": r.hobbies.ruleActivity, "camp": r.hobbies.ruleActivity, "fish": r.hobbies.ruleActivity,
 		"read": r.either(r.hobbies.ruleActivity, r.tastes.habitTaste), "listen": r.either(nil, r.tastes.habitTaste), "make": r.hobbies.ruleActivity, "create": r.hobbies.ruleActivity,
-		"build": r.hobbies.ruleActivity, "compose": r.hobbies.ruleActivity,
+		"build": r.hobbies.ruleActivity, "compose": r.hobbies.ruleActivity, "collect": r.hobbies.ruleCollect,
 		"pick": r.either(r.hobbies.rulePickUp, r.tastes.wouldPickOver, r.tastes.habitChoice), "choose": r.either(nil, r.tastes.wouldPickOver, r.tastes.habitChoice),
 		"develop": r.either(nil, r.tastes.developedTaste), "acquire": r.either(nil, r.tastes.developedTaste),
 		"play": r.hobbies.rulePlay, "practice": r.hobbies.rulePractice, "practise": r.hobbies.rulePractice,
@@ -282,6 +282,7 @@ func (r *recognizers) read(u *utterance, toks []tok, inherited string) (subject 
 	r.hobbies.routineScan(c)
 	r.schedules.movedScan(c)
 	r.possessions.boughtScan(c)
+	r.plans.tripScan(c)
 	if r.frame(c) {
 		return c.subj, false
 	}

@@ -56,7 +56,7 @@ var contextFillers = wordSet(`good,great,nice,cool,awesome,sure,true,exactly,sam
 
 // passiveFrames are participles read by the copula rules.
 var passiveFrames = wordSet(`base,settle,marry,divorce,hire,employ,bear,engage,name,call,schedule,reschedule,
-move,locate,raise,obsess,enroll,retire,adopt,date`)
+move,locate,raise,obsess,enroll,retire,adopt,date,diagnose`)
 
 // nameStop are capitalized words that are not names.
 var nameStop = wordSet(`i,the,a,an,my,our,your,his,her,their,its,this,that,these,those,hey,hi,hello,wow,oh,

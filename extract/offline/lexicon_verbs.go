@@ -17,6 +17,7 @@ const (
 // with "-" for a regular form. Only verbs that some rule reads are listed:
 // an unknown verb simply produces no fact.
 var verbSpecs = `live - - living
+collect - - collecting
 move - - moving
 relocate - - relocating
 reside - - residing

@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/graphmem/graphmem/ontology"
@@ -81,10 +82,43 @@ func (r *healthRules) intolerant(c *clause, food string, neg bool) {
 	c.emit(fx{pred: "HAS_CONDITION", obj: k, neg: neg, tmpl: pick(neg, "{S} is "+food+" intolerant", "{S} is no longer "+food+" intolerant"), noDate: true})
 }
 
+// diagnosed: "I was diagnosed with asthma", "got diagnosed with coeliac
+// disease last month": the condition diagnosed, whatever its name (i is
+// the word after "with"); a diagnosis is a lasting condition, not an event.
+func (r *healthRules) diagnosed(c *clause, i int) {
+	np := takeNP(c.toks, i)
+	// A number inside the name: "type 2 diabetes", "stage 1 melanoma".
+	if n := np.next; !np.empty() && n+1 < len(c.toks) && isDigits(c.toks[n].w) {
+		if rest := takeNP(c.toks, n+1); !rest.empty() && rest.det == "" {
+			np.toks = append(append(slices.Clone(np.toks), c.toks[n]), rest.toks...)
+			np.next = rest.next
+		}
+	}
+	if np.det != "" && np.det != "a" && np.det != "an" || np.hasName && len(np.toks) == 1 && np.toks[0].w == "it" {
+		return // "diagnosed with the same thing", "diagnosed with it"
+	}
+	if k, _ := c.object(np, ontology.Condition, 2); k != "" {
+		c.emit(fx{pred: "HAS_CONDITION", obj: k, tmpl: "{S} was diagnosed with {O}{D}"})
+	}
+}
+
 // condition: "I'm diabetic", "I'm lactose intolerant" (adj is the
 // lexicon's adjective, one or two words).
 func (r *healthRules) condition(c *clause, adj string, neg bool) {
 	k := c.said.out.named(conditions[adj], ontology.Condition, 2)
 	tmpl := pick(neg, "{S} has {O} ({S} is "+adj+")", "{S} is no longer "+adj+" ({O})")
 	c.emit(fx{pred: "HAS_CONDITION", obj: k, neg: neg, tmpl: tmpl, noDate: true})
+}
+
+// isDigits reports whether w is a number written in digits.
+func isDigits(w string) bool {
+	if w == "" {
+		return false
+	}
+	for _, r := range w {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
 }

@@ -198,6 +198,21 @@ func (r *hobbyRules) ruleActivity(c *clause) {
 	r.practice(c, activity, neg)
 }
 
+// ruleCollect: "I collect vintage fountain pens", "I've been collecting
+// vinyl since uni": a collection is a hobby, named with what is collected.
+// A one-off ("I collected the kids", "collected my parcel") names a
+// particular thing, with a determiner or a name; it is no hobby.
+func (r *hobbyRules) ruleCollect(c *clause) {
+	if c.neg && !c.usedTo || c.modal != "" || c.would || c.future || c.past && !c.perfect && !c.usedTo {
+		return
+	}
+	np := takeNP(c.toks, c.verbAt+1)
+	if !usableObject(np) || np.det != "" || np.hasName || pronounObjects[np.toks[0].w] {
+		return
+	}
+	r.practice(c, nounPhrase{toks: append([]tok{{w: "collecting", orig: "collecting"}}, np.toks...)}, c.usedTo)
+}
+
 // rulePlay: "I play the violin", "I play tennis every Sunday".
 func (r *hobbyRules) rulePlay(c *clause) {
 	if c.modal != "" || c.would || c.at(c.verbAt+1) == "with" {

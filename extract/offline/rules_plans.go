@@ -165,6 +165,30 @@ func (r *planRules) planFrom(c *clause, intent string, i int) {
 // verb's lemma ("plan", "want", "think", "dream", "aim", ...); any other
 // verb ("move", "visit") phrases the plan as "is going to". An empty verb
 // names the object as an activity to take up ("take up pottery").
+// tripScan reads a trip named as the purpose of anything the speaker
+// says: "I'm learning Italian for a trip to Rome next spring", "saving up
+// for our holiday in Crete". What one does for a trip is done before it,
+// so the trip is still to come, whatever the main clause says; a trip
+// taken is an outing's ("we took a trip to Peru").
+func (r *planRules) tripScan(c *clause) {
+	if c.said.speaker == "" || c.hedge {
+		return
+	}
+	t := c.toks
+	for j := 0; j+4 < len(t); j++ {
+		if t[j].w != "for" || !alt("a|my|our|the|this", t[j+1].w) || !tripNouns[t[j+2].w] || !alt("to|in", t[j+3].w) {
+			continue
+		}
+		if np := takeNP(t, j+4); np.hasName {
+			subj := c.subj
+			c.subj = c.said.speaker
+			r.planTo(c, "", "visit", np, ontology.Place)
+			c.subj = subj
+		}
+		return
+	}
+}
+
 func (r *planRules) planTo(c *clause, intent, verb string, np nounPhrase, typ ontology.EntityType) {
 	r.plan(c, intent, verb, "", np, typ)
 }
