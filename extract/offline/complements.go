@@ -240,6 +240,14 @@ func (r *recognizers) have(c *clause) {
 	if np.empty() {
 		return
 	}
+	// Conditions: "I've had asthma since I was a kid", "I have type 1
+	// diabetes" (a condition had in the past is over: "I had gout").
+	if cond := conditionPhrase(c, i); !cond.empty() {
+		if !past && !c.neg {
+			r.health.hasCondition(c, cond)
+		}
+		return
+	}
 	// Allergies: "a peanut allergy", "an allergy to cats".
 	if np.head() == "allergy" {
 		r.health.allergy(c, np, neg)
@@ -277,6 +285,9 @@ func (r *recognizers) get(c *clause) {
 	}
 	if !c.past && !c.perfect {
 		return // "I get tired" / "I get it"
+	}
+	if alt("myself|ourselves", c.at(i)) && c.at(i+1) != "" && !alt("into|married|engaged|hired|fired", c.at(i+1)) {
+		i++ // "I got myself an e-bike": what was got follows
 	}
 	switch c.at(i) {
 	case "married", "engaged", "divorced", "separated":

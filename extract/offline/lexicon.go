@@ -216,6 +216,20 @@ var conditions = map[string]string{
 	"colourblind": "color blindness", "anemic": "anemia", "insomniac": "insomnia",
 }
 
+// conditionNouns are long-term conditions named as nouns ("I've had
+// asthma since I was a kid", "I have type 1 diabetes"): what "have" holds
+// is then a condition, not a possession.
+var conditionNouns = wordSet(`diabetes,asthma,epilepsy,arthritis,eczema,psoriasis,migraines,migraine,anxiety,
+depression,adhd,dyslexia,dyspraxia,insomnia,anemia,anaemia,tinnitus,fibromyalgia,endometriosis,hypertension,
+lupus,sciatica,scoliosis,osteoporosis,glaucoma,cataracts,ibs,crohn's,colitis,gout,vertigo,ptsd,ocd,autism,
+hayfever,hay fever,high blood pressure,celiac disease,coeliac disease,long covid,sleep apnea,sleep apnoea,
+multiple sclerosis,ms,parkinson's,dementia,cancer,leukaemia,leukemia,tennis elbow,a bad back`)
+
+// timeSpans are the spans of time one spends doing a hobby in ("I spend
+// Sundays restoring an old Vespa", "I spend most evenings knitting").
+var timeSpans = wordSet(`mondays,tuesdays,wednesdays,thursdays,fridays,saturdays,sundays,weekends,weekend,
+evenings,mornings,afternoons,nights,days,hours,time,summers,winters,holidays,lunchtimes,lunchbreaks,breaks`)
+
 // relation describes a family or social role word.
 type relation struct {
 	pred  string // the predicate from the speaker to the relative
@@ -229,7 +243,7 @@ var relations = map[string]relation{
 	"sister": {"SIBLING_OF", "sister"}, "sisters": {"SIBLING_OF", "sister"},
 	"brother": {"SIBLING_OF", "brother"}, "brothers": {"SIBLING_OF", "brother"},
 	"sibling": {"SIBLING_OF", "sibling"}, "siblings": {"SIBLING_OF", "sibling"},
-	"twin": {"SIBLING_OF", "twin"}, "stepsister": {"SIBLING_OF", "stepsister"}, "stepbrother": {"SIBLING_OF", "stepbrother"},
+	"twin": {"SIBLING_OF", "twin"}, "twins": {"PARENT_OF", "twins"}, "stepsister": {"SIBLING_OF", "stepsister"}, "stepbrother": {"SIBLING_OF", "stepbrother"},
 	"mother": {"CHILD_OF", "mother"}, "mom": {"CHILD_OF", "mother"}, "mum": {"CHILD_OF", "mother"},
 	"mommy": {"CHILD_OF", "mother"}, "mama": {"CHILD_OF", "mother"}, "father": {"CHILD_OF", "father"},
 	"dad": {"CHILD_OF", "father"}, "daddy": {"CHILD_OF", "father"}, "papa": {"CHILD_OF", "father"},

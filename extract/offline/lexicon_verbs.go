@@ -18,6 +18,7 @@ const (
 // an unknown verb simply produces no fact.
 var verbSpecs = `live - - living
 collect - - collecting
+spend spent spent spending
 move - - moving
 relocate - - relocating
 reside - - residing

@@ -86,14 +86,7 @@ func (r *healthRules) intolerant(c *clause, food string, neg bool) {
 // disease last month": the condition diagnosed, whatever its name (i is
 // the word after "with"); a diagnosis is a lasting condition, not an event.
 func (r *healthRules) diagnosed(c *clause, i int) {
-	np := takeNP(c.toks, i)
-	// A number inside the name: "type 2 diabetes", "stage 1 melanoma".
-	if n := np.next; !np.empty() && n+1 < len(c.toks) && isDigits(c.toks[n].w) {
-		if rest := takeNP(c.toks, n+1); !rest.empty() && rest.det == "" {
-			np.toks = append(append(slices.Clone(np.toks), c.toks[n]), rest.toks...)
-			np.next = rest.next
-		}
-	}
+	np := takeNumberedNP(c.toks, i)
 	if np.det != "" && np.det != "a" && np.det != "an" || np.hasName && len(np.toks) == 1 && np.toks[0].w == "it" {
 		return // "diagnosed with the same thing", "diagnosed with it"
 	}
@@ -108,6 +101,40 @@ func (r *healthRules) condition(c *clause, adj string, neg bool) {
 	k := c.said.out.named(conditions[adj], ontology.Condition, 2)
 	tmpl := pick(neg, "{S} has {O} ({S} is "+adj+")", "{S} is no longer "+adj+" ({O})")
 	c.emit(fx{pred: "HAS_CONDITION", obj: k, neg: neg, tmpl: tmpl, noDate: true})
+}
+
+// takeNumberedNP is takeNP keeping a number inside the name: "type 2
+// diabetes", "stage 1 melanoma".
+func takeNumberedNP(t []tok, i int) nounPhrase {
+	np := takeNP(t, i)
+	if n := np.next; !np.empty() && n+1 < len(t) && isDigits(t[n].w) {
+		if rest := takeNP(t, n+1); !rest.empty() && rest.det == "" {
+			np.toks = append(append(slices.Clone(np.toks), t[n]), rest.toks...)
+			np.next = rest.next
+		}
+	}
+	return np
+}
+
+// conditionPhrase is the condition named at i ("asthma", "type 1
+// diabetes", "a bad back"), or an empty phrase when none is.
+func conditionPhrase(c *clause, i int) nounPhrase {
+	np := takeNumberedNP(c.toks, i)
+	if np.empty() || np.det != "" && !(np.det == "a" && conditionNouns["a "+np.lower()]) {
+		return nounPhrase{}
+	}
+	if conditionNouns[np.lower()] || conditionNouns[np.head()] || conditionNouns[lastTwo(np.lower())] {
+		return np
+	}
+	return nounPhrase{}
+}
+
+// hasCondition emits HAS_CONDITION for a condition named as a noun ("I
+// don't have diabetes" says what is not, and is left out).
+func (r *healthRules) hasCondition(c *clause, np nounPhrase) {
+	if k, _ := c.object(np, ontology.Condition, 2); k != "" {
+		c.emit(fx{pred: "HAS_CONDITION", obj: k, tmpl: "{S} has {O}", noDate: true})
+	}
 }
 
 // isDigits reports whether w is a number written in digits.

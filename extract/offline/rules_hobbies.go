@@ -213,6 +213,29 @@ func (r *hobbyRules) ruleCollect(c *clause) {
 	r.practice(c, nounPhrase{toks: append([]tok{{w: "collecting", orig: "collecting"}}, np.toks...)}, c.usedTo)
 }
 
+// ruleSpend: "I spend Sundays restoring an old Vespa", "we spend most
+// weekends sailing": the time given to an activity, habitually, makes it
+// a hobby. Money spent ("I spent 200 on shoes") names no span of time.
+func (r *hobbyRules) ruleSpend(c *clause) {
+	if c.neg || c.modal != "" || c.would || c.future || c.past && !c.perfect && !c.usedTo {
+		return
+	}
+	i := c.verbAt + 1
+	for alt("most|my|our|the|all|every|a|few|some|many|long|free|spare|lazy|quiet", c.at(i)) {
+		i++
+	}
+	if !timeSpans[c.at(i)] {
+		return
+	}
+	g := c.at(i + 1)
+	if _, f, ok := verbOf(g); !ok || f != formIng {
+		if !strings.HasSuffix(g, "ing") || len(g) < 6 {
+			return
+		}
+	}
+	r.practice(c, c.gerundPhrase(g, i+2), c.usedTo)
+}
+
 // rulePlay: "I play the violin", "I play tennis every Sunday".
 func (r *hobbyRules) rulePlay(c *clause) {
 	if c.modal != "" || c.would || c.at(c.verbAt+1) == "with" {

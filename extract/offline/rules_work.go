@@ -112,6 +112,35 @@ func (r *workRules) ruleLeave(c *clause) {
 	}
 }
 
+// ruleTeach: "I teach maths at a secondary school", "I teach yoga": a
+// subject taught, habitually, is a job as its teacher; the place after
+// "at" is the employer when it is one. "I teach my kids to swim" (an
+// object with a determiner) and a lesson once given ("I taught a class
+// last week") are not.
+func (r *workRules) ruleTeach(c *clause) {
+	if c.neg || c.modal != "" || c.would || c.future || c.past && !c.perfect && !c.usedTo {
+		return
+	}
+	np := takeNP(c.toks, c.verbAt+1)
+	if np.empty() || np.det != "" || np.hasName && !languages[np.key()] || len(np.toks) > 2 || pronounObjects[np.toks[0].w] {
+		return
+	}
+	subject := np.lower()
+	if languages[np.key()] {
+		subject = np.surface()
+	}
+	k := c.said.out.named(subject+" teacher", ontology.Concept, 2)
+	art := "a"
+	if strings.ContainsRune("aeiou", rune(strings.ToLower(subject)[0])) {
+		art = "an"
+	}
+	neg := c.usedTo
+	c.emit(fx{pred: "WORKS_AS", obj: k, neg: neg, art: art, tmpl: pick(neg, "{S} works as {aO}", "{S} no longer works as {aO}")})
+	if c.at(np.next) == "at" {
+		r.employer(c, takeNP(c.toks, np.next+1), neg, "")
+	}
+}
+
 // ruleVolunteer: "I volunteer at the animal shelter".
 func (r *workRules) ruleVolunteer(c *clause) {
 	if c.neg || c.modal != "" || c.would || c.future || !alt("at|for|with", c.at(c.verbAt+1)) {
