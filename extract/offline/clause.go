@@ -392,6 +392,8 @@ func (c *clause) parseAux(i int) {
 			c.be, c.perfect = true, true
 		case w == "being":
 			c.be = true
+		case (w == "do" || w == "does" || w == "did") && !doSupport(t, i):
+			goto done // "I do yoga", "she does the accounts": the main verb
 		case w == "do" || w == "does":
 		case w == "did":
 			c.past = true
@@ -627,4 +629,23 @@ func (c *clause) clauseText() string {
 		ws[i] = t.w
 	}
 	return strings.Join(ws, " ")
+}
+
+// doSupport reports whether the "do" at i helps another verb ("I do love
+// jazz", "I don't eat meat", "did you go") rather than being the main verb
+// ("I do yoga", "I do a bit of woodwork").
+func doSupport(t []tok, i int) bool {
+	j := i + 1
+	for j < len(t) && alt("really|actually|still|also|sometimes|always|usually|often|genuinely|honestly|just|so|totally|absolutely", t[j].w) {
+		j++
+	}
+	if j >= len(t) {
+		return true // "I do." answers; nothing to read
+	}
+	w := t[j].w
+	if w == "not" || w == "n't" || auxiliaries[w] || subjectPronouns[w] {
+		return true
+	}
+	_, _, ok := verbOf(w)
+	return ok
 }

@@ -233,6 +233,9 @@ func (r *recognizers) have(c *clause) {
 	}
 	past := c.past && !c.perfect
 	neg := c.neg || c.usedTo || past
+	if past && !c.neg && !c.usedTo && r.kin.birth(c, i) {
+		return
+	}
 	if r.kin.petOrPeople(c, i, neg) {
 		return
 	}

@@ -129,6 +129,7 @@ func newRecognizers() *recognizers {
 		"bike": r.hobbies.ruleActivity, "camp": r.hobbies.ruleActivity, "fish": r.hobbies.ruleActivity,
 		"read": r.either(r.hobbies.ruleActivity, r.tastes.habitTaste), "listen": r.either(nil, r.tastes.habitTaste), "make": r.hobbies.ruleActivity, "create": r.hobbies.ruleActivity,
 		"build": r.hobbies.ruleActivity, "compose": r.hobbies.ruleActivity, "collect": r.hobbies.ruleCollect,
+		"brew": r.hobbies.ruleActivity, "sew": r.hobbies.ruleActivity, "crochet": r.hobbies.ruleActivity,
 		"spend": r.hobbies.ruleSpend, "teach": r.work.ruleTeach,
 		"pick": r.either(r.hobbies.rulePickUp, r.tastes.wouldPickOver, r.tastes.habitChoice), "choose": r.either(nil, r.tastes.wouldPickOver, r.tastes.habitChoice),
 		"develop": r.either(nil, r.tastes.developedTaste), "acquire": r.either(nil, r.tastes.developedTaste),
@@ -284,6 +285,7 @@ func (r *recognizers) read(u *utterance, toks []tok, inherited string) (subject 
 	r.schedules.movedScan(c)
 	r.possessions.boughtScan(c)
 	r.plans.tripScan(c)
+	r.work.livingScan(c)
 	if r.frame(c) {
 		return c.subj, false
 	}

@@ -121,7 +121,9 @@ photography,pottery,ceramics,knitting,crocheting,sewing,quilting,woodworking,gar
 reading,writing,poetry,journaling,blogging,singing,piano,guitar,violin,drums,cello,flute,saxophone,ukulele,
 traveling,travelling,birdwatching,horse riding,riding,volunteering,calligraphy,origami,scrapbooking,
 sculpting,acting,theater,theatre,improv,stand-up,coding,programming,running marathons,marathons,triathlon,
-walking,sports,music,art,marathon,kayak,diving,scuba diving,snorkeling,archery,fencing,bowling,darts`)
+walking,sports,music,art,marathon,kayak,diving,scuba diving,snorkeling,archery,fencing,bowling,darts,
+woodwork,metalwork,embroidery,carpentry,upholstery,brewing,home brewing,beekeeping,foraging,gardening,
+wild swimming,open water swimming,paddleboarding,climbing,parkrun,netball,squash,spinning,zumba`)
 
 // instruments are played ("I play the violin" → PRACTICES violin).
 var instruments = wordSet(`piano,guitar,violin,drums,cello,flute,saxophone,sax,ukulele,bass,trumpet,clarinet,

@@ -8,7 +8,8 @@ package offline
 // Bristol", "a cottage in Galway").
 var dwellingNouns = wordSet(`flat,apartment,house,place,home,studio,condo,cottage,bungalow,townhouse,loft,
 bedsit,duplex,villa,cabin,houseboat,farmhouse,maisonette,terrace,semi,rental,digs,penthouse,dorm,room,
-houseshare,flatshare,barn,chalet,homestead,croft,unit,pad`)
+houseshare,flatshare,barn,chalet,homestead,croft,unit,pad,one-bed,two-bed,three-bed,four-bed,one-bedroom,
+two-bedroom,three-bedroom,four-bedroom,new-build,semi-detached,narrowboat`)
 
 // dwellingVerbs are the verb forms that make "a <dwelling> in X" the
 // speaker's home: renting, buying or finding one, moving into one.

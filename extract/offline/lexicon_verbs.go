@@ -18,6 +18,9 @@ const (
 // an unknown verb simply produces no fact.
 var verbSpecs = `live - - living
 collect - - collecting
+brew - - brewing
+sew - sewn sewing
+crochet - - crocheting
 spend spent spent spending
 move - - moving
 relocate - - relocating

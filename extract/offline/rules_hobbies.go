@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/graphmem/graphmem/ontology"
@@ -187,11 +188,12 @@ func (r *hobbyRules) ruleActivity(c *clause) {
 		c.emit(fx{pred: "READ", obj: k, art: art, tmpl: pick(c.progressive, "{S} read {aO}{D}", "{S} is reading {aO}")})
 		return
 	}
-	if hasObj && creations[c.verb] && !np.hasName && !(c.verb == "cook" || c.verb == "bake" || c.verb == "write" || c.verb == "paint" || c.verb == "draw") {
+	namesCraft := alt("cook|bake|write|paint|draw|knit", c.verb) // "I knit jumpers": the craft, with what it makes
+	if hasObj && creations[c.verb] && !np.hasName && !namesCraft {
 		return
 	}
 	activity := nounPhrase{toks: []tok{{w: gerund(c.verb), orig: gerund(c.verb)}}}
-	if hasObj && (c.verb == "paint" || c.verb == "draw" || c.verb == "write" || c.verb == "cook" || c.verb == "bake") && !np.hasName && len(np.toks) <= 2 && np.det == "" {
+	if hasObj && namesCraft && !np.hasName && len(np.toks) <= 2 && np.det == "" {
 		activity = c.gerundPhrase(gerund(c.verb), i)
 	}
 	neg := c.neg || c.usedTo
@@ -272,7 +274,19 @@ func (r *hobbyRules) rulePractice(c *clause) {
 	if c.modal != "" || c.would || c.future || c.past && !c.perfect && !c.usedTo || c.neg && !c.cessation {
 		return // "I haven't done pottery yet" says nothing lasting
 	}
-	np := takeNP(c.toks, c.verbAt+1)
+	i := c.verbAt + 1
+	// "I do a bit of woodwork", "we do a lot of hiking": the amount is not
+	// the activity.
+	if alt("a|quite", c.at(i)) && alt("bit|lot|fair", c.at(i+1)) && c.at(i+2) == "of" {
+		i += 3
+	} else if c.at(i) == "a" && c.at(i+1) == "fair" && c.at(i+2) == "bit" && c.at(i+3) == "of" {
+		i += 4
+	}
+	np := takeNP(c.toks, i)
+	// "yoga twice a week": the frequency is the routine's, not the name's.
+	if k := slices.IndexFunc(np.toks, func(x tok) bool { return alt("twice|once|thrice|every|each|weekly|daily", x.w) }); k > 0 {
+		np.toks = np.toks[:k]
+	}
 	if !usableObject(np) {
 		return
 	}

@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/graphmem/graphmem/nlp"
@@ -170,6 +171,35 @@ func birthdayText(d *nlp.DateSpan) string {
 // petOrPeople reads "a dog named Rex", "two cats, Luna and Milo", "a sister
 // named Emma", "two kids" at i, for have/adopt/get. It reports whether it
 // matched.
+// birth reads a child born to the speaker, with "had" in the past: "we had
+// a baby girl in June", "I had a little boy last spring", "we had our
+// second son". The role is the child's (a girl is a daughter); a baby of
+// no said sex is a child. "I had a baby shower" is no child: the phrase
+// must end on the child.
+func (r *kinRules) birth(c *clause, i int) bool {
+	np := takeNP(c.toks, i)
+	if np.empty() || !alt("a|our|my|another|twin|twins", np.det) && np.det != "" {
+		return false
+	}
+	role := np.head()
+	switch {
+	case alt("girl|daughter", role):
+		role = "daughter"
+	case alt("boy|son", role):
+		role = "son"
+	case role == "baby" || role == "twins":
+	default:
+		return false
+	}
+	if (role == "daughter" || role == "son") && np.det != "our" && np.det != "my" && !slices.ContainsFunc(np.toks, func(t tok) bool {
+		return alt("baby|little|newborn|second|third|first", t.w)
+	}) {
+		return false // "I had a girl over for dinner"? say nothing
+	}
+	c.relative(c.subj, role, relations[role], "")
+	return true
+}
+
 func (r *kinRules) petOrPeople(c *clause, i int, neg bool) bool {
 	t := c.toks
 	np := takeNP(t, i)

@@ -1,6 +1,10 @@
 package offline
 
-import "github.com/graphmem/graphmem/ontology"
+import (
+	"slices"
+
+	"github.com/graphmem/graphmem/ontology"
+)
 
 // Indirect moves: where the speaker lives, said through the home rather
 // than the verb "live" ("our place in Utrecht has a garden", "we're renting
@@ -49,7 +53,16 @@ func (r *placeRules) dwellingScan(c *clause) {
 			continue // "my sister's flat in Rome" is hers
 		}
 		det := t[j].w
+		// A home just taken is current even when it is the speaker's
+		// first ("we picked up the keys to our first house in Norwich",
+		// "we've moved into a two-bed in Leith").
+		taken := j > 0 && (dwellingVerbs[t[j-1].w] || t[j-1].w == "to" && c.at(j-2) == "keys" ||
+			t[j-1].w == "into" && j > 1 && alt("moved|moving|move", t[j-2].w))
+		if taken && former && !slices.ContainsFunc(t[j+1:i], func(x tok) bool { return formerDwelling[x.w] && x.w != "first" }) {
+			former = false
+		}
 		switch {
+		case taken && (det == "a" || det == "an") && t[j-1].w == "into" && speakerOpens(t, j-2):
 		case owned:
 		case det == "the" && current:
 		case (det == "a" || det == "an") && j > 0 && dwellingVerbs[t[j-1].w] && speakerOpens(t, j-1):

@@ -3,6 +3,7 @@ package offline
 import (
 	"strings"
 
+	"github.com/graphmem/graphmem/nlp"
 	"github.com/graphmem/graphmem/ontology"
 )
 
@@ -139,6 +140,49 @@ func (r *workRules) ruleTeach(c *clause) {
 	if c.at(np.next) == "at" {
 		r.employer(c, takeNP(c.toks, np.next+1), neg, "")
 	}
+}
+
+// livingScan reads a job said as what the speaker does "for a living": "I
+// fix boilers for a living", "I walk dogs for a living now". The verb may
+// be one no rule knows, so the clause is read from its words: "I", a verb
+// in the present, what it acts on, then "for a living".
+func (r *workRules) livingScan(c *clause) {
+	t := c.toks
+	if c.said.speaker == "" || c.hedge || len(t) < 5 || t[0].w != "i" {
+		return
+	}
+	k := -1
+	for j := 2; j+2 < len(t); j++ {
+		if t[j].w == "for" && t[j+1].w == "a" && t[j+2].w == "living" {
+			k = j
+			break
+		}
+	}
+	v := t[1].w
+	if k < 0 || auxiliaries[v] || t[1].kind != nlp.Word || strings.HasSuffix(v, "ed") || strings.HasSuffix(v, "ing") {
+		return // "I did this for a living", "I'm doing it for a living", "I'd do it for a living"
+	}
+	if lemma, f, ok := verbOf(v); ok {
+		if f != formBase {
+			return
+		}
+		v = lemma
+	}
+	var rest []string
+	for _, w := range t[2:k] {
+		if w.kind == nlp.Word {
+			rest = append(rest, w.orig)
+		}
+	}
+	if len(rest) == 0 || len(rest) > 5 {
+		return
+	}
+	obj := strings.ToLower(strings.Join(rest, " "))
+	key := c.said.out.named(gerund(v)+" "+obj, ontology.Concept, 2)
+	subj := c.subj
+	c.subj = c.said.speaker
+	c.emit(fx{pred: "WORKS_AS", obj: key, tmpl: "{S} " + thirdPerson(v) + " " + obj + " for a living"})
+	c.subj = subj
 }
 
 // ruleVolunteer: "I volunteer at the animal shelter".
