@@ -149,7 +149,7 @@ func TestRequeueEmbeddingsOnModelChange(t *testing.T) {
 // TestEmbeddingFactSentences: a turn that facts were read from is queued
 // again with their sentences; the claim carries them, completing stores
 // one vector per fact, and vector search finds the turn by a fact's
-// vector (ViaFact). A completion that embedded older sentences than the
+// vector (FactVec). A completion that embedded older sentences than the
 // turn now holds leaves it queued for the new ones.
 func TestEmbeddingFactSentences(t *testing.T) {
 	s, tenant, ctx := embeddingStore(t), graphtest.Tenant(t), t.Context()
@@ -205,14 +205,14 @@ func TestEmbeddingFactSentences(t *testing.T) {
 	sc := graph.SearchScope{Tenant: tenant, UserID: "alice"}
 	for i, want := range map[int]bool{1: false, 3: true} {
 		hits, err := s.VectorSearch(ctx, sc, graph.VectorQuery{Vec: unitVector(i), Limit: 5, MinScore: 0.9, FactMinScore: 0.9})
-		if err != nil || len(hits) != 1 || hits[0].Raw.ID != "e0" || hits[0].ViaFact != want || hits[0].Score < 0.99 {
+		if err != nil || len(hits) != 1 || hits[0].Raw.ID != "e0" || (hits[0].FactVec != nil) != want || hits[0].Score < 0.99 {
 			t.Fatalf("search by vector %d = %+v, %v; want turn e0 once, via a fact: %v", i, hits, err, want)
 		}
 	}
 	// A fresh process (an empty cache) reads the fact vectors back.
 	fresh := graphtest.Open(t, graph.Config{EmbeddingDimensions: 384})
 	hits, err := fresh.VectorSearch(ctx, sc, graph.VectorQuery{Vec: unitVector(2), Limit: 5, MinScore: 0.9, FactMinScore: 0.9})
-	if err != nil || len(hits) != 1 || !hits[0].ViaFact || len(hits[0].FactVec) != 384 || hits[0].FactVec[2] < 0.99 {
+	if err != nil || len(hits) != 1 || hits[0].FactVec == nil || len(hits[0].FactVec) != 384 || hits[0].FactVec[2] < 0.99 {
 		t.Fatalf("a fresh cache found %+v, %v; want turn e0 via its first fact, with that fact's vector", hits, err)
 	}
 	// A search without facts scores the texts alone.

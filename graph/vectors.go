@@ -17,10 +17,9 @@ type VectorHit struct {
 	// already holds (VectorQuery.Held): its node was not read.
 	Held bool
 	Ref  VectorRef
-	// ViaFact: the score is that of a fact read from the memory (a raw
-	// turn), which was nearer the query than the turn's own text; FactVec
-	// is that fact's unit vector.
-	ViaFact bool
+	// FactVec, when set, is the unit vector of a fact read from the
+	// memory (a raw turn) that earned the score, being nearer the query
+	// than the turn's own text.
 	FactVec []float32
 }
 
@@ -139,7 +138,7 @@ func (s *Store) vectorNodes(ctx context.Context, sc SearchScope, ranked []scored
 			}
 			ref := VectorRef{Kind: c.ref.kind, SessionID: c.ref.sessionID, ID: c.ref.id}
 			if q.Held != nil && q.Held(ref) {
-				out = append(out, VectorHit{Kind: ref.Kind, Score: c.score, Held: true, Ref: ref, ViaFact: c.ref.fact, FactVec: c.vec})
+				out = append(out, VectorHit{Kind: ref.Kind, Score: c.score, Held: true, Ref: ref, FactVec: c.vec})
 				continue
 			}
 			keys = append(keys, map[string]any{"eid": c.ref.elementID, "id": c.ref.id})
@@ -217,7 +216,6 @@ func decodeVectorHits(list []map[string]any, score func(map[string]any) (float64
 		p := mapOf(row, "p")
 		h := VectorHit{Kind: str(row, "kind")}
 		h.Score, h.FactVec = score(row)
-		h.ViaFact = h.FactVec != nil
 		switch h.Kind {
 		case "raw":
 			ev, err := decodeRaw(p)

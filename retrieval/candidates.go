@@ -261,7 +261,7 @@ func (r *search) vectorCandidates(ctx context.Context, qvec []float32) error {
 // foundByFact notes that the vector search matched a raw turn through a
 // fact read from it, nearer the query than the turn's own words.
 func (c *candidate) foundByFact(h graph.VectorHit) {
-	if !h.ViaFact {
+	if h.FactVec == nil {
 		return
 	}
 	c.factCos, c.factVec = 2*h.Score-1, h.FactVec

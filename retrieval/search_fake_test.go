@@ -108,7 +108,7 @@ func (f *factVectors) VectorSearch(_ context.Context, _ graph.SearchScope, q gra
 	if q.FactMinScore <= 0 {
 		return nil, nil
 	}
-	return []graph.VectorHit{{Kind: KindRaw, Raw: f.hit, Score: (1 + 0.7) / 2, ViaFact: true, FactVec: []float32{1, 0}}}, nil
+	return []graph.VectorHit{{Kind: KindRaw, Raw: f.hit, Score: (1 + 0.7) / 2, FactVec: []float32{1, 0}}}, nil
 }
 
 func (f *factVectors) Vectors(_ context.Context, _ graph.SearchScope, refs []graph.VectorRef) (map[graph.VectorRef][]float32, error) {

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/graphmem/graphmem/nlp"
 	"github.com/graphmem/graphmem/ontology"
 )
 
@@ -107,7 +108,7 @@ func (r *healthRules) condition(c *clause, adj string, neg bool) {
 // diabetes", "stage 1 melanoma".
 func takeNumberedNP(t []tok, i int) nounPhrase {
 	np := takeNP(t, i)
-	if n := np.next; !np.empty() && n+1 < len(t) && isDigits(t[n].w) {
+	if n := np.next; !np.empty() && n+1 < len(t) && t[n].kind == nlp.Number {
 		if rest := takeNP(t, n+1); !rest.empty() && rest.det == "" {
 			np.toks = append(append(slices.Clone(np.toks), t[n]), rest.toks...)
 			np.next = rest.next
@@ -135,17 +136,4 @@ func (r *healthRules) hasCondition(c *clause, np nounPhrase) {
 	if k, _ := c.object(np, ontology.Condition, 2); k != "" {
 		c.emit(fx{pred: "HAS_CONDITION", obj: k, tmpl: "{S} has {O}", noDate: true})
 	}
-}
-
-// isDigits reports whether w is a number written in digits.
-func isDigits(w string) bool {
-	if w == "" {
-		return false
-	}
-	for _, r := range w {
-		if r < '0' || r > '9' {
-			return false
-		}
-	}
-	return true
 }

@@ -178,7 +178,7 @@ func birthdayText(d *nlp.DateSpan) string {
 // must end on the child.
 func (r *kinRules) birth(c *clause, i int) bool {
 	np := takeNP(c.toks, i)
-	if np.empty() || !alt("a|our|my|another|twin|twins", np.det) && np.det != "" {
+	if np.empty() || np.det != "" && !alt("a|our|my|another", np.det) {
 		return false
 	}
 	role := np.head()
