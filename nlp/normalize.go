@@ -113,6 +113,11 @@ var irregularPlurals = map[string]string{
 	"philippines": "philippines", "bahamas": "bahamas", "olympics": "olympics", "les": "les",
 	"los": "los", "as": "as", "us": "us", "yes": "yes", "this": "this", "his": "his", "is": "is",
 	"was": "was", "has": "has", "does": "does", "always": "always", "perhaps": "perhaps",
+	// -us nouns, whose plural ends like "houses" and "causes" (-use + s)
+	"buses": "bus", "bonuses": "bonus", "viruses": "virus", "campuses": "campus", "circuses": "circus",
+	"choruses": "chorus", "geniuses": "genius", "walruses": "walrus", "cactuses": "cactus",
+	"syllabuses": "syllabus", "censuses": "census", "statuses": "status", "octopuses": "octopus",
+	"minibuses": "minibus", "gases": "gas", "atlases": "atlas", "canvases": "canvas",
 }
 
 // Singular returns a best-effort singular of an English noun given in lower

@@ -26,6 +26,7 @@ func TestSingular(t *testing.T) {
 		"bus": "bus", "class": "class", "analysis": "analysis", "paris": "paris",
 		"series": "series", "news": "news", "glasses": "glasses", "cookies": "cookie",
 		"movies": "movie", "dogs": "dog", "cats": "cat", "yes": "yes", "gas": "gas",
+		"buses": "bus", "houses": "house", "causes": "cause", "viruses": "virus",
 	}
 	for in, want := range cases {
 		if got := Singular(in); got != want {

@@ -649,3 +649,41 @@ func doSupport(t []tok, i int) bool {
 	_, _, ok := verbOf(w)
 	return ok
 }
+
+// frontedSpan is the length of a span of time said before the subject
+// without a comma ("After ten years in London we've moved to Bristol",
+// "After a decade at Lloyds I've joined a startup"): a duration, then at
+// most a short "in|at PLACE", then "I" or "we". It is not a clause of its
+// own, and not a "when" that makes the clause a condition. 0 when the
+// clause opens otherwise ("After we moved, ..." has a verb: a clause).
+func frontedSpan(toks []tok) int {
+	if len(toks) < 5 || !alt("after|following|within", toks[0].w) {
+		return 0
+	}
+	i := 1
+	if !alt("a|an|the|many|some", toks[i].w) && !numberWords[toks[i].w] && toks[i].kind != nlp.Number {
+		return 0
+	}
+	for i < len(toks) && i < 3 && (alt("a|an|the|many|some|few|couple|of", toks[i].w) || numberWords[toks[i].w] || toks[i].kind == nlp.Number) {
+		i++
+	}
+	if i >= len(toks) || !durationNouns[nlp.Singular(toks[i].w)] {
+		return 0
+	}
+	i++
+	if i < len(toks) && alt("in|at|with|of", toks[i].w) {
+		for k := i + 1; k < len(toks) && k <= i+4; k++ {
+			if alt("i|we", toks[k].w) {
+				return k
+			}
+			if _, _, isVerb := verbOf(toks[k].w); isVerb || toks[k].kind == nlp.Punct {
+				return 0
+			}
+		}
+		return 0
+	}
+	if i < len(toks) && alt("i|we", toks[i].w) {
+		return i
+	}
+	return 0
+}

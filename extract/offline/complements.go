@@ -145,6 +145,9 @@ func (r *recognizers) be(c *clause) {
 		// "I'm in my second year of medicine at Bristol"
 		r.study.yearOf(c, i)
 		return
+	case w == "in" && alt("a|the|our|my", c.at(i+1)) && !past && r.work.inGroup(c, i+1, neg):
+		// "I'm in a book club that meets on Thursdays", "I'm in the choir"
+		return
 	case w == "in" && c.now && !past:
 		r.places.nowIn(c, takeNP(t, i+1), neg)
 		return

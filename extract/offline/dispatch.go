@@ -63,8 +63,8 @@ func newRecognizers() *recognizers {
 
 	r.verbs = map[string]func(*clause){
 		// places
-		"live": r.places.ruleLive, "reside": r.places.ruleLive, "stay": r.either(r.places.ruleLive, r.possessions.stayOn), "stick": r.either(nil, r.possessions.stayOn),
-		"move": r.places.ruleMove, "relocate": r.places.ruleMove,
+		"live": r.either(r.places.ruleLive, r.kin.livesWith), "reside": r.places.ruleLive, "stay": r.either(r.places.ruleLive, r.possessions.stayOn, r.kin.livesWith), "stick": r.either(nil, r.possessions.stayOn),
+		"move": r.either(r.places.ruleMove, r.kin.livesWith), "relocate": r.places.ruleMove,
 		"settle": r.places.ruleSettle,
 		"come":   r.either(r.places.ruleCome, r.tastes.turnaround, r.tastes.begunToLike), "hail": r.places.ruleCome,
 		"grow":  r.either(r.places.ruleGrow, r.tastes.grownFond),
@@ -76,9 +76,9 @@ func newRecognizers() *recognizers {
 		"leave": r.either(r.work.ruleLeave, r.leftStudy), "quit": r.either(r.work.ruleLeave, r.leftStudy), "resign": r.work.ruleLeave, "retire": r.work.ruleLeave,
 		"volunteer": r.work.ruleVolunteer, "qualify": r.work.ruleQualify,
 		// study
-		"learn": r.either(r.study.ruleLearn, r.tastes.begunToLike), "study": r.either(r.study.ruleStudy, r.study.examPrep),
+		"learn": r.either(r.study.ruleLearn, r.tastes.begunToLike), "study": r.either(r.study.ruleStudy, r.study.examPrep, r.work.studyingToBe),
 		"prepare": r.either(nil, r.study.examPrep), "revise": r.either(nil, r.study.examPrep),
-		"cram": r.either(nil, r.study.examPrep), "train": r.either(r.work.apprentice, r.study.examPrep),
+		"cram": r.either(nil, r.study.examPrep), "train": r.either(r.work.apprentice, r.study.examPrep), "retrain": r.work.apprentice,
 		"apprentice": r.work.apprentice, "drop": r.either(r.study.ruleDrop, r.droppedPursuit), "ditch": r.either(nil, r.droppedPursuit), "enrol": r.study.enrol, "enroll": r.study.enrol, "graduate": r.study.ruleGraduate,
 		"speak": r.study.ruleSpeak,
 		// tastes
@@ -86,7 +86,7 @@ func newRecognizers() *recognizers {
 		"fancy": r.tastes.ruleLike, "hate": r.tastes.ruleLike, "dislike": r.tastes.ruleLike, "detest": r.tastes.ruleLike,
 		"loathe": r.tastes.ruleLike, "despise": r.tastes.ruleLike, "stand": r.tastes.ruleLike,
 		"handle": r.either(nil, r.tastes.cannotEndure), "bear": r.either(nil, r.tastes.cannotEndure),
-		"stomach": r.either(nil, r.tastes.cannotEndure), "tolerate": r.either(nil, r.tastes.cannotEndure),
+		"stomach": r.either(nil, r.tastes.cannotEndure), "face": r.either(nil, r.tastes.cannotEndure), "tolerate": r.either(nil, r.tastes.cannotEndure),
 		"prefer": r.tastes.rulePrefer,
 		"book":   r.either(nil, r.tastes.habitChoice), "order": r.either(nil, r.tastes.habitChoice),
 		"request": r.either(nil, r.tastes.habitChoice), "reserve": r.either(nil, r.tastes.habitChoice),
@@ -107,19 +107,19 @@ func newRecognizers() *recognizers {
 		// kin
 		"adopt": r.kin.ruleAdopt, "rescue": r.kin.ruleAdopt,
 		"pass": r.either(r.kin.ruleEnding, r.study.examPassed), "die": r.kin.ruleEnding, "lose": r.either(r.kin.ruleEnding, r.tastes.lostInterest), "bury": r.kin.ruleEnding,
-		"put": r.kin.ruleEnding, "say": r.either(r.kin.ruleEnding, r.tastes.neverSayNo), "care": r.either(nil, r.tastes.caresFor),
+		"put": r.either(r.kin.ruleEnding, r.work.gaveNotice), "say": r.either(r.kin.ruleEnding, r.tastes.neverSayNo), "care": r.either(nil, r.tastes.caresFor, r.kin.caresForRelative),
 		"celebrate": r.kin.ruleCelebrate,
 		// couples
 		"marry": r.couples.ruleMarry, "date": r.couples.ruleDate, "break": r.couples.ruleBreak,
 		"split": r.couples.ruleBreak, "part": r.either(nil, r.couples.separateWays), "call": r.either(nil, r.couples.separateWays), "see": r.couples.ruleSee,
-		"divorce": r.couples.ruleDivorce,
+		"divorce": r.couples.ruleDivorce, "propose": r.couples.ruleProposed,
 		// outings
 		"go": r.either(r.outings.ruleGo, r.tastes.turnaround, r.goFreelance, r.couples.separateWays), "take": r.either(r.outings.ruleTake, r.tastes.wouldPickOver, r.tookUp, r.possessions.takeNewVehicle), "attend": r.outings.ruleAttend,
 		"watch": r.either(r.outings.ruleWatch, r.tastes.habitTaste), "sign": r.outings.ruleSign,
 		// hobbies
 		"start": r.either(r.hobbies.ruleStart, r.work.startedJob, r.tastes.begunToLike, r.couples.startSeeing, r.study.doingDegree),
 		"begin": r.either(r.hobbies.ruleStart, r.work.startedJob, r.tastes.begunToLike, r.study.doingDegree),
-		"stop":  r.hobbies.ruleStop, "give": r.either(r.hobbies.ruleGive, r.possessions.ruleGiveAway),
+		"stop":  r.hobbies.ruleStop, "give": r.either(r.hobbies.ruleGive, r.possessions.ruleGiveAway, r.work.gaveNotice), "hand": r.either(nil, r.work.gaveNotice),
 		"run": r.either(r.hobbies.ruleActivity, r.work.runsBusiness), "swim": r.hobbies.ruleActivity, "paint": r.hobbies.ruleActivity,
 		"draw": r.hobbies.ruleActivity, "cook": r.hobbies.ruleActivity, "bake": r.hobbies.ruleActivity,
 		"hike": r.hobbies.ruleActivity, "dance": r.hobbies.ruleActivity, "sing": r.hobbies.ruleActivity,
@@ -130,15 +130,15 @@ func newRecognizers() *recognizers {
 		"read": r.either(r.hobbies.ruleActivity, r.tastes.habitTaste), "listen": r.either(nil, r.tastes.habitTaste), "make": r.hobbies.ruleActivity, "create": r.hobbies.ruleActivity,
 		"build": r.hobbies.ruleActivity, "compose": r.hobbies.ruleActivity, "collect": r.hobbies.ruleCollect,
 		"brew": r.hobbies.ruleActivity, "sew": r.hobbies.ruleActivity, "crochet": r.hobbies.ruleActivity,
-		"spend": r.hobbies.ruleSpend, "teach": r.work.ruleTeach,
+		"spend": r.hobbies.ruleSpend, "teach": r.work.ruleTeach, "help": r.work.ruleHelpOut,
 		"pick": r.either(r.hobbies.rulePickUp, r.tastes.wouldPickOver, r.tastes.habitChoice), "choose": r.either(nil, r.tastes.wouldPickOver, r.tastes.habitChoice),
 		"develop": r.either(nil, r.tastes.developedTaste), "acquire": r.either(nil, r.tastes.developedTaste),
 		"play": r.hobbies.rulePlay, "practice": r.hobbies.rulePractice, "practise": r.hobbies.rulePractice,
-		"do": r.either(r.hobbies.rulePractice, r.tastes.doneWith, r.study.doingDegree),
+		"do": r.either(r.hobbies.rulePractice, r.tastes.doneWith, r.study.doingDegree, r.tastes.cannotEndure),
 		// plans
 		"plan": r.plans.rulePlan, "intend": r.plans.rulePlan, "want": r.plans.rulePlan, "hope": r.plans.rulePlan,
 		"aim": r.plans.rulePlan, "dream": r.plans.rulePlan, "consider": r.plans.rulePlan, "think": r.either(r.plans.rulePlan, r.tastes.usedToThink),
-		"look": r.plans.rulePlan,
+		"look": r.either(r.plans.rulePlan, r.kin.caresForRelative),
 		// identity and health
 		"turn":   r.either(r.identity.ruleTurn, r.tastes.turnaround),
 		"follow": r.health.ruleFollow,
@@ -171,6 +171,10 @@ func newRecognizers() *recognizers {
 		r.tastes.growOnFrame,             // "kombucha grew on me"
 		r.tastes.actsOnMeFrame,           // "audiobooks put me to sleep", "board games bore me"
 		r.tastes.myThingFrame,            // "spicy food is my thing", "opera isn't my thing"
+		r.tastes.pleasureFrame,           // "my guilty pleasure is reality TV"
+		r.tastes.getAlongFrame,           // "spicy food and I don't get along"
+		r.tastes.noMoreFrame,             // "no more cheese for me"
+		r.tastes.replacedFrame,           // "cycling has replaced running for me"
 		r.tastes.nothingBeatsFrame,       // "nothing beats a good cup of rooibos", "you can't beat pho"
 		r.tastes.kindOfPersonFrame,       // "I'm not really a cat person"
 		r.tastes.evaluativeFrame,         // "olives are revolting", "gin tastes awful to me now"
@@ -250,6 +254,7 @@ func (r *recognizers) leftStudy(c *clause) bool {
 // asserts nothing for the rest of the sentence.
 func (r *recognizers) read(u *utterance, toks []tok, inherited string) (subject string, hypothetical bool) {
 	c := &clause{said: u}
+	toks = toks[frontedSpan(toks):]
 	if len(toks) > 0 {
 		switch toks[0].w {
 		case "and", "or", "&", "then", "but":
@@ -286,6 +291,7 @@ func (r *recognizers) read(u *utterance, toks []tok, inherited string) (subject 
 	r.possessions.boughtScan(c)
 	r.plans.tripScan(c)
 	r.work.livingScan(c)
+	r.work.tradeScan(c)
 	if r.frame(c) {
 		return c.subj, false
 	}
@@ -332,5 +338,8 @@ func (r *recognizers) dispatch(c *clause) {
 	}
 	if rule, ok := r.verbs[c.verb]; ok {
 		rule(c)
+	}
+	if groupActivities[c.verb] {
+		r.work.playsIn(c)
 	}
 }

@@ -123,7 +123,9 @@ traveling,travelling,birdwatching,horse riding,riding,volunteering,calligraphy,o
 sculpting,acting,theater,theatre,improv,stand-up,coding,programming,running marathons,marathons,triathlon,
 walking,sports,music,art,marathon,kayak,diving,scuba diving,snorkeling,archery,fencing,bowling,darts,
 woodwork,metalwork,embroidery,carpentry,upholstery,brewing,home brewing,beekeeping,foraging,gardening,
-wild swimming,open water swimming,paddleboarding,climbing,parkrun,netball,squash,spinning,zumba`)
+wild swimming,open water swimming,paddleboarding,climbing,parkrun,netball,squash,spinning,zumba,
+five-a-side,futsal,lacrosse,handball,water polo,ultimate frisbee,frisbee,padel,pickleball,softball,
+hurling,gaelic football,shinty,korfball,snooker,billiards,dominoes,backgammon,mahjong`)
 
 // instruments are played ("I play the violin" → PRACTICES violin).
 var instruments = wordSet(`piano,guitar,violin,drums,cello,flute,saxophone,sax,ukulele,bass,trumpet,clarinet,
@@ -143,7 +145,8 @@ fiesta,mondeo,kuga,yaris,auris,rav4,clio,megane,corsa,astra,octavia,fabia,qashqa
 tucson,outback,cx-5,cr-v,mustang`)
 
 var vehicleNouns = wordSet(`car,truck,van,suv,minivan,pickup,pickup truck,motorcycle,motorbike,scooter,
-moped,convertible,sedan,hatchback,jeep,camper,camper van,rv,electric car,ev`)
+moped,convertible,sedan,hatchback,jeep,camper,camper van,campervan,motorhome,caravan,rv,electric car,ev,
+people carrier,minibus,quad bike,tractor`)
 
 // productBrands are devices and other branded products people own or use.
 var productBrands = wordSet(`iphone,ipad,macbook,mac,imac,apple watch,airpods,android,pixel,samsung,galaxy,
@@ -155,7 +158,9 @@ evernote,whatsapp,telegram,gmail,duolingo,strava,disney plus,hulu,prime video`)
 
 var productNouns = wordSet(`phone,smartphone,laptop,computer,pc,tablet,watch,smartwatch,camera,bike,bicycle,
 e-bike,guitar,piano,violin,keyboard,tv,television,console,headphones,earbuds,printer,drone,house,apartment,
-flat,condo,boat,kayak,tent,bed,sofa,couch,desk,car,truck,van,motorcycle,scooter,e-reader,speaker,microphone`)
+flat,condo,boat,kayak,tent,bed,sofa,couch,desk,car,truck,van,motorcycle,scooter,e-reader,speaker,microphone,
+campervan,motorhome,caravan,narrowboat,canoe,paddleboard,telescope,sewing machine,3d printer,smoker,barbecue,hot tub,
+allotment,greenhouse,polytunnel,beehive,shed`)
 
 // occupations are job titles (singular, folded). Multi-word titles end in
 // one of these heads: "data analyst", "software engineer".
@@ -251,8 +256,10 @@ var relations = map[string]relation{
 	"dad": {"CHILD_OF", "father"}, "daddy": {"CHILD_OF", "father"}, "papa": {"CHILD_OF", "father"},
 	"parents": {"CHILD_OF", "parents"}, "parent": {"CHILD_OF", "parent"}, "folks": {"CHILD_OF", "parents"},
 	"stepmother": {"CHILD_OF", "stepmother"}, "stepmom": {"CHILD_OF", "stepmother"}, "stepfather": {"CHILD_OF", "stepfather"},
-	"stepdad": {"CHILD_OF", "stepfather"},
-	"son":     {"PARENT_OF", "son"}, "sons": {"PARENT_OF", "son"}, "daughter": {"PARENT_OF", "daughter"},
+	"stepdad": {"CHILD_OF", "stepfather"}, "stepmum": {"CHILD_OF", "stepmother"},
+	"mother-in-law": {"RELATIVE_OF", "mother-in-law"}, "father-in-law": {"RELATIVE_OF", "father-in-law"},
+	"sister-in-law": {"RELATIVE_OF", "sister-in-law"}, "brother-in-law": {"RELATIVE_OF", "brother-in-law"},
+	"son": {"PARENT_OF", "son"}, "sons": {"PARENT_OF", "son"}, "daughter": {"PARENT_OF", "daughter"},
 	"daughters": {"PARENT_OF", "daughter"}, "kid": {"PARENT_OF", "child"}, "kids": {"PARENT_OF", "children"},
 	"child": {"PARENT_OF", "child"}, "children": {"PARENT_OF", "children"}, "baby": {"PARENT_OF", "baby"},
 	"toddler": {"PARENT_OF", "child"}, "boy": {"PARENT_OF", "son"},
@@ -271,7 +278,8 @@ var relations = map[string]relation{
 	"cousin":   {"RELATIVE_OF", "cousin"}, "cousins": {"RELATIVE_OF", "cousins"}, "aunt": {"RELATIVE_OF", "aunt"},
 	"auntie": {"RELATIVE_OF", "aunt"}, "uncle": {"RELATIVE_OF", "uncle"}, "niece": {"RELATIVE_OF", "niece"},
 	"nephew": {"RELATIVE_OF", "nephew"}, "grandmother": {"RELATIVE_OF", "grandmother"}, "grandma": {"RELATIVE_OF", "grandmother"},
-	"granny": {"RELATIVE_OF", "grandmother"}, "nana": {"RELATIVE_OF", "grandmother"}, "grandfather": {"RELATIVE_OF", "grandfather"},
+	"granny": {"RELATIVE_OF", "grandmother"}, "nana": {"RELATIVE_OF", "grandmother"}, "gran": {"RELATIVE_OF", "grandmother"},
+	"nan": {"RELATIVE_OF", "grandmother"}, "grandad": {"RELATIVE_OF", "grandfather"}, "granddad": {"RELATIVE_OF", "grandfather"}, "grandfather": {"RELATIVE_OF", "grandfather"},
 	"grandpa": {"RELATIVE_OF", "grandfather"}, "grandparents": {"RELATIVE_OF", "grandparents"},
 	"grandson": {"RELATIVE_OF", "grandson"}, "granddaughter": {"RELATIVE_OF", "granddaughter"},
 	"grandkids": {"RELATIVE_OF", "grandchildren"}, "grandchildren": {"RELATIVE_OF", "grandchildren"},

@@ -37,3 +37,54 @@ var workAdverbials = []string{"from home", "remotely", "remote", "part-time", "p
 	"freelance", "mostly", "mainly", "currently", "now", "still", "nights", "days", "weekends", "shifts",
 	"abroad", "locally", "on site", "on-site", "from the office", "in person", "there", "here", "these days",
 	"right now", "at the moment", "at home", "as well", "too", "also", "casually", "temporarily", "seasonally"}
+
+// tradeAgents name the worker of a trade by its verb: what someone who
+// designs, manages or stacks for an employer is called ("I design kitchens
+// for a firm": a kitchen designer). A verb joins the list when its agent
+// noun is a job title; verbs of errands and leisure ("buy", "eat", "visit")
+// never do.
+var tradeAgents = map[string]string{
+	"design": "designer", "manage": "manager", "supervise": "supervisor", "coordinate": "coordinator",
+	"edit": "editor", "translate": "translator", "write": "writer", "illustrate": "illustrator",
+	"photograph": "photographer", "decorate": "decorator", "clean": "cleaner", "repair": "repairer",
+	"fix": "repairer", "service": "engineer", "install": "installer", "build": "builder",
+	"drive": "driver", "cook": "cook", "bake": "baker", "sell": "salesperson", "stack": "stacker",
+	"pack": "packer", "pick": "picker", "sort": "sorter", "load": "loader", "train": "trainer",
+	"coach": "coach", "tutor": "tutor", "develop": "developer", "code": "coder", "program": "programmer",
+	"test": "tester", "analyse": "analyst", "analyze": "analyst", "audit": "auditor", "advise": "adviser",
+	"research": "researcher", "inspect": "inspector", "operate": "operator", "groom": "groomer",
+	"walk": "walker", "brew": "brewer", "weld": "welder", "plaster": "plasterer", "landscape": "landscaper",
+	"produce": "producer", "organise": "organiser", "organize": "organizer", "cater": "caterer",
+	"present": "presenter", "recruit": "recruiter", "proofread": "proofreader", "transcribe": "transcriber",
+	"interpret": "interpreter", "curate": "curator", "deliver": "courier", "farm": "farmer",
+	"mend": "repairer", "restore": "restorer", "assemble": "assembler", "maintain": "maintainer",
+}
+
+// tradeAlone are the workers whose verb alone, with an employer, says the
+// job ("I cook at a bistro", "I write for a magazine"); without an object,
+// "I train at a gym" or "I walk at the park" is exercise.
+var tradeAlone = wordSet(`cook,baker,driver,writer,editor,translator,tutor,brewer,welder,plasterer,landscaper,
+caterer,cleaner,designer,manager,supervisor,illustrator,photographer,decorator,builder,farmer,courier,interpreter,
+producer,recruiter,researcher,analyst,auditor,consultant,programmer,developer,coder`)
+
+// particles complete a phrasal verb; after a trade verb they begin no
+// object ("pick up", "sort out", "clean up").
+var particles = wordSet(`up,out,off,down,in,on,back,over,away,through,around,round`)
+
+// tradeVagueObjects are objects that name no trade ("I fix things for a
+// charity" is a repairer, not a "thing repairer").
+var tradeVagueObjects = wordSet(`thing,things,stuff,everything,anything,something,lot,lots,bit,work,job,jobs,odd`)
+
+// tradeGerunds maps the -ing form of each trade verb to the verb.
+var tradeGerunds = func() map[string]string {
+	m := make(map[string]string, len(tradeAgents))
+	for v := range tradeAgents {
+		m[gerund(v)] = v
+	}
+	return m
+}()
+
+// volunteerPlaces are where unpaid help is given ("the food bank", "a
+// soup kitchen", "the local hospice").
+var volunteerPlaces = wordSet(`bank,kitchen,shelter,hospice,refuge,sanctuary,shop,centre,center,church,mosque,temple,
+synagogue,library,school,hospital,home,club,charity,museum,park,garden,allotment,farm,camp,clinic,pantry`)

@@ -17,7 +17,8 @@ rescued,elderly,grown-up,teenage,newborn,ageing,aging,beloved`)
 
 // groupNouns head groups one joins as a member rather than as an employee ("I joined a book club").
 var groupNouns = wordSet(`club,group,program,programme,team,band,gym,class,choir,community,society,
-association,league,union,church,network,organization,organisation,committee,board,course,circle,crew,movement`)
+association,league,union,church,network,organization,organisation,committee,board,course,circle,crew,movement,
+orchestra,ensemble,troupe,quartet,squad,collective,co-op,cooperative`)
 
 // leftGroupNouns head groups one leaves as a member ("I left the choir").
 var leftGroupNouns = wordSet(`club,group,band,team,gym,choir,program,class`)
@@ -73,7 +74,8 @@ var intoNotTastes = wordSet(`trouble,accident,fight,argument,debt,college,school
 character`)
 
 // fanModifiers may sit before "fan" ("a big fan of jazz").
-var fanModifiers = wordSet(`big,huge,massive,great,lifelong,die-hard,diehard,longtime,long-time,massive,true,real`)
+var fanModifiers = wordSet(`big,huge,massive,great,lifelong,die-hard,diehard,longtime,long-time,true,real,total,complete,
+absolute,serious,proper,hopeless,self-confessed,self-professed,avid,keen`)
 
 // notAversions are "too" complaints about circumstances, not tastes ("Life's too short").
 var notAversions = wordSet(`life,time,world,day,weather,traffic,price,prices,rent,wait,line,queue,year,week,month`)
@@ -131,6 +133,10 @@ time,memory,call,choice,mess,list,deal,move,impact,connection,step,way,promise,a
 booking,joke,comment,noise,peace,use,fun,sure,it,living,breakfast,lunch,dinner,bed,tea,coffee,room,space,
 contact,friendship,arrangement,progress,improvement,amends,sacrifice,commitment,statement,speech,trip`)
 
+// tastedObjects are the abstract objects of "make" that are still things
+// one likes or not ("coffee just isn't doing it for me anymore").
+var tastedObjects = wordSet(`tea,coffee,breakfast,lunch,dinner`)
+
 // startedCreations are things one starts that one then has made ("I started a blog").
 var startedCreations = wordSet(`blog,business,company,podcast,channel,band,club,garden,project,shop,startup,
 nonprofit,charity`)
@@ -167,3 +173,7 @@ var identityBlock = wordSet(`bit,lot,little,while,mess,wreck,fool,sucker,pro,nat
 fan,believer,fun,blast,joy,pleasure,lucky,one,thing,person,big,huge,day,time,moment,journey,work,progress,
 chance,need,must,dream,goal,step,lesson,reminder,sign,start,beginning,bunch,couple,few,number,ton,tons,
 mix,step,good,great,nice,real,true,total,complete,perfect,bad,terrible,better,best,fan`)
+
+// groupActivities are done in a group one belongs to ("I sing in a choir",
+// "I play in a band", "I row for the club").
+var groupActivities = wordSet(`sing,play,dance,row,perform,act,race,compete,swim,run,cycle,ride,drum,volunteer`)

@@ -174,3 +174,6 @@ more,really,too,also,again,anymore,now,lately,recently,together,lol,is,are,was,w
 will,would,can,could,should,may,might,must,do,does,did,not,never,i,you,he,she,we,they,it,them,him,me,us,
 this,these,those,there,here,very,just,even,always,often,sometimes,usually,then,after,before,until,because,
 like,instead,rather,either,whether,how,what,why,where,cause,tho`)
+
+// durationNouns measure a span of time ("after ten years", "within a month").
+var durationNouns = wordSet(`year,month,week,day,decade,summer,winter,while,age,fortnight,semester,term,season`)

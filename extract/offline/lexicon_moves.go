@@ -32,3 +32,7 @@ var permanence = [][]string{{"for", "good"}, {"permanently"}, {"to", "stay"}, {"
 // to Leeds"); other obligations ("I had to learn a new language and handle
 // many details") are left to their own clause.
 var obligedEvents = wordSet(`put,say,sell,move,relocate,give,leave,quit,drop,rehome,rehouse,cancel,reschedule`)
+
+// secondHomes mark a home that is not where the speaker lives ("our
+// holiday cottage", "a summer place").
+var secondHomes = wordSet(`holiday,second,summer,weekend,vacation,beach,ski,winter,investment,buy-to-let`)

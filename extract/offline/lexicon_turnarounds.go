@@ -57,3 +57,13 @@ var evalNounMarks = wordSet(`real,total,complete,absolute,bit,of,massive,huge,pr
 // hassleNouns follow "too much" in an aversion ("vinyl is too much faff",
 // "camping is too much hassle these days").
 var hassleNouns = wordSet(`faff,hassle,effort,work,bother,trouble,fuss,admin,stress`)
+
+// tasteAgents are the nouns of someone keen on a thing ("a coffee
+// drinker", "a chocolate addict", "a film buff"), as "fan" is.
+var tasteAgents = wordSet(`drinker,eater,lover,addict,fiend,junkie,enthusiast,buff,nut,fanatic,aficionado,connoisseur,snob`)
+
+// notTasteKinds are the adjectives and manners before a taste agent that
+// name no thing ("a fussy eater", "a heavy drinker", "a social smoker").
+var notTasteKinds = wordSet(`fussy,picky,light,heavy,big,huge,massive,social,messy,slow,fast,good,bad,healthy,clean,
+emotional,regular,occasional,daily,nervous,hearty,adventurous,serious,casual,moderate,binge,secret,late-night,night,
+stress,comfort,people`)

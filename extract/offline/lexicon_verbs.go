@@ -76,6 +76,7 @@ reserve - - reserving
 stand stood stood -
 handle - - handling
 stomach - - -
+face - - facing
 tolerate - - tolerating
 drink drank drunk -
 eat ate eaten -
@@ -147,6 +148,10 @@ celebrate - - celebrating
 turn - - -
 speak spoke spoken -
 volunteer - - -
+help - - -
+propose - - -
+hand - - -
+retrain - - -
 reschedule - - rescheduling
 shift - - -
 happen - - -

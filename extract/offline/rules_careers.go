@@ -225,18 +225,22 @@ func (r *workRules) freelance(c *clause, i int) bool {
 }
 
 // apprentice: "I'm apprenticing with a carpenter", "I'm training as an
-// electrician": the trade is the speaker's role now.
+// electrician", "I'm retraining as a plumber", "training to be a nurse":
+// the trade is the speaker's role now.
 func (r *workRules) apprentice(c *clause) {
 	i := c.verbAt + 1
 	if c.neg || c.future || c.would || c.modal != "" || !alt("with|as|under|to", c.at(i)) {
 		return
 	}
+	if c.at(i) == "to" && alt("be|become", c.at(i+1)) {
+		i++ // "I'm training to be a plumber"
+	}
 	np := takeNP(c.toks, i+1)
-	if np.empty() || !occupations[np.head()] {
+	if np.empty() || !occupations[np.head()] && !occupations[np.lower()] {
 		return
 	}
 	prefix := "apprentice "
-	if c.verb == "train" {
+	if c.verb == "train" || c.verb == "retrain" {
 		prefix = "trainee "
 	}
 	k := c.said.out.named(prefix+np.lower(), ontology.Concept, 2)
@@ -246,4 +250,20 @@ func (r *workRules) apprentice(c *clause) {
 		art = "an"
 	}
 	c.emit(fx{pred: "WORKS_AS", obj: k, art: art, tmpl: "{S} works as {aO}"})
+}
+
+// studyingToBe: "I'm studying to become a nurse": the trade trained for is
+// the speaker's role now, as a student of it.
+func (r *workRules) studyingToBe(c *clause) bool {
+	i := c.verbAt + 1
+	if c.neg || c.future || c.would || c.modal != "" || c.at(i) != "to" || !alt("be|become", c.at(i+1)) {
+		return false
+	}
+	np := takeNP(c.toks, i+2)
+	if np.empty() || len(np.toks) > 3 || !occupations[np.head()] && !occupations[np.lower()] {
+		return false
+	}
+	k := c.said.out.named("student "+np.lower(), ontology.Concept, 2)
+	c.emit(fx{pred: "WORKS_AS", obj: k, art: "a", tmpl: "{S} is studying to become " + np.det + " " + np.lower() + " ({aO})"})
+	return true
 }

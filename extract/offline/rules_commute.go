@@ -34,9 +34,30 @@ func (r *possessionRules) commuteFrame(c *clause) bool {
 	j := i + 1
 	switch {
 	case lemma == "commute":
+		place, dest := "", ""
+		if alt("to|into", c.at(j)) && commuteDestinations[c.at(j+1)] != "" && alt("by|on", c.at(j+2)) {
+			dest, j = commuteDestinations[c.at(j+1)], j+2 // "I commute to work by bus"
+		} else if alt("to|into", c.at(j)) && commuteDestinations[c.at(j+1)] == "" {
+			// "I commute into Manchester by tram": the town worked in
+			if np := takeNP(c.toks, j+1); np.hasName && isPlaceLike(np) && alt("by|on", c.at(np.next)) {
+				place, j = c.at(j)+" "+np.surface(), np.next
+			}
+		}
 		if c.at(j) == "by" || c.at(j) == "on" {
 			if m, ok := transports[c.at(j+1)]; ok {
 				means, j = m, j+2
+				if dest != "" {
+					c.subj = sp
+					c.emit(fx{pred: "COMMUTES_BY", obj: c.value(means), qual: dest, conf: 0.8,
+						tmpl: "{S} commutes to " + dest + " by {O}", rank: 2})
+					return true
+				}
+				if place != "" {
+					c.subj = sp
+					c.emit(fx{pred: "COMMUTES_BY", obj: c.value(means), qual: "work", conf: 0.8,
+						tmpl: "{S} commutes " + place + " by {O}", rank: 2})
+					return true
+				}
 			}
 		} else if commuteDestinations[c.at(j+1)] != "" || c.at(j) == "to" {
 			return false

@@ -1,6 +1,8 @@
 package offline
 
 import (
+	"strings"
+
 	"github.com/graphmem/graphmem/nlp"
 	"github.com/graphmem/graphmem/ontology"
 )
@@ -229,4 +231,31 @@ func takesObject(c *clause, i int) bool {
 		return false
 	}
 	return !alt("in|last|after|before|for|this|recently|yesterday|earlier|ago|over|because|when|and|but|so", c.at(i))
+}
+
+// ruleProposed: "Tom proposed and I said yes!", "my boyfriend proposed last
+// night": a partner's proposal to the speaker makes them engaged. The
+// proposer must be a person the speaker names or relates to, the verb must
+// stand alone or take "to me" ("she proposed a new plan" is no proposal),
+// and an answer of no in the message keeps it from counting.
+func (r *coupleRules) ruleProposed(c *clause) {
+	sp := c.said.speaker
+	if sp == "" || c.subj == sp || c.neg || c.future || c.would || c.modal != "" || !(c.past || c.perfect) {
+		return
+	}
+	if e, ok := c.said.out.ents[c.subj]; !ok || e.typ != ontology.Person {
+		return
+	}
+	if i := c.verbAt + 1; i < len(c.toks) && !(c.seq(i, "to", "me") || alt("and|but|last|yesterday|on|at|in|this|,|!|.", c.at(i)) || c.toks[i].w == dateTok) {
+		return
+	}
+	text := strings.ToLower(c.said.event.Content)
+	if strings.Contains(text, "said no") || strings.Contains(text, "turned him down") || strings.Contains(text, "turned her down") {
+		return
+	}
+	partner := c.subj
+	c.subj = sp
+	r.status(c, "engaged", false)
+	c.emit(fx{pred: "PARTNER_OF", obj: partner, tmpl: "{S} is engaged to {O}{D}"})
+	c.subj = partner
 }

@@ -3,6 +3,7 @@ package offline
 import (
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/graphmem/graphmem/nlp"
 	"github.com/graphmem/graphmem/ontology"
@@ -271,4 +272,65 @@ func (r *kinRules) petOrPeople(c *clause, i int, neg bool) bool {
 		c.relative(owner, role, relations[role], n)
 	}
 	return true
+}
+
+// caresForRelative: "I look after my dad three days a week", "I care for
+// my mum since her stroke", "I've been looking after my gran": the speaker
+// is a carer, of that relative. A taste ("I don't care for olives") is the
+// taste rules'; looking after a pet or a house names no carer.
+func (r *kinRules) caresForRelative(c *clause) bool {
+	i := c.verbAt + 1
+	if c.neg || c.future || c.would || c.modal != "" || c.past && !c.perfect || c.said.speaker == "" || c.subj != c.said.speaker {
+		return false
+	}
+	if !(c.verb == "look" && c.at(i) == "after" || c.verb == "care" && c.at(i) == "for") || !alt("my|our", c.at(i+1)) {
+		return false
+	}
+	rel, n := c.relativeAt(i+1, c.said.speaker)
+	if rel == "" || c.at(n) == "'s" {
+		return false // "my neighbour's cat"
+	}
+	k := c.said.out.named("carer", ontology.Concept, 2)
+	c.emit(fx{pred: "IS_A", obj: k, art: "a", tmpl: "{S} is {aO}: looks after " + c.said.out.display(rel, false), noDate: true})
+	return true
+}
+
+// livesWith: "my mum moved in with us after her fall", "my sister lives
+// with us", "I live with my boyfriend", "I moved in with my girlfriend":
+// who shares the speaker's home, a fact the place rules (which read where)
+// do not hold. The ontology has no predicate for it; it is kept under the
+// fallback with its verb phrase, so its sentence still answers "who lives
+// with the user?".
+func (r *kinRules) livesWith(c *clause) bool {
+	sp := c.said.speaker
+	if sp == "" || c.neg || c.future || c.would || c.modal != "" || c.usedTo {
+		return false
+	}
+	i := c.verbAt + 1
+	if c.verb == "move" {
+		if c.at(i) != "in" {
+			return false
+		}
+		i++
+	}
+	if c.at(i) != "with" {
+		return false
+	}
+	if c.subj != sp {
+		// a relative with the speaker: "with us", "with me"
+		if !alt("us|me", c.at(i+1)) || !strings.HasPrefix(c.subj, sp+"/") {
+			return false
+		}
+		c.emit(fx{pred: ontology.Fallback, raw: "lives with", obj: sp, tmpl: "{S} lives with {O}", noDate: true})
+		return false // the clause's own rules still read it ("for a few months")
+	}
+	if !alt("my|our", c.at(i+1)) {
+		return false
+	}
+	rel, n := c.relativeAt(i+1, sp)
+	if rel == "" || c.at(n) == "'s" {
+		return false
+	}
+	c.emit(fx{pred: ontology.Fallback, raw: "lives with", obj: rel, tmpl: "{S} lives with {O}", noDate: true})
+	return false
 }

@@ -30,7 +30,20 @@ func (r *placeRules) dwellingScan(c *clause) {
 		}
 	}
 	for i := 0; i < len(t); i++ {
-		if !dwellingNouns[t[i].w] || c.at(i+1) != "in" {
+		// "we're renting in Brighton for now": a home rented or
+		// shared, not named
+		if alt("renting|rent|rents|sharing", t[i].w) && c.at(i+1) == "in" && speakerOpens(t, i) {
+			np := takeNP(t, i+2)
+			if k, _ := c.object(np, ontology.Place, 2); k != "" && isPlaceLike(np) && np.hasName {
+				c.emit(fx{subj: sp, pred: "LIVES_IN", obj: k, conf: 0.8, tmpl: "{S} lives in {O} (renting there)", rank: 1})
+			}
+			continue
+		}
+		if !dwellingNouns[t[i].w] {
+			continue
+		}
+		at, near := dwellingPlace(c, i+1)
+		if at < 0 {
 			continue
 		}
 		former, current, owned := false, false, false
@@ -52,6 +65,9 @@ func (r *placeRules) dwellingScan(c *clause) {
 		if j < 0 || j < i-3 || !alt("my|our|a|an|the", t[j].w) {
 			continue // "my sister's flat in Rome" is hers
 		}
+		if slices.ContainsFunc(t[j+1:i], func(x tok) bool { return secondHomes[x.w] }) {
+			continue // "our holiday cottage near Kendal" is not where they live
+		}
 		det := t[j].w
 		// A home just taken is current even when it is the speaker's
 		// first ("we picked up the keys to our first house in Norwich",
@@ -69,7 +85,7 @@ func (r *placeRules) dwellingScan(c *clause) {
 		default:
 			continue
 		}
-		np := takeNP(t, i+2)
+		np := takeNP(t, at)
 		if !isPlaceLike(np) || !np.hasName {
 			continue
 		}
@@ -78,11 +94,48 @@ func (r *placeRules) dwellingScan(c *clause) {
 			continue
 		}
 		if former {
-			c.emit(fx{subj: sp, pred: "LIVES_IN", obj: k, neg: true, conf: 0.7, tmpl: "{S} used to live in {O}", noDate: true})
+			c.emit(fx{subj: sp, pred: "LIVES_IN", obj: k, neg: true, conf: 0.7, tmpl: "{S} used to live " + pick(near, "in {O}", "near {O}"), noDate: true})
 			continue
 		}
-		c.emit(fx{subj: sp, pred: "LIVES_IN", obj: k, conf: 0.8, tmpl: "{S} lives in {O} (" + words(t[j:i+1]) + " there)", rank: 1})
+		c.emit(fx{subj: sp, pred: "LIVES_IN", obj: k, conf: 0.8, tmpl: "{S} lives " + pick(near, "in {O}", "near {O}") + " (" + words(t[j:i+1]) + " there)", rank: 1})
 	}
+}
+
+// dwellingPlace finds the place a dwelling noun ending at i-1 is placed
+// in: "in Leith", "near Kendal", "just outside Hexham", "on the outskirts
+// of Leeds", after a copula ("our new place is in Glasgow") or a "with"
+// of whom it is shared ("a flat with two nurses in Cardiff"). It returns
+// the index of the place's phrase, and whether the home is near it rather
+// than in it; -1 when no place follows.
+func dwellingPlace(c *clause, i int) (int, bool) {
+	if alt("is|'s", c.at(i)) {
+		i++
+	}
+	if c.at(i) == "with" {
+		for k := i + 1; k < len(c.toks) && k <= i+5; k++ {
+			if c.at(k) == "in" {
+				return k + 1, false
+			}
+		}
+		return -1, false
+	}
+	if c.at(i) == "just" || c.at(i) == "right" {
+		i++
+	}
+	switch {
+	case c.at(i) == "in":
+		return i + 1, false
+	case alt("near|outside", c.at(i)):
+		if c.at(i+1) == "of" {
+			i++
+		}
+		return i + 1, true
+	case c.seq(i, "close", "to"):
+		return i + 2, true
+	case c.seq(i, "on", "the") && alt("outskirts|edge", c.at(i+2)) && c.at(i+3) == "of":
+		return i + 4, true
+	}
+	return -1, false
 }
 
 // speakerOpens reports whether the words before index v are the speaker's

@@ -37,6 +37,8 @@ func (c *clause) frequencyAt(i int) (string, int) {
 		if t[min(j, len(t)-1)].kind == nlp.Word && j < len(t) && c.at(j) == dateTok {
 			return "", i
 		}
+	case alt("at|on", c.at(i)) && c.at(i+1) == "weekends":
+		return "at weekends", i + 2
 	case c.at(i) == "on":
 		var days []string
 		j := i + 1
@@ -53,6 +55,14 @@ func (c *clause) frequencyAt(i int) (string, int) {
 		}
 		if len(days) > 0 {
 			return strings.Join(days, " and "), j
+		}
+	case alt("most|many", c.at(i)):
+		// "most Sundays", "most weekends"
+		if d, ok := nlp.ParseWeekday(c.at(i + 1)); ok && strings.HasSuffix(c.at(i+1), "s") {
+			return c.at(i) + " " + d.String() + "s", i + 2
+		}
+		if alt("weekends|evenings|mornings|nights|days|weeks", c.at(i+1)) {
+			return words(t[i : i+2]), i + 2
 		}
 	case alt("once|twice", c.at(i)) || (t[min(i, len(t)-1)].kind == nlp.Number || valueWords[c.at(i)]) && alt("times|x", c.at(i+1)):
 		j := i + 1
@@ -72,12 +82,38 @@ func (c *clause) frequencyAt(i int) (string, int) {
 func (r *hobbyRules) routineScan(c *clause) {
 	sp := c.said.speaker
 	t := c.toks
-	if sp == "" || !alt("i|we", c.at(0)) || c.hedge {
+	if sp == "" || c.hedge {
 		return
 	}
-	i := 1
-	for alt("usually|always|normally|now|still|generally|typically|also|regularly|try|to|'ve|have|started|been|'m|am", c.at(i)) {
+	// "Every Saturday morning I'm at the allotment": the frequency said first
+	fronted, s := c.frequencyAt(0)
+	if fronted != "" {
+		for alt("morning|mornings|evening|evenings|afternoon|afternoons|night|nights", c.at(s)) {
+			fronted += " " + c.at(s)
+			s++
+		}
+	}
+	if !alt("i|we", c.at(s)) {
+		return
+	}
+	i := s + 1
+	be := false
+	for alt("usually|always|normally|now|still|generally|typically|also|regularly|try|to|'ve|have|started|been|'m|am|'re|are", c.at(i)) {
+		be = be || alt("'m|am|'re|are", c.at(i))
 		i++
+	}
+	if be && alt("at|down|up|out", c.at(i)) {
+		// "I'm at the allotment every Saturday", "most Sundays I'm down
+		// at the climbing wall": a place one is at, habitually
+		if c.at(i) != "at" && c.at(i+1) == "at" {
+			i++
+		}
+		np := takeNP(t, i+1)
+		if c.at(i) != "at" || np.empty() || np.det != "the" || np.hasName || len(np.toks) > 3 {
+			return
+		}
+		r.routineAt(c, np.lower(), fronted, np.next)
+		return
 	}
 	lemma, form, ok := verbOf(c.at(i))
 	if !ok || form == formPast || form == formPart {
@@ -105,20 +141,33 @@ func (r *hobbyRules) routineScan(c *clause) {
 	default:
 		return
 	}
-	for k := j; k < len(t) && k < j+6; k++ {
-		if freq, _ := c.frequencyAt(k); freq != "" {
-			if alt("to|into", c.at(j)) && commuteDestinations[c.at(j+1)] != "" {
-				return // "I cycle to work every day" is a commute
-			}
-			on := ""
-			if c.at(k) == "on" {
+	if alt("to|into", c.at(j)) && commuteDestinations[c.at(j+1)] != "" {
+		return // "I cycle to work every day" is a commute
+	}
+	r.routineAt(c, activity, fronted, j)
+}
+
+// routineAt emits the routine of an activity (or a place one goes to) when
+// a frequency was said before the subject (fronted) or is said within six
+// words after j.
+func (r *hobbyRules) routineAt(c *clause, activity, fronted string, j int) {
+	freq, on := fronted, ""
+	if fronted != "" && c.at(0) == "on" {
+		on = "on "
+	}
+	for k := j; freq == "" && k < len(c.toks) && k < j+6; k++ {
+		if f, _ := c.frequencyAt(k); f != "" {
+			freq = f
+			if c.at(k) == "on" && !strings.HasPrefix(f, "at ") {
 				on = "on "
 			}
-			c.emit(fx{subj: sp, pred: "HAS_ROUTINE", obj: c.value(freq), qual: strings.TrimPrefix(activity, "the "),
-				conf: 0.8, tmpl: "{S} goes " + routineVerb(activity) + " " + on + "{O}", noDate: true})
-			return
 		}
 	}
+	if freq == "" {
+		return
+	}
+	c.emit(fx{subj: c.said.speaker, pred: "HAS_ROUTINE", obj: c.value(freq), qual: strings.TrimPrefix(activity, "the "),
+		conf: 0.8, tmpl: "{S} goes " + routineVerb(activity) + " " + on + "{O}", noDate: true})
 }
 
 // routineVerb phrases the activity of a routine after "goes".

@@ -29,10 +29,79 @@ func (r *tasteRules) actsOnMeFrame(c *clause) bool {
 	}
 	pol := actingPolarity(c, v)
 	np, ok := subjectBefore(t, v, "really|just|always|still|kind|sort|honestly")
-	if !ok || !judgedKind(np) {
+	// A single mass noun ("coffee", "jazz") is a kind too when the words
+	// can only judge a kind ("does nothing for me", "isn't doing it for
+	// me") or the clause marks a change ("opera bores me now").
+	kind := judgedKind(np) || oneBareKind(np) && (alt("does|do|is|are|doesn't|don't", t[v].w) || c.cessation || c.now)
+	if !ok || !kind {
 		return false
 	}
-	return r.judge(c, np, pol, pick(pol < 0, "enjoys {O}", "doesn't enjoy {O}"))
+	phrase := pick(pol < 0, "enjoys {O}", "doesn't enjoy {O}")
+	if pol < 0 && c.cessation {
+		phrase = "no longer enjoys {O}"
+	}
+	return r.judge(c, np, pol, phrase)
+}
+
+// noMoreFrame: "no more cheese for me", "so no more late-night takeaways
+// for me": a thing given up, said without a verb.
+func (r *tasteRules) noMoreFrame(c *clause) bool {
+	i := 0
+	for i < len(c.toks) && !c.seq(i, "no", "more") {
+		i++
+	}
+	if i >= len(c.toks) {
+		return false
+	}
+	np := takeNP(c.toks, i+2)
+	if c.seq(np.next, "for", "me") && judgedKind(np) || oneBareKind(np) && c.seq(np.next, "for", "me") {
+		k, _ := c.object(np, "", 0)
+		if k == "" {
+			return false
+		}
+		subj := c.subj
+		c.subj = c.said.speaker
+		c.emit(fx{subj: c.said.speaker, pred: "LIKES", obj: k, neg: true, conf: 0.7, strength: 0.6, tmpl: "{S} has given up {O} (no more for them)", noDate: true})
+		c.subj = subj
+		return i <= 1 // "I've gone vegan so no more cheese for me": the clause's own rules read the rest
+
+	}
+	return false
+}
+
+// replacedFrame: "cycling has replaced running for me", "oat milk has
+// replaced cow's milk in my coffee", "tea has taken over from coffee as
+// my morning drink": the newer taste in, the older out.
+func (r *tasteRules) replacedFrame(c *clause) bool {
+	np := takeNP(c.toks, 0)
+	if !judgedKind(np) && !oneBareKind(np) {
+		return false
+	}
+	i := np.next
+	if alt("has|have|'s|'ve", c.at(i)) {
+		i++
+	}
+	switch {
+	case alt("replaced|replace|replaces", c.at(i)):
+		i++
+	case alt("taken|took", c.at(i)) && c.seq(i+1, "over", "from"):
+		i += 3
+	default:
+		return false
+	}
+	old := takeNP(c.toks, i)
+	if !judgedKind(old) && !oneBareKind(old) || !(c.seq(old.next, "for", "me") || alt("as|in", c.at(old.next)) && alt("my|our", c.at(old.next+1))) {
+		return false // "the new system replaced the old one": no taste of the speaker's
+	}
+	k, _ := c.object(np, "", 0)
+	ko, _ := c.object(old, "", 0)
+	if k == "" || ko == "" {
+		return false
+	}
+	c.subj = c.said.speaker
+	c.emit(fx{subj: c.said.speaker, pred: "LIKES", obj: k, conf: 0.75, strength: 0.7, tmpl: "{S} now prefers {O} (it replaced " + old.surface() + ")", noDate: true})
+	c.emit(fx{subj: c.said.speaker, pred: "LIKES", obj: ko, neg: true, conf: 0.7, strength: 0.6, tmpl: "{S} no longer likes {O} as much (replaced by " + np.surface() + ")", noDate: true})
+	return true
 }
 
 // actingPolarity reads a verb of the thing acting on the speaker at v:
@@ -54,6 +123,8 @@ func actingPolarity(c *clause, v int) int {
 		return -1 // "sushi doesn't do it for me anymore"
 	case alt("does|do", w) && c.seq(v+1, "it", "for", "me"):
 		return 1 // "jazz really does it for me"
+	case alt("isn't|aren't", w) && c.seq(v+1, "doing", "it", "for", "me"), alt("is|are|'s|'re", w) && c.seq(v+1, "not", "doing", "it", "for", "me"):
+		return -1 // "coffee just isn't doing it for me anymore"
 	case alt("grates|grate", w) && c.seq(v+1, "on", "me"):
 		return -1
 	case alt("leaves|leave", w) && c.seq(v+1, "me", "cold"):
@@ -211,6 +282,9 @@ func (r *tasteRules) cannotEndure(c *clause) bool {
 	if !c.neg || c.modal == "" && !c.cessation || c.future {
 		return false
 	}
+	if c.verb == "do" && !c.cessation {
+		return false // "I can't do yoga because of my knee" is an ability; "I can't do musicals anymore" a taste lost
+	}
 	return r.emitTaste(c, c.verbAt+1, "DISLIKES", "can't "+c.verb)
 }
 
@@ -218,6 +292,16 @@ func (r *tasteRules) cannotEndure(c *clause) bool {
 // adverbs that trail it ("sushi completely", "jazz anymore").
 func (r *tasteRules) emitTaste(c *clause, i int, pred, phrase string) bool {
 	items, _ := takeList(c.toks, i)
+	if len(items) == 0 && alt("it|them", c.at(i)) || len(items) == 1 && len(items[0].toks) == 1 && alt("it|them", items[0].toks[0].w) {
+		// "I used to hate olives, but now I can't get enough of them":
+		// the thing of the taste turned around, when the clause marks
+		// the turn
+		if k := c.tasteRef(); k != "" && (c.now || c.usedTo || c.again || c.cessation) && !alt("here|there|when|if|that", c.at(i+1)) {
+			c.emit(fx{pred: pred, obj: k, conf: 0.7, strength: 0.7, tmpl: "{S} " + phrase + " {O}", noDate: true})
+			return true
+		}
+		return false
+	}
 	done := false
 	for _, np := range items {
 		np = trimTrailingAdverbs(np)
@@ -417,4 +501,79 @@ func (r *tasteRules) neverSayNo(c *clause) bool {
 		return false
 	}
 	return r.emitTaste(c, c.verbAt+3, "LIKES", "never says no to")
+}
+
+// pleasureFrame: "my guilty pleasure is reality TV", "my biggest weakness
+// is salted caramel", "my current obsession is sourdough": a liking said
+// by what it is to the speaker, as myThingFrame reads "X is my thing".
+func (r *tasteRules) pleasureFrame(c *clause) bool {
+	if !alt("my|our", c.at(0)) {
+		return false
+	}
+	i := 1
+	for i < 3 && alt("biggest|one|secret|current|latest|new|real|only|little|ultimate|absolute", c.at(i)) {
+		i++
+	}
+	switch {
+	case c.seq(i, "guilty", "pleasure"), c.seq(i, "comfort", "food"):
+		i += 2
+	case alt("weakness|vice|obsession|addiction|indulgence|kryptonite|passion", c.at(i)):
+		i++
+	default:
+		return false
+	}
+	j, ok, neg, _ := c.copulaAt(i)
+	if !ok || neg {
+		return false
+	}
+	items, _ := takeList(c.toks, j)
+	read := false
+	for _, np := range items {
+		np = trimTrailingAdverbs(np)
+		if !usableObject(np) || np.det == "my" || np.det == "our" {
+			continue
+		}
+		if typ, _ := classify(np); typ == ontology.Person {
+			continue
+		}
+		k, _ := c.object(np, "", 0)
+		if k == "" {
+			continue
+		}
+		c.subj = c.said.speaker
+		c.emit(fx{subj: c.said.speaker, pred: "LIKES", obj: k, conf: 0.8, strength: 0.8,
+			tmpl: "{S} loves {O} (" + words(c.toks[1:i]) + ")"})
+		read = true
+	}
+	return read
+}
+
+// getAlongFrame: "spicy food and I don't get along", "dairy and I don't
+// get on anymore": an aversion said as a falling-out with a kind of thing.
+// A person ("my boss and I don't get along") is a relation, not a taste.
+func (r *tasteRules) getAlongFrame(c *clause) bool {
+	np := takeNP(c.toks, 0)
+	if np.empty() || c.at(np.next) != "and" || c.at(np.next+1) != "i" || !judgedKind(np) {
+		return false
+	}
+	i := np.next + 2
+	if !alt("don't|do|never|really|just", c.at(i)) {
+		return false
+	}
+	for i < np.next+5 && alt("don't|do|not|never|really|just", c.at(i)) {
+		i++
+	}
+	if !(c.at(i) == "get" && alt("along|on", c.at(i+1)) || c.at(i) == "agree") {
+		return false
+	}
+	if typ, _ := classify(np); typ == ontology.Person {
+		return false
+	}
+	k, _ := c.object(np, "", 0)
+	if k == "" {
+		return false
+	}
+	c.subj = c.said.speaker
+	c.emit(fx{subj: c.said.speaker, pred: "DISLIKES", obj: k, conf: 0.7, strength: 0.6, tmpl: "{S} doesn't get along with {O}", noDate: true})
+	return true
 }

@@ -284,6 +284,23 @@ func (r *tasteRules) fandom(c *clause, i int, neg bool) bool {
 		r.fanOf(c, inner, neg)
 		return true
 	}
+	// "a big coffee drinker", "not much of a beer drinker", "a chocolate
+	// addict": what one consumes or is keen on, said by the consumer's
+	// noun. The thing must be a noun ("a fussy eater" names none).
+	if !np.empty() && tasteAgents[np.head()] && len(np.toks) > 1 && !np.hasName {
+		inner := nounPhrase{toks: np.toks[:len(np.toks)-1], det: ""}
+		if notTasteKinds[inner.toks[0].w] {
+			return false
+		}
+		k, _ := c.object(inner, "", 0)
+		if k == "" {
+			return false
+		}
+		agent := np.lower()
+		c.emit(fx{pred: "LIKES", obj: k, neg: neg, strength: 0.7, conf: 0.8,
+			tmpl: pick(neg, "{S} is a "+agent+" (likes {O})", "{S} is not much of a "+agent+" (doesn't much like {O})")})
+		return true
+	}
 	return false
 }
 

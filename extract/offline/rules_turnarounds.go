@@ -78,7 +78,7 @@ func judgedKind(np nounPhrase) bool {
 		return false
 	}
 	h := np.head()
-	if abstractObjects[h] || notAversions[h] || pronounObjects[h] || isVagueGerund(np.toks[0].w) ||
+	if abstractObjects[h] && !tastedObjects[h] || notAversions[h] || pronounObjects[h] || isVagueGerund(np.toks[0].w) ||
 		alt("having|getting|being|seeing|knowing|feeling|hearing|spending|finding|meeting", np.toks[0].w) {
 		return false // "having another family is great" judges a situation, not a taste
 	}
@@ -165,7 +165,7 @@ func oneBareKind(np nounPhrase) bool {
 		return false
 	}
 	h := np.head()
-	if abstractObjects[h] || notAversions[h] || pronounObjects[h] || isVagueGerund(h) ||
+	if abstractObjects[h] && !tastedObjects[h] || notAversions[h] || pronounObjects[h] || isVagueGerund(h) ||
 		alt("work|job|school|uni|home|family|everything|nothing|things|business|traffic|weather", h) {
 		return false
 	}

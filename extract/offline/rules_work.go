@@ -42,7 +42,18 @@ func (r *workRules) ruleWork(c *clause) {
 			r.explicitRole(c, np, neg)
 			i = np.next
 		default:
-			return
+			// "I work nights stacking shelves at Tesco": the trade
+			// said as what the work is spent doing.
+			agent, ok := tradeAgents[tradeGerunds[c.at(i)]]
+			if !ok || neg || k > 0 {
+				return
+			}
+			role, next := tradeRole(c, i+1, agent)
+			if role == "" || !alt("at|for|with", c.at(next)) {
+				return
+			}
+			r.tradeRole(c, role)
+			i = next
 		}
 	}
 }
@@ -186,11 +197,25 @@ func (r *workRules) livingScan(c *clause) {
 }
 
 // ruleVolunteer: "I volunteer at the animal shelter".
-func (r *workRules) ruleVolunteer(c *clause) {
-	if c.neg || c.modal != "" || c.would || c.future || !alt("at|for|with", c.at(c.verbAt+1)) {
+func (r *workRules) ruleVolunteer(c *clause) { r.volunteerAt(c, c.verbAt+1) }
+
+// ruleHelpOut: "I help out at the food bank on Saturdays": unpaid work,
+// read as volunteering when the place is an organisation or a workplace.
+func (r *workRules) ruleHelpOut(c *clause) {
+	if c.at(c.verbAt+1) == "out" {
+		r.volunteerAt(c, c.verbAt+2)
+	}
+}
+
+// volunteerAt reads the place of unpaid work from i ("at the animal shelter").
+func (r *workRules) volunteerAt(c *clause, i int) {
+	if c.neg || c.modal != "" || c.would || c.future || !alt("at|for|with", c.at(i)) {
 		return
 	}
-	np := takeNP(c.toks, c.verbAt+2)
+	np := takeNP(c.toks, i+1)
+	if c.verb == "help" && !isOrgLike(np) && !knownOrgs[np.key()] && !isWorkplaceKind(np) && !volunteerPlaces[np.head()] {
+		return // "I help out with the kids"
+	}
 	if k, art := c.object(np, ontology.Organization, 1); k != "" {
 		if np.det == "the" && !np.hasName {
 			art = "the"
@@ -337,7 +362,15 @@ func (r *workRules) roleAfter(c *clause, i int) {
 // memberOf: "I'm a member of the choir", "I'm part of a book club".
 func (r *workRules) memberOf(c *clause, np nounPhrase, neg bool) {
 	if k, _ := c.object(np, ontology.Organization, 1); k != "" {
-		c.emit(fx{pred: "MEMBER_OF", obj: k, neg: neg, tmpl: pick(neg, "{S} is a member of {O}", "{S} is no longer a member of {O}"), noDate: true})
+		// an unnamed group keeps its article: "a member of a book club"
+		art := ""
+		if !np.hasName {
+			art = pick(np.det == "the", "a", "the")
+			if art == "a" && strings.ContainsRune("aeiou", rune(np.lower()[0])) {
+				art = "an"
+			}
+		}
+		c.emit(fx{pred: "MEMBER_OF", obj: k, neg: neg, art: art, tmpl: pick(neg, "{S} is a member of {aO}", "{S} is no longer a member of {aO}"), noDate: true})
 	}
 }
 
@@ -416,4 +449,141 @@ func (r *recognizers) droppedPursuit(c *clause) bool {
 		return true
 	}
 	return false
+}
+
+// tradeScan reads a job said as the work done for an employer: "I design
+// kitchens for a firm in Leeds" (a kitchen designer at a firm in Leeds), "I
+// manage a team at a call centre", "I cook at a Thai restaurant". Three
+// things must hold, so that an errand or a hobby is not read as a job: the
+// verb names a trade (tradeAgents: "buy" and "visit" do not), it is said
+// by the speaker in the present ("I designed a logo for a charity once" is
+// an occasion), and the phrase after "for" or "at" is an employer (a
+// workplace or an organisation, not "for my mum"). The verbs need not be
+// ones another rule reads, so the clause is read from its words, as
+// livingScan does.
+func (r *workRules) tradeScan(c *clause) {
+	t := c.toks
+	if c.said.speaker == "" || c.hedge || len(t) < 4 || t[0].w != "i" {
+		return
+	}
+	v := 1
+	for v < len(t) && v < 3 && alt("also|mostly|mainly|now|still|currently|actually|basically|just", t[v].w) {
+		v++
+	}
+	agent, ok := tradeAgents[c.at(v)]
+	if !ok || t[v].kind != nlp.Word {
+		return
+	}
+	role, at := tradeRole(c, v+1, agent)
+	if role == "" || !alt("for|at", c.at(at)) {
+		return
+	}
+	org := takeNP(t, at+1)
+	if !isOrgLike(org) && !knownOrgs[org.key()] && !isWorkplaceKind(org) {
+		return
+	}
+	subj := c.subj
+	c.subj = c.said.speaker
+	r.tradeRole(c, role)
+	r.employer(c, org, false, "")
+	c.subj = subj
+}
+
+// tradeRole reads the object of a trade verb from i and names the worker:
+// "kitchens" and "designer" make "kitchen designer"; an object that names
+// nothing leaves the agent alone ("repairer"), and so does no object, for
+// the trades said without one (tradeAlone: "I cook at a bistro"). It returns "" when the
+// object is a person or a pronoun ("I train my kids"), and the index after
+// the object and any adverbial of work ("nights", "part-time").
+func tradeRole(c *clause, i int, agent string) (string, int) {
+	if alt("for|at", c.at(i)) {
+		if !tradeAlone[agent] {
+			return "", i // "I train at a gym" is exercise, "I cook at a bistro" a job
+		}
+		return agent, i
+	}
+	np := takeNP(c.toks, i)
+	if !np.empty() && len(np.toks) == 1 && tradeVagueObjects[np.toks[0].w] {
+		return agent, skipWorkAdverbial(c, np.next) // "I fix things for a charity"
+	}
+	if np.empty() || !alt("|a|an|the", np.det) || np.hasName || len(np.toks) > 3 || pronounObjects[np.toks[0].w] ||
+		particles[np.toks[0].w] {
+		return "", i // "I pick up my prescription at the pharmacy"
+	}
+	if typ, _ := classify(np); typ == ontology.Person {
+		return "", i
+	}
+	next := skipWorkAdverbial(c, np.next)
+	if tradeVagueObjects[np.head()] {
+		return agent, next
+	}
+	words := make([]string, 0, len(np.toks))
+	for _, t := range np.toks[:len(np.toks)-1] {
+		words = append(words, t.w)
+	}
+	words = append(words, np.head(), agent)
+	return strings.Join(words, " "), next
+}
+
+// tradeRole emits the worker named by tradeRole as the subject's job.
+func (r *workRules) tradeRole(c *clause, role string) {
+	k := c.said.out.named(role, ontology.Concept, 2)
+	art := "a"
+	if strings.ContainsRune("aeiou", rune(role[0])) {
+		art = "an"
+	}
+	c.emit(fx{pred: "WORKS_AS", obj: k, art: art, tmpl: "{S} works as {aO}"})
+}
+
+// inGroup reads a group the subject is in, from i: "(I'm in) a book club",
+// "(I sing in) the church choir", "(I play in) a five-a-side league". The
+// phrase's head must be a kind of group (groupNouns less those one is in
+// without belonging: a class, a course, a gym).
+func (r *workRules) inGroup(c *clause, i int, neg bool) bool {
+	np := takeNP(c.toks, i)
+	if np.empty() || len(np.toks) > 4 || !groupNouns[np.head()] || alt("class|course|gym|program|programme|board", np.head()) {
+		return false
+	}
+	r.memberOf(c, np, neg)
+	return true
+}
+
+// playsIn reads the group an activity is done in: "I sing in a choir on
+// Tuesday nights", "I play in a five-a-side league", "I row for the
+// university club". The activity itself is its verb's rule's; this adds
+// the membership. A one-off ("I sang in a choir at school") is past.
+func (r *workRules) playsIn(c *clause) {
+	if c.neg || c.future || c.would || c.modal != "" || c.past && !c.perfect {
+		return
+	}
+	for k := c.verbAt + 1; k < len(c.toks) && k <= c.verbAt+4; k++ {
+		if alt("in|with|for", c.at(k)) && alt("a|the|our|my|an", c.at(k+1)) {
+			if r.inGroup(c, k+1, false) {
+				return
+			}
+		}
+	}
+}
+
+// gaveNotice: "I handed in my notice at the bank", "I've put in my notice
+// with Initech", "I gave notice at work": the speaker is leaving that job
+// (closed now; a notice period is not modelled).
+func (r *workRules) gaveNotice(c *clause) bool {
+	i := c.verbAt + 1
+	if c.neg || c.future || c.would || c.modal != "" || !(c.past || c.perfect) {
+		return false
+	}
+	if c.at(i) == "in" {
+		i++
+	}
+	if alt("my|his|her|their|our", c.at(i)) {
+		i++
+	}
+	if c.at(i) != "notice" {
+		return false
+	}
+	if alt("at|with|to", c.at(i+1)) {
+		r.employer(c, takeNP(c.toks, i+2), true, "handed in notice at")
+	}
+	return true
 }
