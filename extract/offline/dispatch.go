@@ -153,6 +153,7 @@ func newRecognizers() *recognizers {
 	r.frames = []func(*clause) bool{
 		r.favourites.favouriteFrame,      // "my favourite food is sushi", "Tea is my favourite drink"
 		r.favourites.habitFavouriteFrame, // "Pho is the dish I order most", "X has overtaken Y as my go-to Z"
+		r.favourites.alwaysForMeFrame,    // "whenever we get takeaway, it's always rogan josh for me"
 		r.hobbies.hobbyListFrame,         // "my hobbies are painting, hiking and reading"
 		r.budgets.budgetFrame,            // "my budget for the trip is 2000 euros"
 		r.measures.measureFrame,          // "my rent went up to 1,450", "I weigh 72 kg", "my 31st parkrun"

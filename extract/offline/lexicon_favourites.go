@@ -46,3 +46,10 @@ var timeAdverbials = [][]string{{"these", "days"}, {"now"}, {"right", "now"}, {"
 // mean as a favourite ("Teal is my colour"), unlike "Sam is my brother".
 var impliedFavourites = wordSet(`colour,color,flavour,flavor,drink,tipple,poison,song,tune,sport,team,genre,era,
 season,scent,perfume,cocktail,snack,treat,jam,anthem`)
+
+// occasionCategories name the category of a habitual choice by the
+// occasion a message names ("whenever we get takeaway, it's always...").
+var occasionCategories = map[string]string{"takeaway": "takeaway order", "takeout": "takeaway order",
+	"take-away": "takeaway order", "delivery": "takeaway order", "chippy": "takeaway order", "pub": "drink", "bar": "drink",
+	"breakfast": "breakfast", "brunch": "brunch", "lunch": "lunch", "dessert": "dessert", "cinema": "snack",
+	"restaurant": "dish"}

@@ -102,6 +102,15 @@ func (c *clause) relative(owner, role string, rel relation, name string) string 
 		tmpl = "{S} is married to {O} ({S's} {Q})||{S} has a {Q}"
 	case "PARTNER_OF":
 		tmpl = "{S} is in a relationship with {O} ({S's} {Q})||{S} has a {Q}"
+		if rel.label == "fiance" || rel.label == "fiancee" {
+			// "a gift for my fiancée Priya": said in passing, it is
+			// news that the speaker is engaged, and to whom
+			tmpl = "{S} is engaged to {O} ({S's} {Q})||{S} has a {Q} (engaged)"
+			if owner == c.said.speaker {
+				k := b.named("engaged", ontology.Concept, 2)
+				c.emit(fx{subj: owner, pred: "HAS_STATUS", obj: k, conf: 0.8, tmpl: "{S} is engaged", noDate: true})
+			}
+		}
 	case "FRIEND_OF", "COLLEAGUE_OF", "KNOWS", "RELATIVE_OF", "CHILD_OF":
 		tmpl = "{O} is {S's} {Q}"
 	}

@@ -1,9 +1,12 @@
 package offline
 
 import (
+	"unicode"
+
 	"strings"
 
 	"github.com/graphmem/graphmem/nlp"
+	"github.com/graphmem/graphmem/ontology"
 )
 
 // Favourites said by habit or object first, without "my favourite ... is":
@@ -200,4 +203,51 @@ func (r *favouriteRules) overtake(c *clause, np nounPhrase, i int) bool {
 		return true
 	}
 	return false
+}
+
+// alwaysForMeFrame: "whenever we get takeaway, it's always lamb rogan josh
+// for me", "at the pub it's always a pint of Guinness for me": a habitual
+// choice, said as what it always is for the speaker. The category comes
+// from the occasion the message names (occasionCategories: a takeaway is
+// a takeaway order, the pub a drink); without one it is a liking.
+func (r *favouriteRules) alwaysForMeFrame(c *clause) bool {
+	sp := c.said.speaker
+	if sp == "" || c.hedge {
+		return false
+	}
+	// the occasion may open the clause: "when we eat out it's always..."
+	k := 0
+	for k < 8 && k+2 < len(c.toks) && !(c.at(k) == "it" && alt("is|'s", c.at(k+1)) && alt("always|usually|invariably", c.at(k+2))) {
+		k++
+	}
+	if k >= 8 || k+2 >= len(c.toks) {
+		return false
+	}
+	np := takeNP(c.toks, k+3)
+	if !c.seq(np.next, "for", "me") || !usableObject(np) || np.det == "my" || np.det == "our" {
+		return false
+	}
+	if typ, _ := classify(np); typ == ontology.Person || typ == ontology.Place {
+		return false
+	}
+	cat := ""
+	for _, w := range strings.FieldsFunc(strings.ToLower(c.said.event.Content), func(r rune) bool {
+		return !unicode.IsLetter(r) && r != '-'
+	}) {
+		if occasionCategories[w] != "" {
+			cat = occasionCategories[w]
+			break
+		}
+	}
+	c.subj = sp
+	if cat != "" {
+		r.favourite(c, sp, cat, []nounPhrase{np}, false, c.now)
+		return true
+	}
+	key, _ := c.object(np, "", 0)
+	if key == "" {
+		return false
+	}
+	c.emit(fx{subj: sp, pred: "LIKES", obj: key, conf: 0.75, strength: 0.7, tmpl: "{S} always has {O}", noDate: true})
+	return true
 }
