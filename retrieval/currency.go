@@ -108,10 +108,18 @@ func (r *search) currency(ctx context.Context) error {
 			c.vecRead = true
 		}
 	}
+	// A turn's topic is read from its words, or, when they say none
+	// plainly, from the fact read from it that brought it here: "I'm
+	// learning Japanese on Duolingo" reads as no topic, "The user is
+	// learning Japanese" as study (facts are phrased like the topics'
+	// prototypes).
 	topicOf := map[*candidate]string{}
 	for _, c := range stmts {
 		if c.vec != nil && !c.terse {
 			topicOf[c] = r.s.topics.Read(c.vec).Topic
+			if topicOf[c] == "" && c.factVec != nil {
+				topicOf[c] = r.s.topics.Read(c.factVec).Topic
+			}
 		}
 	}
 	if weighBy != "" {
@@ -147,6 +155,9 @@ func (r *search) currency(ctx context.Context) error {
 		a, ok := askedAffinity[c]
 		if !ok {
 			a = r.s.topics.Affinity(c.vec, asked)
+			if c.factVec != nil {
+				a = max(a, r.s.topics.Affinity(c.factVec, asked))
+			}
 			askedAffinity[c] = a
 		}
 		return a

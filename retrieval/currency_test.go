@@ -657,3 +657,64 @@ func TestOutdatedFactsByAmount(t *testing.T) {
 		}
 	}
 }
+
+// turnFactVectors is fakeVectors whose hits carry the vector of a fact read
+// from the turn, as the vector cache returns it for a question about the
+// user.
+type turnFactVectors struct {
+	fakeVectors
+	facts map[string]string // turn id → the fact's sentence
+}
+
+func (f turnFactVectors) VectorSearch(ctx context.Context, sc graph.SearchScope, vq graph.VectorQuery) ([]graph.VectorHit, error) {
+	hits, err := f.fakeVectors.VectorSearch(ctx, sc, vq)
+	for i := range hits {
+		if s, ok := f.facts[hits[i].Raw.ID]; ok {
+			// the cache scores a turn by the best of its text and facts
+			v, _ := conceptEmbedder{}.Embed(ctx, []string{s})
+			hits[i].FactVec = v[0]
+			hits[i].Score = max(hits[i].Score, (1+knowledge.Cosine(vq.Vec, v[0]))/2)
+		}
+	}
+	return hits, err
+}
+
+// TestTopicOfATurnFromItsFact: a turn whose words read as no topic (a
+// parade through Lisbon) speaks of the home by the fact read from it
+// ("The user lives in Lisbon"), so a newer statement on the home
+// supersedes it; without the fact it is current, if found at all.
+func TestTopicOfATurnFromItsFact(t *testing.T) {
+	t.Parallel()
+	jan := time.Date(2024, 1, 10, 9, 0, 0, 0, time.UTC)
+	jun := time.Date(2024, 6, 2, 9, 0, 0, 0, time.UTC)
+	turn := func(id, content string, at time.Time) graph.RawEvent {
+		return graph.RawEvent{NewRawEvent: graph.NewRawEvent{ID: id, Kind: graph.RawMessage, Role: "user", Content: content, OccurredAt: at},
+			SessionID: "s-" + id}
+	}
+	raws := []graph.RawEvent{
+		turn("old", "We marched with flags and drums through Lisbon.", jan),
+		turn("new", "We finally settled into our new flat in Oslo.", jun),
+	}
+	for _, withFact := range []bool{true, false} {
+		facts := map[string]string{}
+		if withFact {
+			facts["old"] = "The user lives in Lisbon"
+		}
+		g := &fakeGraph{raws: raws}
+		s, err := New(Deps{Text: g, Graph: g, Context: unusedContextStore{}, Views: unusedViews{}, Counter: zeroCounter{},
+			Embedder: conceptEmbedder{}, Vectors: turnFactVectors{fakeVectors{raws}, facts}, Topics: knowledge.NewTopicReader(conceptEmbedder{}),
+			Now: func() time.Time { return jun.Add(24 * time.Hour) }}, Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, byID := searchByID(t, s, "Where does the user live now?")
+		old, ok := byID["old"]
+		if !ok && withFact {
+			t.Fatal("the older turn was not found by its fact")
+		}
+		if superseded := old.Status == StatusSuperseded && old.SupersededBy == "new"; superseded != withFact {
+			t.Errorf("with fact %v: older turn status %q by %q, want superseded only when its fact speaks of the home (%s)",
+				withFact, old.Status, old.SupersededBy, old.Explanation)
+		}
+	}
+}
