@@ -108,17 +108,20 @@ func (r *search) currency(ctx context.Context) error {
 			c.vecRead = true
 		}
 	}
-	// A turn's topic is read from its words, or, when they say none
-	// plainly, from the fact read from it that brought it here: "I'm
-	// learning Japanese on Duolingo" reads as no topic, "The user is
-	// learning Japanese" as study (facts are phrased like the topics'
-	// prototypes).
-	topicOf := map[*candidate]string{}
+	// A turn's topic is read from its words. When they say none plainly,
+	// the fact read from it that brought it here may: "I'm learning
+	// Japanese on Duolingo" reads as no topic, "The user is learning
+	// Japanese" as study (facts are phrased like the topics' prototypes).
+	// That reading only lets the turn join the slot the question and the
+	// other statements decide; it neither picks the slot nor weighs the
+	// turn against the asked topic (a sound engineer's turn read as work
+	// must not be pushed down when an unsure question leans to study).
+	topicOf, factTopic := map[*candidate]string{}, map[*candidate]string{}
 	for _, c := range stmts {
 		if c.vec != nil && !c.terse {
 			topicOf[c] = r.s.topics.Read(c.vec).Topic
 			if topicOf[c] == "" && c.factVec != nil {
-				topicOf[c] = r.s.topics.Read(c.factVec).Topic
+				factTopic[c] = r.s.topics.Read(c.factVec).Topic
 			}
 		}
 	}
@@ -155,9 +158,6 @@ func (r *search) currency(ctx context.Context) error {
 		a, ok := askedAffinity[c]
 		if !ok {
 			a = r.s.topics.Affinity(c.vec, asked)
-			if c.factVec != nil {
-				a = max(a, r.s.topics.Affinity(c.factVec, asked))
-			}
 			askedAffinity[c] = a
 		}
 		return a
@@ -178,7 +178,7 @@ func (r *search) currency(ctx context.Context) error {
 		// saying nearly the same thing as the best-matching statement
 		// (a topic the reader was unsure of: "My resting heart rate is
 		// 78" and later "...is 62 now").
-		onTopic := slot != "" && (topicOf[c] == slot || (slot == asked && c.vec != nil && !c.terse && affinity(c) >= r.cfg.TopicAffinity) ||
+		onTopic := slot != "" && (topicOf[c] == slot || factTopic[c] == slot || (slot == asked && c.vec != nil && !c.terse && affinity(c) >= r.cfg.TopicAffinity) ||
 			r.updatesQueried(c))
 		anchored := anchorNear && near(c)
 		same := onTopic || anchored &&
