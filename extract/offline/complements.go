@@ -82,6 +82,12 @@ func (r *recognizers) be(c *clause) {
 			r.plans.planTo(c, "", "visit", np, ontology.Place)
 		}
 		return
+	case w == "at" && c.perfect && !neg && r.work.beenAt(c, i+1):
+		// "I've been at Deloitte for six years now"
+		return
+	case w == "off" && !past && !neg && r.tastes.offFood(c, i+1):
+		// "I'm off dairy on doctor's orders", "I've been off booze since January"
+		return
 	case w == "diagnosed" && c.at(i+1) == "with":
 		if !neg {
 			r.health.diagnosed(c, i+2)

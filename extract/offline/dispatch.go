@@ -88,7 +88,7 @@ func newRecognizers() *recognizers {
 		"handle": r.either(nil, r.tastes.cannotEndure), "bear": r.either(nil, r.tastes.cannotEndure),
 		"stomach": r.either(nil, r.tastes.cannotEndure), "face": r.either(nil, r.tastes.cannotEndure), "tolerate": r.either(nil, r.tastes.cannotEndure),
 		"prefer": r.tastes.rulePrefer,
-		"book":   r.either(nil, r.tastes.habitChoice), "order": r.either(nil, r.tastes.habitChoice),
+		"book":   r.either(nil, r.tastes.habitChoice, r.plans.bookedTrip), "order": r.either(nil, r.tastes.habitChoice),
 		"request": r.either(nil, r.tastes.habitChoice), "reserve": r.either(nil, r.tastes.habitChoice),
 		"avoid": r.either(nil, r.tastes.avoidTaste), "steer": r.either(nil, r.tastes.avoidTaste),
 		"find": r.tastes.ruleFind, "warm": r.tastes.ruleTurn, "fall": r.tastes.ruleTurn,
@@ -130,7 +130,7 @@ func newRecognizers() *recognizers {
 		"read": r.either(r.hobbies.ruleActivity, r.tastes.habitTaste), "listen": r.either(nil, r.tastes.habitTaste), "make": r.hobbies.ruleActivity, "create": r.hobbies.ruleActivity,
 		"build": r.hobbies.ruleActivity, "compose": r.hobbies.ruleActivity, "collect": r.hobbies.ruleCollect,
 		"brew": r.hobbies.ruleActivity, "sew": r.hobbies.ruleActivity, "crochet": r.hobbies.ruleActivity,
-		"spend": r.hobbies.ruleSpend, "teach": r.work.ruleTeach, "help": r.work.ruleHelpOut,
+		"spend": r.hobbies.ruleSpend, "teach": r.work.ruleTeach, "help": r.work.ruleHelpOut, "promote": r.work.rulePromoted,
 		"pick": r.either(r.hobbies.rulePickUp, r.tastes.wouldPickOver, r.tastes.habitChoice), "choose": r.either(nil, r.tastes.wouldPickOver, r.tastes.habitChoice),
 		"develop": r.either(nil, r.tastes.developedTaste), "acquire": r.either(nil, r.tastes.developedTaste),
 		"play": r.hobbies.rulePlay, "practice": r.hobbies.rulePractice, "practise": r.hobbies.rulePractice,
@@ -147,7 +147,7 @@ func newRecognizers() *recognizers {
 		"raise": r.budgets.ruleBudgetChange, "increase": r.budgets.ruleBudgetChange,
 		"lower": r.budgets.ruleBudgetChange, "cut": r.either(r.budgets.ruleBudgetChange, r.hobbies.cutOut),
 		// verbs whose complement decides (complements.go)
-		"have": r.either(r.have, r.tastes.haveForTaste, r.tastes.grownFond), "get": r.either(r.get, r.tastes.cannotGetEnough, r.tastes.grownFond),
+		"have": r.either(r.have, r.tastes.haveForTaste, r.tastes.grownFond), "get": r.either(r.get, r.tastes.cannotGetEnough, r.tastes.grownFond, r.work.gotPromoted),
 		"land": r.get, "become": r.either(r.become, r.tastes.grownFond),
 	}
 	r.frames = []func(*clause) bool{
@@ -293,6 +293,8 @@ func (r *recognizers) read(u *utterance, toks []tok, inherited string) (subject 
 	r.plans.tripScan(c)
 	r.work.livingScan(c)
 	r.work.tradeScan(c)
+	r.kin.putDownScan(c)
+	r.health.myConditionScan(c)
 	if r.frame(c) {
 		return c.subj, false
 	}

@@ -36,3 +36,8 @@ var obligedEvents = wordSet(`put,say,sell,move,relocate,give,leave,quit,drop,reh
 // secondHomes mark a home that is not where the speaker lives ("our
 // holiday cottage", "a summer place").
 var secondHomes = wordSet(`holiday,second,summer,weekend,vacation,beach,ski,winter,investment,buy-to-let`)
+
+// bookedStays are what is booked for a trip besides the trip itself ("a
+// week in Crete", "flights to Lisbon", "a cottage in Cornwall").
+var bookedStays = wordSet(`week,weekend,fortnight,night,flight,ticket,cottage,villa,cabin,chalet,hotel,room,apartment,
+airbnb,lodge,caravan,ferry,cruise,train,break,getaway,stay`)

@@ -67,3 +67,8 @@ var tasteAgents = wordSet(`drinker,eater,lover,addict,fiend,junkie,enthusiast,bu
 var notTasteKinds = wordSet(`fussy,picky,light,heavy,big,huge,massive,social,messy,slow,fast,good,bad,healthy,clean,
 emotional,regular,occasional,daily,nervous,hearty,adventurous,serious,casual,moderate,binge,secret,late-night,night,
 stress,comfort,people`)
+
+// offNotFood follow "off" without being a thing given up ("off work",
+// "off sick", "off duty", "off the hook").
+var offNotFood = wordSet(`work,sick,school,duty,today,tomorrow,tonight,home,shift,call,season,track,course,limits,grid,
+radar,hook,mark,guard,balance,colour,color,topic,road,line,air,base,camera,script,peak,leave,holiday,week,weekend,day`)

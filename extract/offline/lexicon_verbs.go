@@ -149,6 +149,7 @@ turn - - -
 speak spoke spoken -
 volunteer - - -
 help - - -
+promote - - -
 propose - - -
 hand - - -
 retrain - - -

@@ -303,7 +303,11 @@ func (b *builder) render(f *fact) string {
 	obj := b.display(f.obj, strings.HasPrefix(t, "{O}") || strings.HasPrefix(t, "{aO}"))
 	aObj := obj
 	if f.objArticle != "" {
-		aObj = strings.ReplaceAll(f.objArticle, "{their}", "their") + " " + obj
+		art := strings.ReplaceAll(f.objArticle, "{their}", "their")
+		if (art == "a" || art == "an") && !initialism(obj) {
+			art = indefinite(obj) // the speaker's "a little electric Fiat" is "an electric Fiat" without "little"
+		}
+		aObj = art + " " + obj
 		if strings.HasPrefix(t, "{aO}") {
 			aObj = capitalize(aObj)
 		}
@@ -412,4 +416,42 @@ func conditional(t string, named bool, obj string) string {
 		}
 		t = t[i+j+1:]
 	}
+}
+
+// indefinite is the indefinite article for a phrase: "an" before a vowel
+// sound as spelled (not "a electric Fiat"), "a" otherwise. The common
+// exceptions of spelling ("a university", "an hour") are kept.
+func indefinite(phrase string) string {
+	w := strings.ToLower(phrase)
+	for _, p := range []string{"uni", "use", "usu", "one", "eu", "ewe"} {
+		if strings.HasPrefix(w, p) {
+			return "a"
+		}
+	}
+	for _, p := range []string{"hour", "honest", "honour", "honor", "heir"} {
+		if strings.HasPrefix(w, p) {
+			return "an"
+		}
+	}
+	if w != "" && strings.ContainsRune("aeiou", rune(w[0])) {
+		return "an"
+	}
+	return "a"
+}
+
+// initialism reports whether a phrase opens with letters said one by one
+// ("LGBTQ+", "MBA", "NHS"), whose article follows their sound, not their
+// spelling: the speaker's own article is kept.
+func initialism(phrase string) bool {
+	w, _, _ := strings.Cut(phrase, " ")
+	w = strings.TrimRight(w, "+'s")
+	if len(w) < 2 {
+		return false
+	}
+	for _, r := range w {
+		if !unicode.IsUpper(r) && !unicode.IsDigit(r) {
+			return false
+		}
+	}
+	return true
 }

@@ -88,3 +88,33 @@ func (b *builder) petOwner(pet string) (string, string) {
 // ruleEnding is the verb rule of pass (away), die, lose, bury, put (down)
 // and say (goodbye to).
 func (r *kinRules) ruleEnding(c *clause) { r.petEnding(c) }
+
+// putDownScan reads the passive of a pet's ending, whatever verb the
+// clause is parsed around: "our cat had to be put down last week", "Rex
+// was put down on Friday". A pet that may yet be ("might need to be put
+// down") is not.
+func (r *kinRules) putDownScan(c *clause) {
+	if c.said.speaker == "" || c.hedge {
+		return
+	}
+	t := c.toks
+	for k := 1; k+1 < len(t); k++ {
+		if t[k].w == "put" && t[k+1].w == "down" && alt("be|been|was|were|got", t[k-1].w) {
+			for _, w := range t[:k] {
+				if alt("might|may|could|will|'ll|would|need|needs|should|if|not|never", w.w) {
+					return
+				}
+			}
+			pet := c.petAt(0)
+			if pet == "" {
+				return
+			}
+			owner, qual := c.said.out.petOwner(pet)
+			if owner == "" {
+				return
+			}
+			c.emit(fx{subj: owner, pred: "HAS_PET", obj: pet, qual: qual, ended: true, tmpl: "{S} no longer has {O} (put down{D})", rank: 3})
+			return
+		}
+	}
+}

@@ -210,6 +210,18 @@ func pluralize(w string) string {
 
 // favouriteKey emits one favourite (and the liking it implies).
 func (r *favouriteRules) favouriteKey(c *clause, owner, qual, key string, neg, now bool) {
+	r.favouriteFact(c, owner, qual, key, neg, now)
+	if neg {
+		return
+	}
+	c.emit(fx{subj: owner, pred: "LIKES", obj: key, strength: 0.9, tmpl: "{S} loves {O}", noDate: true})
+	if lastWord(qual) == "team" || lastWord(qual) == "club" {
+		c.emit(fx{subj: owner, pred: "SUPPORTS", obj: key, tmpl: "{S} supports {O}", noDate: true})
+	}
+}
+
+// favouriteFact emits the favourite alone.
+func (r *favouriteRules) favouriteFact(c *clause, owner, qual, key string, neg, now bool) {
 	tmpl := "{S's} favourite {Q} is {O}"
 	switch {
 	case qual == "" && neg:
@@ -222,13 +234,6 @@ func (r *favouriteRules) favouriteKey(c *clause, owner, qual, key string, neg, n
 		tmpl = "{S's} favourite {Q} is now {O}"
 	}
 	c.emit(fx{subj: owner, pred: "HAS_FAVORITE", obj: key, qual: qual, neg: neg, strength: 1, tmpl: tmpl, noDate: true, rank: 2})
-	if neg {
-		return
-	}
-	c.emit(fx{subj: owner, pred: "LIKES", obj: key, strength: 0.9, tmpl: "{S} loves {O}", noDate: true})
-	if lastWord(qual) == "team" || lastWord(qual) == "club" {
-		c.emit(fx{subj: owner, pred: "SUPPORTS", obj: key, tmpl: "{S} supports {O}", noDate: true})
-	}
 }
 
 // canonicalCategory names a favourite's category by the one word its slot

@@ -241,8 +241,13 @@ func (r *favouriteRules) alwaysForMeFrame(c *clause) bool {
 	}
 	c.subj = sp
 	if cat != "" {
-		r.favourite(c, sp, cat, []nounPhrase{np}, false, c.now)
-		return true
+		// A habit, not a love: when the habit changes ("paneer is what I
+		// get every time now"), nothing of this turn stays current.
+		if key, _ := c.object(np, ontology.Food, 2); key != "" {
+			r.favouriteFact(c, sp, canonicalCategory(cat), key, false, c.now)
+			return true
+		}
+		return false
 	}
 	key, _ := c.object(np, "", 0)
 	if key == "" {

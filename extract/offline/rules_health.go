@@ -137,3 +137,34 @@ func (r *healthRules) hasCondition(c *clause, np nounPhrase) {
 		c.emit(fx{pred: "HAS_CONDITION", obj: k, tmpl: "{S} has {O}", noDate: true})
 	}
 }
+
+// myConditionScan reads a condition the speaker names as theirs, whatever
+// the clause is about: "I take metformin for my diabetes", "the cold
+// plays havoc with my arthritis", "physio for my sciatica". "my" and a
+// long-term condition of the lexicon say it is theirs; "my sister's
+// asthma" is not (a possessive after "my" names another owner).
+func (r *healthRules) myConditionScan(c *clause) {
+	sp := c.said.speaker
+	if sp == "" || c.hedge {
+		return
+	}
+	t := c.toks
+	for i := 0; i+1 < len(t); i++ {
+		if t[i].w != "my" || i+2 < len(t) && t[i+2].w == "'s" {
+			continue
+		}
+		np := conditionPhrase(c, i+1)
+		if np.empty() {
+			continue
+		}
+		for _, w := range t[:i] {
+			if alt("if|might|may|whether|not|never|don't|doesn't|without", w.w) {
+				return // "I don't think it's my asthma"
+			}
+		}
+		if k, _ := c.object(np, ontology.Condition, 2); k != "" {
+			c.emit(fx{subj: sp, pred: "HAS_CONDITION", obj: k, conf: 0.8, tmpl: "{S} has {O}", noDate: true})
+		}
+		return
+	}
+}

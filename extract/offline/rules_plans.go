@@ -264,3 +264,30 @@ func (r *planRules) plan(c *clause, intent, verb, said string, np nounPhrase, ty
 	}
 	c.emit(fx{pred: pred, obj: k, art: art, conf: conf, tmpl: tmpl + "{D}"})
 }
+
+// bookedTrip: "I've booked a week in Crete for August", "we booked flights
+// to Lisbon", "just booked a cottage in Cornwall for Easter": a trip to
+// come, said by what was booked. What was booked must be a stay or a
+// journey (tripNouns and bookedStays); "I booked a table at Nando's" is not.
+func (r *planRules) bookedTrip(c *clause) bool {
+	if c.neg || c.future || c.would || c.modal != "" || !(c.past || c.perfect) || c.said.speaker == "" {
+		return false
+	}
+	np := takeNP(c.toks, c.verbAt+1)
+	if np.empty() || !tripNouns[np.head()] && !bookedStays[np.head()] || np.hasName {
+		return false
+	}
+	j := np.next
+	if !alt("to|in", c.at(j)) {
+		return false
+	}
+	place := takeNP(c.toks, j+1)
+	if !place.hasName || !isPlaceLike(place) {
+		return false
+	}
+	subj := c.subj
+	c.subj = c.said.speaker
+	r.planTo(c, "", "visit", place, ontology.Place)
+	c.subj = subj
+	return true
+}

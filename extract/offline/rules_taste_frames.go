@@ -577,3 +577,22 @@ func (r *tasteRules) getAlongFrame(c *clause) bool {
 	c.emit(fx{subj: c.said.speaker, pred: "DISLIKES", obj: k, conf: 0.7, strength: 0.6, tmpl: "{S} doesn't get along with {O}", noDate: true})
 	return true
 }
+
+// offFood reads what the subject is off (from i): a food, a drink or a
+// habit given up ("off dairy", "off the booze", "off sugar for good"),
+// not a place or a time away ("off work", "off sick", "off today").
+func (r *tasteRules) offFood(c *clause, i int) bool {
+	if c.at(i) == "the" && alt("booze|drink|sauce|fags|cigs|smokes|sweets|carbs", c.at(i+1)) {
+		i++ // "off the booze"
+	}
+	np := takeNP(c.toks, i)
+	if np.empty() || np.det != "" || len(np.toks) > 2 || offNotFood[np.toks[0].w] || !judgedKind(np) && !oneBareKind(np) {
+		return false
+	}
+	k, _ := c.object(np, "", 0)
+	if k == "" {
+		return false
+	}
+	c.emit(fx{pred: "LIKES", obj: k, neg: true, conf: 0.75, strength: 0.6, tmpl: "{S} is off {O} (avoids it)", noDate: true})
+	return true
+}

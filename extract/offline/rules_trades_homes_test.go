@@ -125,3 +125,32 @@ func TestTastesByConsumerAndPleasure(t *testing.T) {
 		{name: "a weakness denied", text: "My weakness isn't chocolate, it's crisps.", none: []want{{pred: "LIKES", obj: "chocolate"}}},
 	})
 }
+
+// Promotions, pets put down, trips booked, conditions named in passing,
+// foods given up, years at an employer, and the article before a phrase
+// whose adjective was dropped.
+func TestPromotionsTripsAndConditions(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{name: "got promoted", text: "I got promoted to team lead last month.", want: []want{{pred: "WORKS_AS", obj: "team lead"}}},
+		{name: "was promoted", text: "I was promoted to head chef in May.", want: []want{{pred: "WORKS_AS", obj: "head chef"}}},
+		{name: "a relative promoted", text: "My sister got promoted to partner.", want: []want{{subj: "sister", pred: "WORKS_AS", obj: "partner"}}},
+		{name: "a pet put down", text: "Our cat had to be put down last week.", want: []want{{pred: "HAS_PET", obj: "cat", says: "no longer has"}}},
+		{name: "a week booked", text: "I've booked a week in Crete for August.", want: []want{{pred: "PLANS", obj: "Crete"}}},
+		{name: "flights booked", text: "We booked flights to Lisbon for March.", want: []want{{pred: "PLANS", obj: "Lisbon"}}},
+		{name: "a condition in passing", text: "I take metformin for my diabetes.", want: []want{{pred: "HAS_CONDITION", obj: "diabetes"}}},
+		{name: "off a food", text: "I'm off dairy on doctor's orders.", want: []want{{pred: "LIKES", obj: "dairy", neg: true}}},
+		{name: "years at an employer", text: "I've been at Deloitte for six years now.", want: []want{{pred: "WORKS_AT", obj: "Deloitte"}}},
+		{name: "an article for the phrase", text: "I drive a little electric Fiat now.", want: []want{{pred: "DRIVES", obj: "electric Fiat", says: "an electric Fiat"}}},
+		// controls
+		{name: "a promotion hoped for", text: "I hope to get promoted to manager.", none: []want{{pred: "WORKS_AS"}}},
+		{name: "a pet that may be put down", text: "Our cat might need to be put down.", none: []want{{pred: "HAS_PET", neg: true}}},
+		{name: "a baby put down", text: "I put the baby down for a nap.", none: []want{{pred: "HAS_PET"}}},
+		{name: "a table booked", text: "I booked a table at Nando's.", none: []want{{pred: "PLANS"}}},
+		{name: "someone else's condition", text: "My sister's asthma is bad this week.", none: []want{{pred: "HAS_CONDITION"}}},
+		{name: "a condition doubted", text: "I don't think it's my asthma.", none: []want{{pred: "HAS_CONDITION"}}},
+		{name: "off work", text: "I'm off work this week.", none: []want{{pred: "LIKES"}}},
+		{name: "off sick", text: "I'm off sick today.", none: []want{{pred: "LIKES"}}},
+		{name: "a stay, not a job", text: "I've been at the hospital for three days with my dad.", none: []want{{pred: "WORKS_AT"}}},
+		{name: "an errand", text: "I've been at Tesco for some milk.", none: []want{{pred: "WORKS_AT"}}},
+	})
+}

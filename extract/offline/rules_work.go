@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/graphmem/graphmem/nlp"
@@ -366,9 +367,6 @@ func (r *workRules) memberOf(c *clause, np nounPhrase, neg bool) {
 		art := ""
 		if !np.hasName {
 			art = pick(np.det == "the", "a", "the")
-			if art == "a" && strings.ContainsRune("aeiou", rune(np.lower()[0])) {
-				art = "an"
-			}
 		}
 		c.emit(fx{pred: "MEMBER_OF", obj: k, neg: neg, art: art, tmpl: pick(neg, "{S} is a member of {aO}", "{S} is no longer a member of {aO}"), noDate: true})
 	}
@@ -528,11 +526,7 @@ func tradeRole(c *clause, i int, agent string) (string, int) {
 // tradeRole emits the worker named by tradeRole as the subject's job.
 func (r *workRules) tradeRole(c *clause, role string) {
 	k := c.said.out.named(role, ontology.Concept, 2)
-	art := "a"
-	if strings.ContainsRune("aeiou", rune(role[0])) {
-		art = "an"
-	}
-	c.emit(fx{pred: "WORKS_AS", obj: k, art: art, tmpl: "{S} works as {aO}"})
+	c.emit(fx{pred: "WORKS_AS", obj: k, art: "a", tmpl: "{S} works as {aO}"})
 }
 
 // inGroup reads a group the subject is in, from i: "(I'm in) a book club",
@@ -585,5 +579,68 @@ func (r *workRules) gaveNotice(c *clause) bool {
 	if alt("at|with|to", c.at(i+1)) {
 		r.employer(c, takeNP(c.toks, i+2), true, "handed in notice at")
 	}
+	return true
+}
+
+// rulePromoted: "I got promoted to team lead last month", "I've been
+// promoted to senior nurse", "they promoted me to head chef": the new
+// title is the speaker's role from then on (WORKS_AS holds one value, so
+// it supersedes the title before).
+func (r *workRules) rulePromoted(c *clause) { r.promotedAt(c, c.verbAt+1) }
+
+// gotPromoted: "I got promoted to team lead", the passive with "get".
+func (r *workRules) gotPromoted(c *clause) bool {
+	if c.at(c.verbAt+1) != "promoted" || !c.past && !c.perfect {
+		return false
+	}
+	r.promotedAt(c, c.verbAt+2)
+	return true
+}
+
+// promotedAt reads the title a promotion gave, from i (at "to" or "me").
+func (r *workRules) promotedAt(c *clause, i int) {
+	if c.at(i) == "me" {
+		i++ // "they promoted me to ..."
+		c.subj = c.said.speaker
+	} else if !c.past && !c.perfect {
+		return
+	}
+	if c.neg || c.future || c.would || c.modal != "" || c.at(i) != "to" || c.said.speaker == "" {
+		return
+	}
+	np := takeNP(c.toks, i+1)
+	if np.empty() || np.hasName || len(np.toks) > 4 || pronounObjects[np.toks[0].w] {
+		return
+	}
+	if c.at(np.next) == "of" {
+		// "head of science": the title runs on through its "of"
+		if of := takeNP(c.toks, np.next+1); !of.empty() && len(np.toks)+len(of.toks) < 5 {
+			np.toks = append(append(append([]tok{}, np.toks...), c.toks[np.next]), of.toks...)
+		}
+	}
+	k := c.said.out.named(np.lower(), ontology.Concept, 2)
+	c.emit(fx{pred: "WORKS_AS", obj: k, art: "a", tmpl: "{S} works as {aO} (promoted{D})"})
+}
+
+// beenAt: "I've been at Deloitte for six years now", "I've been at the
+// council since 2019": a named organisation (or a workplace) one has been
+// at for a span of time is an employer; "I've been at the beach all day"
+// is neither named nor a span.
+func (r *workRules) beenAt(c *clause, i int) bool {
+	np := takeNP(c.toks, i)
+	if np.empty() || !(np.hasName && (isOrgLike(np) || knownOrgs[np.key()]) || isWorkplaceKind(np) && np.det == "the") {
+		return false
+	}
+	if !alt("for|since", c.at(np.next)) {
+		return false
+	}
+	if k := np.next + 1; c.at(np.next) == "for" && !(numberWords[c.at(k)] || c.toks[min(k, len(c.toks)-1)].kind == nlp.Number ||
+		alt("a|years|months|ages|decades|over|almost|nearly|about|the", c.at(k))) {
+		return false // "at Tesco for some milk"
+	}
+	if c.at(np.next) == "for" && !slices.ContainsFunc(c.toks[np.next:], func(t tok) bool { return alt("year|month|decade|age", nlp.Singular(t.w)) }) {
+		return false // "at the hospital for three days with my dad" is a stay, not a job
+	}
+	r.employer(c, np, false, "")
 	return true
 }

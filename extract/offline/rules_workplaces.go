@@ -107,7 +107,8 @@ hospice,charity,call centre,call center,startup,start-up,agency,firm,law firm,co
 library,council,ministry,bank,insurer,newspaper,magazine,publisher,radio station,airline,airport,port,station,
 kitchen,canteen,deli,butcher,florist,greengrocer,garden centre,garden center,gym,leisure centre,cinema,theatre,
 theater,zoo,aquarium,kennel,kennels,cattery,vet,veterinary practice,daycare,creche,kindergarten,dealership,
-laboratory,lab,observatory,refinery,mine,shipyard,dockyard,depot,courier,bistro,takeaway,food truck,stall`)
+laboratory,lab,observatory,refinery,mine,shipyard,dockyard,depot,courier,bistro,takeaway,food truck,stall,
+business,company,franchise,guesthouse,b&b,bed and breakfast,market stall,cafe-bar,nail bar,tattoo parlour`)
 
 // leftProfession: "I left teaching", "I quit nursing": the speaker no
 // longer works as a teacher or a nurse (the policy closes a current
