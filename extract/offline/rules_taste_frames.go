@@ -533,17 +533,9 @@ func (r *tasteRules) pleasureFrame(c *clause) bool {
 		if !usableObject(np) || np.det == "my" || np.det == "our" {
 			continue
 		}
-		if typ, _ := classify(np); typ == ontology.Person {
-			continue
+		if c.speakerTaste(np, fx{pred: "LIKES", conf: 0.8, strength: 0.8, tmpl: "{S} loves {O} (" + words(c.toks[1:i]) + ")"}) {
+			read = true
 		}
-		k, _ := c.object(np, "", 0)
-		if k == "" {
-			continue
-		}
-		c.subj = c.said.speaker
-		c.emit(fx{subj: c.said.speaker, pred: "LIKES", obj: k, conf: 0.8, strength: 0.8,
-			tmpl: "{S} loves {O} (" + words(c.toks[1:i]) + ")"})
-		read = true
 	}
 	return read
 }
@@ -566,6 +558,13 @@ func (r *tasteRules) getAlongFrame(c *clause) bool {
 	if !(c.at(i) == "get" && alt("along|on", c.at(i+1)) || c.at(i) == "agree") {
 		return false
 	}
+	return c.speakerTaste(np, fx{pred: "DISLIKES", conf: 0.7, strength: 0.6, tmpl: "{S} doesn't get along with {O}", noDate: true})
+}
+
+// speakerTaste emits f, the speaker's taste for np, unless np names a
+// person (a falling-out with one's boss is no taste) or nothing. It
+// reports whether it emitted.
+func (c *clause) speakerTaste(np nounPhrase, f fx) bool {
 	if typ, _ := classify(np); typ == ontology.Person {
 		return false
 	}
@@ -574,7 +573,8 @@ func (r *tasteRules) getAlongFrame(c *clause) bool {
 		return false
 	}
 	c.subj = c.said.speaker
-	c.emit(fx{subj: c.said.speaker, pred: "DISLIKES", obj: k, conf: 0.7, strength: 0.6, tmpl: "{S} doesn't get along with {O}", noDate: true})
+	f.subj, f.obj = c.said.speaker, k
+	c.emit(f)
 	return true
 }
 

@@ -262,16 +262,7 @@ func (r *tasteRules) growOnFrame(c *clause) bool {
 	if !ok || !usableObject(np) || np.det == "my" || np.det == "our" {
 		return false
 	}
-	if typ, _ := classify(np); typ == ontology.Person {
-		return false
-	}
-	k, _ := c.object(np, "", 0)
-	if k == "" {
-		return false
-	}
-	c.subj = c.said.speaker
-	c.emit(fx{subj: c.said.speaker, pred: "LIKES", obj: k, conf: 0.8, strength: 0.7, tmpl: "{S} has come to like {O}"})
-	return true
+	return c.speakerTaste(np, fx{pred: "LIKES", conf: 0.8, strength: 0.7, tmpl: "{S} has come to like {O}"})
 }
 
 // turnaround reads the verbs of a change of taste after the verb: "come
