@@ -300,7 +300,8 @@ func (r *kinRules) caresForRelative(c *clause) bool {
 // who shares the speaker's home, a fact the place rules (which read where)
 // do not hold. The ontology has no predicate for it; it is kept under the
 // fallback with its verb phrase, so its sentence still answers "who lives
-// with the user?".
+// with the user?". It never claims the clause: the verb's own rule still
+// reads the rest ("I live with my boyfriend in Leeds").
 func (r *kinRules) livesWith(c *clause) bool {
 	sp := c.said.speaker
 	if sp == "" || c.neg || c.future || c.would || c.modal != "" || c.usedTo {
@@ -322,7 +323,7 @@ func (r *kinRules) livesWith(c *clause) bool {
 			return false
 		}
 		c.emit(fx{pred: ontology.Fallback, raw: "lives with", obj: sp, tmpl: "{S} lives with {O}", noDate: true})
-		return false // the clause's own rules still read it ("for a few months")
+		return false
 	}
 	if !alt("my|our", c.at(i+1)) {
 		return false

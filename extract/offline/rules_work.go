@@ -53,7 +53,7 @@ func (r *workRules) ruleWork(c *clause) {
 			if role == "" || !alt("at|for|with", c.at(next)) {
 				return
 			}
-			r.tradeRole(c, role)
+			r.emitTrade(c, role)
 			i = next
 		}
 	}
@@ -482,7 +482,7 @@ func (r *workRules) tradeScan(c *clause) {
 	}
 	subj := c.subj
 	c.subj = c.said.speaker
-	r.tradeRole(c, role)
+	r.emitTrade(c, role)
 	r.employer(c, org, false, "")
 	c.subj = subj
 }
@@ -490,9 +490,10 @@ func (r *workRules) tradeScan(c *clause) {
 // tradeRole reads the object of a trade verb from i and names the worker:
 // "kitchens" and "designer" make "kitchen designer"; an object that names
 // nothing leaves the agent alone ("repairer"), and so does no object, for
-// the trades said without one (tradeAlone: "I cook at a bistro"). It returns "" when the
-// object is a person or a pronoun ("I train my kids"), and the index after
-// the object and any adverbial of work ("nights", "part-time").
+// the trades said without one (tradeAlone: "I cook at a bistro"). It
+// returns "" when the object is a person or a pronoun ("I train my kids"),
+// and the index after the object and any adverbial of work ("nights",
+// "part-time").
 func tradeRole(c *clause, i int, agent string) (string, int) {
 	if alt("for|at", c.at(i)) {
 		if !tradeAlone[agent] {
@@ -523,8 +524,8 @@ func tradeRole(c *clause, i int, agent string) (string, int) {
 	return strings.Join(words, " "), next
 }
 
-// tradeRole emits the worker named by tradeRole as the subject's job.
-func (r *workRules) tradeRole(c *clause, role string) {
+// emitTrade emits the worker tradeRole named as the subject's job.
+func (r *workRules) emitTrade(c *clause, role string) {
 	k := c.said.out.named(role, ontology.Concept, 2)
 	c.emit(fx{pred: "WORKS_AS", obj: k, art: "a", tmpl: "{S} works as {aO}"})
 }
