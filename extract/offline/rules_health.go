@@ -158,7 +158,7 @@ func (r *healthRules) myConditionScan(c *clause) {
 			continue
 		}
 		for _, w := range t[:i] {
-			if alt("if|might|may|whether|not|never|don't|doesn't|without", w.w) {
+			if alt("if|might|may|whether|not|never|without", w.w) {
 				return // "I don't think it's my asthma"
 			}
 		}

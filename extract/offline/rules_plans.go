@@ -266,7 +266,7 @@ func (r *planRules) plan(c *clause, intent, verb, said string, np nounPhrase, ty
 }
 
 // bookedTrip: "I've booked a week in Crete for August", "we booked flights
-// to Lisbon", "just booked a cottage in Cornwall for Easter": a trip to
+// to Lisbon", "we've booked a cottage in Cornwall for Easter": a trip to
 // come, said by what was booked. What was booked must be a stay or a
 // journey (tripNouns and bookedStays); "I booked a table at Nando's" is not.
 func (r *planRules) bookedTrip(c *clause) bool {
