@@ -85,10 +85,7 @@ func TestCurrencyPutsTheNewestStatementFirst(t *testing.T) {
 	t.Parallel()
 	jan := time.Date(2024, 1, 10, 9, 0, 0, 0, time.UTC)
 	jun := time.Date(2024, 6, 2, 9, 0, 0, 0, time.UTC)
-	turn := func(id, role, content string, at time.Time) graph.RawEvent {
-		return graph.RawEvent{NewRawEvent: graph.NewRawEvent{ID: id, Kind: graph.RawMessage, Role: role, Content: content, OccurredAt: at},
-			SessionID: "s-" + id}
-	}
+	turn := roleTurn
 	raws := []graph.RawEvent{
 		turn("old", "user", "I live in a small house in Lisbon.", jan),
 		turn("reply", "assistant", "Lisbon is a lovely city to live in!", jan.Add(time.Minute)),
@@ -187,10 +184,7 @@ func TestCorrectionSupersedesThePreviousStatement(t *testing.T) {
 func TestEndingClosesOneValueOfAManyValueSlot(t *testing.T) {
 	t.Parallel()
 	jan := time.Date(2024, 1, 10, 9, 0, 0, 0, time.UTC)
-	turn := func(id, content string, at time.Time) graph.RawEvent {
-		return graph.RawEvent{NewRawEvent: graph.NewRawEvent{ID: id, Kind: graph.RawMessage, Role: "user", Content: content, OccurredAt: at},
-			SessionID: "s-" + id}
-	}
+	turn := userTurn
 	raws := []graph.RawEvent{
 		turn("cat", "We adopted a cat called Pickle.", jan),
 		turn("dog", "Our dog Rusty is a beagle.", jan.Add(time.Hour)),
@@ -266,10 +260,15 @@ func TestChangedValuesTurnATasteAround(t *testing.T) {
 	}
 }
 
+// roleTurn is a turn of the role in a session of its own.
+func roleTurn(id, role, content string, at time.Time) graph.RawEvent {
+	return graph.RawEvent{NewRawEvent: graph.NewRawEvent{ID: id, Kind: graph.RawMessage, Role: role, Content: content, OccurredAt: at},
+		SessionID: "s-" + id}
+}
+
 // userTurn is a user's turn in a session of its own.
 func userTurn(id, content string, at time.Time) graph.RawEvent {
-	return graph.RawEvent{NewRawEvent: graph.NewRawEvent{ID: id, Kind: graph.RawMessage, Role: "user", Content: content, OccurredAt: at},
-		SessionID: "s-" + id}
+	return roleTurn(id, "user", content, at)
 }
 
 // textOnlySearch searches raws with no embedder (every turn a full-text
@@ -687,10 +686,7 @@ func TestTopicOfATurnFromItsFact(t *testing.T) {
 	t.Parallel()
 	jan := time.Date(2024, 1, 10, 9, 0, 0, 0, time.UTC)
 	jun := time.Date(2024, 6, 2, 9, 0, 0, 0, time.UTC)
-	turn := func(id, content string, at time.Time) graph.RawEvent {
-		return graph.RawEvent{NewRawEvent: graph.NewRawEvent{ID: id, Kind: graph.RawMessage, Role: "user", Content: content, OccurredAt: at},
-			SessionID: "s-" + id}
-	}
+	turn := userTurn
 	raws := []graph.RawEvent{
 		turn("old", "We marched with flags and drums through Lisbon.", jan),
 		turn("new", "We finally settled into our new flat in Oslo.", jun),

@@ -168,10 +168,7 @@ func (r *hobbyRules) ruleActivity(c *clause) {
 				k, art = c.said.out.named(np.surface(), ontology.Artwork, 1), "the"
 			}
 			if np.det == "the" || np.det == "that" || np.det == "this" {
-				art = "a"
-				if strings.ContainsRune("aeiou", rune(c.said.out.ents[k].name[0])) {
-					art = "an"
-				}
+				art = "a" // rendered "an" before a vowel (builder.render)
 			}
 			c.emit(fx{pred: "CREATED", obj: k, art: art, tmpl: "{S} " + pastOf(c.verb) + " {aO}{D}"})
 		case c.verb == "run" && raceNouns[np.head()]:

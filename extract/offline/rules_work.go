@@ -143,12 +143,8 @@ func (r *workRules) ruleTeach(c *clause) {
 		subject = np.surface()
 	}
 	k := c.said.out.named(subject+" teacher", ontology.Concept, 2)
-	art := "a"
-	if strings.ContainsRune("aeiou", rune(strings.ToLower(subject)[0])) {
-		art = "an"
-	}
 	neg := c.usedTo
-	c.emit(fx{pred: "WORKS_AS", obj: k, neg: neg, art: art, tmpl: pick(neg, "{S} works as {aO}", "{S} no longer works as {aO}")})
+	c.emit(fx{pred: "WORKS_AS", obj: k, neg: neg, art: "a", tmpl: pick(neg, "{S} works as {aO}", "{S} no longer works as {aO}")})
 	if c.at(np.next) == "at" {
 		r.employer(c, takeNP(c.toks, np.next+1), neg, "")
 	}

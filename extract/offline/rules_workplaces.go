@@ -2,7 +2,6 @@ package offline
 
 import (
 	"slices"
-	"strings"
 
 	"github.com/graphmem/graphmem/ontology"
 )
@@ -116,11 +115,7 @@ business,company,franchise,guesthouse,b&b,bed and breakfast,market stall,cafe-ba
 func (r *workRules) leftProfession(c *clause, activity, how string) {
 	role := professionGerunds[activity]
 	k := c.said.out.named(role, ontology.Concept, 2)
-	art := "a"
-	if strings.ContainsRune("aeiou", rune(role[0])) {
-		art = "an"
-	}
-	c.emit(fx{pred: "WORKS_AS", obj: k, neg: true, art: art, tmpl: "{S} no longer works as {aO} (" + how + " " + activity + "{D})"})
+	c.emit(fx{pred: "WORKS_AS", obj: k, neg: true, art: "a", tmpl: "{S} no longer works as {aO} (" + how + " " + activity + "{D})"})
 }
 
 // professionGerunds name a profession by its activity ("left teaching")
