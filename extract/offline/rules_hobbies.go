@@ -317,6 +317,16 @@ func practiceTemplate(activity string, neg bool, c *clause) string {
 
 // practice emits PRACTICES for an activity phrase.
 func (r *hobbyRules) practice(c *clause, np nounPhrase, neg bool) {
+	r.practiceOf(c, np, neg, "")
+}
+
+// practiceDetail emits PRACTICES for an activity whose details (where,
+// when, with whom: "with family") the sentence says after it.
+func (r *hobbyRules) practiceDetail(c *clause, np nounPhrase, detail string) {
+	r.practiceOf(c, np, false, detail)
+}
+
+func (r *hobbyRules) practiceOf(c *clause, np nounPhrase, neg bool, detail string) {
 	if !usableObject(np) {
 		return
 	}
@@ -324,7 +334,11 @@ func (r *hobbyRules) practice(c *clause, np nounPhrase, neg bool) {
 	if k == "" {
 		return
 	}
-	c.emit(fx{pred: "PRACTICES", obj: k, neg: neg, tmpl: practiceTemplate(np.lower(), neg, c)})
+	tmpl := practiceTemplate(np.lower(), neg, c)
+	if detail != "" {
+		tmpl = strings.Replace(tmpl, "{O}", "{O} "+detail, 1)
+	}
+	c.emit(fx{pred: "PRACTICES", obj: k, neg: neg, tmpl: tmpl})
 }
 
 // stopActivity records the end of a habit: "stopped running", "quit

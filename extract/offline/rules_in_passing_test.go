@@ -46,3 +46,23 @@ func TestInPassingAndImplied(t *testing.T) {
 		{name: "a request states nothing else", text: "Can you suggest a laptop for coding?", none: []want{{pred: "USES"}, {pred: "LIKES"}}},
 	})
 }
+
+// Activities said in a clause of time or cause, and what one gets into.
+func TestActivitiesInSubordinateClauses(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{name: "after a clause the rules do not read", text: "I had a quiet weekend after we went camping with my family.",
+			want: []want{{pred: "PRACTICES", obj: "camping"}}},
+		{name: "since, after a verb the rules do not know", text: "I feel great since I went swimming this morning.",
+			want: []want{{pred: "PRACTICES", obj: "swimming"}}},
+		{name: "the activity without where and with whom", text: "We went skiing in the Alps with friends.",
+			want: []want{{pred: "PRACTICES", obj: "skiing"}}},
+		{name: "what the gerund takes stays", text: "I went shopping for shoes.",
+			want: []want{{pred: "PRACTICES", obj: "shopping for shoes"}}},
+		{name: "got into a pastime", text: "I got into pottery last year.", want: []want{{pred: "LIKES", obj: "pottery"}}},
+		// controls
+		{name: "after a time, not a clause", text: "I went swimming after work.", want: []want{{pred: "PRACTICES", obj: "swimming"}}},
+		{name: "got into an accident", text: "My son got into an accident on the road trip.", none: []want{{pred: "LIKES"}}},
+		{name: "got into a fight", text: "I got into a fight with my brother.", none: []want{{pred: "LIKES"}}},
+		{name: "getting into a new hobby names none", text: "I've been getting into a new hobby recently.", none: []want{{pred: "LIKES"}}},
+	})
+}

@@ -3,6 +3,7 @@ package offline
 import (
 	"strings"
 
+	"github.com/graphmem/graphmem/nlp"
 	"github.com/graphmem/graphmem/ontology"
 )
 
@@ -36,12 +37,12 @@ func (r *outingRules) ruleGo(c *clause) {
 	}
 	// "go camping", "went swimming with the kids"
 	if w := c.at(i); goVerbs[w] || strings.HasSuffix(w, "ing") && activities[w] {
-		np := c.gerundPhrase(w, i+1)
+		np, detail := goActivity(c.gerundPhrase(w, i+1))
 		if plan {
 			r.plans.planTo(c, c.verb, "go", np, ontology.Activity)
 			return
 		}
-		r.hobbies.practice(c, np, false)
+		r.hobbies.practiceDetail(c, np, detail)
 		return
 	}
 	if c.at(i) == "on" && alt("a|an", c.at(i+1)) {
@@ -172,3 +173,31 @@ func (r *outingRules) event(c *clause, np nounPhrase, plan bool, verb string) {
 		c.emit(fx{pred: "VISITED", obj: k, art: art, tmpl: "{S} " + verb + " {aO}{D}"})
 	}
 }
+
+// goActivity is the activity of "went camping with my family", "go hiking
+// all day", "went skiing in the Alps": the gerund without what says where,
+// when or with whom it was done, so that every mention of the pastime is
+// one entity; the details are returned apart, for the fact's sentence
+// ("with family", "in the alps"). What the gerund takes
+// as its object stays ("went shopping for shoes").
+func goActivity(np nounPhrase) (nounPhrase, string) {
+	for k := 1; k < len(np.toks); k++ {
+		w := np.toks[k].w
+		var next tok
+		if k+1 < len(np.toks) {
+			next = np.toks[k+1]
+		}
+		if goAdjuncts[w] || w == "for" && (determiners[next.w] || next.kind == nlp.Number || numberWords[next.w] ||
+			alt("hours|ages|days|weeks|months|years|a|while", next.w)) {
+			detail := nounPhrase{toks: np.toks[k:]}
+			np.toks = np.toks[:k]
+			return np, detail.surface()
+		}
+	}
+	return np, ""
+}
+
+// goAdjuncts open what follows an activity said with "go" without being
+// part of it: company, place, time.
+var goAdjuncts = wordSet(`with,in,at,on,near,around,by,along,all,during,over,across,through,to,from,every,last,this,
+next,again,today,yesterday,tonight,together,alone,once,twice,lately,recently`)

@@ -351,6 +351,11 @@ func (r *tasteRules) grownFond(c *clause) bool {
 	adj := c.at(i)
 	switch {
 	case adj == "into":
+		// "got into pottery" takes to a pastime; "got into an accident",
+		// "a fight", "the habit" or "college" is an event or a place.
+		if np := takeNP(c.toks, i+1); np.det != "" || intoNotTastes[np.head()] {
+			return false
+		}
 		return r.emitTaste(c, i+1, "LIKES", "has got into")
 	case likeAdjectives[adj] != "" && alt(likeAdjectives[adj], c.at(i+1)):
 		return r.emitTaste(c, i+2, "LIKES", "has become "+adj+" "+c.at(i+1))

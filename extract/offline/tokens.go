@@ -210,8 +210,10 @@ func clauses(toks []tok) [][]tok {
 			flush()
 			continue
 		}
+		// "before", "after" and "until" open a clause only before one ("after
+		// we went camping"), not before a time ("after work").
 		if clauseBreakers[t.w] && len(cur) > 0 && !(t.w == "since" && i+1 < len(toks) && toks[i+1].w == dateTok) &&
-			!(t.w == "before" || t.w == "after" || t.w == "until") {
+			!((t.w == "before" || t.w == "after" || t.w == "until") && !startsClause(toks, i+1)) {
 			flush()
 		}
 		if (t.w == "and" || t.w == "or" || t.w == "&" || t.w == "then") && len(cur) > 0 && startsClause(toks, i+1) &&
@@ -302,6 +304,11 @@ func startsClause(toks []tok, i int) bool {
 
 // hasVerb reports whether a piece contains a verb or an auxiliary.
 func hasVerb(s []tok) bool {
+	if len(s) > 1 && alt("i|we|he|she|they", s[0].w) && s[1].kind != nlp.Punct {
+		// A subject pronoun starts a clause whatever its verb, known to
+		// the rules or not ("I feel great since I went swimming").
+		return true
+	}
 	for _, t := range s {
 		if auxiliaries[t.w] {
 			return true
