@@ -78,7 +78,15 @@ var hedges = []string{"maybe", "might", "wonder", "wonders", "wondering", "wheth
 // others are the relations whose "my X ..." opens a sentence about them.
 var others = set("mum", "mom", "mother", "dad", "father", "parents", "son", "daughter", "kids", "children", "brother",
 	"sister", "friend", "friends", "colleague", "colleagues", "boss", "neighbour", "neighbor", "cousin", "aunt", "uncle",
-	"grandma", "grandpa", "grandmother", "grandfather", "nephew", "niece", "roommate", "flatmate", "housemate")
+	"grandma", "grandpa", "grandmother", "grandfather", "nephew", "niece", "roommate", "flatmate", "housemate",
+	"husband", "wife", "partner", "boyfriend", "girlfriend", "fiance", "fiancé", "fiancee", "fiancée", "mate", "mates",
+	"sibling", "siblings", "brothers", "sisters", "stepmum", "stepmom", "stepdad", "coworker", "co-worker", "teammate",
+	"manager", "grandparents", "grandkids", "in-laws")
+
+// relationAdjectives may sit between "my" and the relation ("my best mate
+// Jonas", "my older sister", "my little brother").
+var relationAdjectives = set("best", "oldest", "old", "older", "elder", "eldest", "younger", "youngest", "little", "big",
+	"baby", "twin", "step", "new", "ex", "late", "dear", "closest", "childhood", "work", "uni", "school")
 
 // ackWords are the words of turns that say nothing about anyone: thanks,
 // greetings, agreement, interjections. Together with function words they
@@ -161,7 +169,7 @@ func ReadStatement(text string) Statement {
 			switch {
 			case hedgedSentence(s):
 				hedged++
-			case ws[0] == "my" && len(ws) > 1 && others[strings.TrimSuffix(strings.TrimSuffix(ws[1], "'s"), "’s")] && // "my sister's flat"
+			case relationOpens(ws) && // "my sister's flat", "my best mate Jonas"
 				!slices.ContainsFunc(ws[2:], func(w string) bool { return subjectPronouns[w] }):
 				// Unless a later clause has the speaker as its subject ("My dad
 				// has dementia, so I look after him"): that clause is the
@@ -228,7 +236,7 @@ func ReadStatement(text string) Statement {
 // O positive"); a change word anywhere.
 func revision(text string) (correction, change bool) {
 	for _, s := range sentences(text) {
-		for _, clause := range strings.Split(s, ",") {
+		for _, clause := range revisionSplit.Split(s, -1) {
 			ws := tokens(clause)
 			if len(ws) == 0 {
 				continue
@@ -239,6 +247,9 @@ func revision(text string) (correction, change bool) {
 					correction = true
 				}
 			}
+			if gotWrong.MatchString(low) {
+				correction = true // "I got the date wrong", "I had the time wrong"
+			}
 			for _, c := range changes {
 				if strings.Contains(" "+low, " "+c+" ") {
 					change = true
@@ -248,6 +259,15 @@ func revision(text string) (correction, change bool) {
 	}
 	return correction, change
 }
+
+// revisionSplit cuts a sentence where a correction may open a clause of
+// its own: commas and dashes ("Sorry, I got the date wrong — I meant
+// Friday").
+var revisionSplit = regexp.MustCompile(`,|\s[—–-]\s|[—–]`)
+
+// gotWrong is a speaker saying they said something wrong: "I got the
+// date wrong", "I had the time wrong", "I wrote the wrong number".
+var gotWrong = regexp.MustCompile(`^(sorry |oops |ah )?i (got|had|put|wrote|gave you|told you) (\S+ ){0,3}wrong `)
 
 // ending reports whether text holds an ending phrase.
 func ending(text string) bool {
@@ -387,3 +407,16 @@ var droppedOpeners = set("just", "finally", "recently", "also", "still", "never"
 var droppedVerbs = set("got", "had", "went", "made", "took", "bought", "sold", "left", "quit", "found", "began", "became",
 	"broke", "ran", "swam", "won", "lost", "met", "saw", "gave", "sent", "spent", "kept", "came", "did", "wrote", "drove", "flew",
 	"been", "gone", "done", "seen", "taken", "begun", "started", "finished", "booked", "signed")
+
+// relationOpens reports whether a sentence opens with one of the speaker's
+// relations: "my sister's flat...", "my best mate Jonas...".
+func relationOpens(ws []string) bool {
+	if len(ws) < 2 || ws[0] != "my" {
+		return false
+	}
+	i := 1
+	for i < len(ws)-1 && i < 3 && relationAdjectives[ws[i]] {
+		i++
+	}
+	return others[strings.TrimSuffix(strings.TrimSuffix(ws[i], "'s"), "’s")]
+}

@@ -96,6 +96,9 @@ func TestRevisionMarkers(t *testing.T) {
 		{"Sorry, I meant the Leeds office, not York.", true, false},
 		{"My mistake, the flight leaves at noon.", true, false},
 		{"Oh wait, I misread the card: it's on Thursday at 4pm.", true, false},
+		{"Sorry, I had the time wrong earlier; the train is at 8:10.", true, false},
+		{"Ugh, I got the address wrong — it's number 14.", true, false},
+		{"The quiz was wrong about the capital of Australia.", false, false},
 		{"I misremembered, the party is at Jo's place.", true, false},
 		{"Lately I'm into bouldering.", false, true},
 		{"The dentist moved me to Thursdays from now on.", false, true},
@@ -129,6 +132,55 @@ func TestEndingMarkers(t *testing.T) {
 	} {
 		if got := ReadStatement(text).Ending; got != want {
 			t.Errorf("ReadStatement(%q).Ending = %v, want %v", text, got, want)
+		}
+	}
+}
+
+// TestRelationsOpenASentenceAboutThem: "my best mate Jonas", "my husband"
+// open a sentence about someone else, unless the speaker is a subject too.
+func TestRelationsOpenASentenceAboutThem(t *testing.T) {
+	cases := []struct {
+		text  string
+		other bool
+	}{
+		{"My best mate Jonas has just quit accountancy to become a barista.", true},
+		{"My husband's just been diagnosed with a shellfish allergy.", true},
+		{"My older sister moved to Perth in June.", true},
+		{"My husband and I moved to Perth in June.", false},
+		{"My best friend's wedding was lovely, and I gave a speech.", false},
+		{"My new job starts on Monday.", false},
+	}
+	for _, c := range cases {
+		if got := ReadStatement(c.text).Other; got != c.other {
+			t.Errorf("ReadStatement(%q).Other = %v, want %v", c.text, got, c.other)
+		}
+	}
+}
+
+func TestMeasureDimensions(t *testing.T) {
+	cases := []struct {
+		text string
+		want []string
+	}{
+		{"I weigh 92 kg and want to drop a bit.", []string{"mass"}},
+		{"Down to 84.5kg this morning!", []string{"mass"}},
+		{"Take-home is now £2,910 after tax.", []string{"money"}},
+		{"I run about 35 km a week, 3 hours in all.", []string{"distance", "duration"}},
+		{"My resting heart rate is 58 bpm.", []string{"rate"}},
+		{"The GP put my sertraline up to 100 mg.", []string{"dose"}},
+		{"We've got three kids under nine.", nil},
+		{"I have 2 cats.", nil},
+	}
+	for _, c := range cases {
+		got := MeasureDimensions(c.text)
+		if len(got) != len(c.want) {
+			t.Errorf("MeasureDimensions(%q) = %v, want %v", c.text, got, c.want)
+			continue
+		}
+		for _, d := range c.want {
+			if !got[d] {
+				t.Errorf("MeasureDimensions(%q) = %v, want %v", c.text, got, c.want)
+			}
 		}
 	}
 }

@@ -31,6 +31,10 @@ type Topic struct {
 // (greetings, thanks, acknowledgements); it never supersedes anything.
 const TopicChatter = "chatter"
 
+// TopicMeasure is the topic of the user's quantities (weight, pay, rent,
+// distances, durations): one value per quantity.
+const TopicMeasure = "measure"
+
 // Topics lists every topic with its examples.
 func Topics() []Topic {
 	return []Topic{

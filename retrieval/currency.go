@@ -194,11 +194,14 @@ func (r *search) currency(ctx context.Context) error {
 		// A qualified slot (a favourite per category, a measure per
 		// quantity) holds statements that speak of the query's qualifier:
 		// they share its words or are close to it in meaning.
-		if topic.Qualified && c.Parts.FullText == 0 && knowledge.Cosine(c.vec, r.qvec) < r.slotQueryBar(c) {
+		if topic.Qualified && c.Parts.FullText == 0 && knowledge.Cosine(c.vec, r.qvec) < r.slotQueryBar(c) && !(c.correction && onTopic) {
+			// A correction on the slot's topic speaks of what it corrects,
+			// qualifier or not ("Sorry, I meant Friday the 15th").
 			continue
 		}
 		group = append(group, c)
 	}
+	group = r.sameMeasures(topic, group, stmts)
 	if len(group) == 0 {
 		return nil
 	}
@@ -867,3 +870,51 @@ func slotName(topic string) string {
 	}
 	return topic + " slot"
 }
+
+// sameMeasures completes a measure slot: a statement that gives an amount
+// in the same dimension as one of the slot's (kilograms beside kilograms,
+// pounds sterling beside pounds sterling) and shares a word with it or
+// reads as the slot's topic speaks of the same quantity, even in words the
+// question does not use ("I weigh 92 kg", then "Down to 84.5 kg this
+// morning", for "How heavy is the user now?").
+func (r *search) sameMeasures(topic ontology.Topic, group, stmts []*candidate) []*candidate {
+	if topic.Name != ontology.TopicMeasure || len(group) == 0 {
+		return group
+	}
+	dims := map[*candidate]map[string]bool{}
+	dimsOf := func(c *candidate) map[string]bool {
+		d, ok := dims[c]
+		if !ok {
+			d = knowledge.MeasureDimensions(c.Text)
+			dims[c] = d
+		}
+		return d
+	}
+	anchors := len(group)
+	for _, c := range stmts {
+		if slices.Contains(group, c) || len(dimsOf(c)) == 0 {
+			continue
+		}
+		for _, g := range group[:anchors] {
+			shared := false
+			for d := range dimsOf(g) {
+				shared = shared || dimsOf(c)[d]
+			}
+			if !shared {
+				continue
+			}
+			gt := contentTerms(g)
+			if slices.ContainsFunc(contentTerms(c), func(t string) bool { return slices.Contains(gt, t) && !measureNoise[t] }) ||
+				c.vec != nil && r.s.topics.Read(c.vec).Topic == topic.Name {
+				group = append(group, c)
+				break
+			}
+		}
+	}
+	return group
+}
+
+// measureNoise are terms two statements of amounts share without speaking
+// of the same quantity.
+var measureNoise = map[string]bool{"now": true, "week": true, "month": true, "year": true, "day": true, "today": true,
+	"last": true, "still": true, "just": true, "get": true, "can": true, "help": true}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/graphmem/graphmem/graph"
 	"github.com/graphmem/graphmem/knowledge"
+	"github.com/graphmem/graphmem/ontology"
 )
 
 // conceptEmbedder embeds a text as the normalized count of its concepts:
@@ -712,5 +713,33 @@ func TestTopicOfATurnFromItsFact(t *testing.T) {
 			t.Errorf("with fact %v: older turn status %q by %q, want superseded only when its fact speaks of the home (%s)",
 				withFact, old.Status, old.SupersededBy, old.Explanation)
 		}
+	}
+}
+
+// TestSameMeasures: a measure slot takes in a statement that gives an
+// amount of the same dimension and shares a word with one of its
+// statements, whatever the question's words; not one of another dimension,
+// nor one that shares only the dimension.
+func TestSameMeasures(t *testing.T) {
+	t.Parallel()
+	raw := func(id, text string) *candidate {
+		return &candidate{SearchResult: SearchResult{ID: id, Kind: KindRaw, Text: text}}
+	}
+	inSlot := raw("pay", "My take-home pay is £2,350 a month. Can you help me set up a budget?")
+	raise := raw("raise", "Got the team lead promotion, so take-home is now £2,910 after tax and pension.")
+	run := raw("run", "I run about 35 km a week and my take-home routine is a long run on Sundays.")
+	rent := raw("rent", "Our rent went up to £1,150.")
+	r := &search{s: &Service{}, cfg: DefaultConfig()}
+	measure := ontology.Topic{Name: ontology.TopicMeasure, Cardinality: ontology.One, Qualified: true}
+	got := r.sameMeasures(measure, []*candidate{inSlot}, []*candidate{inSlot, raise, run, rent})
+	var ids []string
+	for _, c := range got {
+		ids = append(ids, c.ID)
+	}
+	if want := []string{"pay", "raise"}; !slices.Equal(ids, want) {
+		t.Errorf("measure slot = %v, want %v", ids, want)
+	}
+	if other := r.sameMeasures(ontology.Topic{Name: "home", Cardinality: ontology.One}, []*candidate{inSlot}, []*candidate{inSlot, raise}); len(other) != 1 {
+		t.Errorf("a slot that is not a measure took in %d statements, want only its own", len(other))
 	}
 }
