@@ -79,7 +79,7 @@ func newRecognizers() *recognizers {
 		"learn": r.either(r.study.ruleLearn, r.tastes.begunToLike), "study": r.either(r.study.ruleStudy, r.study.examPrep, r.work.studyingToBe),
 		"prepare": r.either(nil, r.study.examPrep), "revise": r.either(nil, r.study.examPrep),
 		"cram": r.either(nil, r.study.examPrep), "train": r.either(r.work.apprentice, r.study.examPrep), "retrain": r.work.apprentice,
-		"apprentice": r.work.apprentice, "drop": r.either(r.study.ruleDrop, r.droppedPursuit), "ditch": r.either(nil, r.droppedPursuit), "enrol": r.study.enrol, "enroll": r.study.enrol, "graduate": r.study.ruleGraduate,
+		"apprentice": r.work.apprentice, "drop": r.either(r.study.ruleDrop, r.switches.droppedFor, r.droppedPursuit), "ditch": r.either(r.switches.ruleSwitch, r.switches.droppedFor, r.droppedPursuit), "dump": r.either(r.switches.ruleSwitch, r.switches.droppedFor, r.droppedPursuit), "enrol": r.study.enrol, "enroll": r.study.enrol, "graduate": r.study.ruleGraduate,
 		"speak": r.study.ruleSpeak,
 		// tastes
 		"like": r.tastes.ruleLike, "love": r.tastes.ruleLike, "adore": r.tastes.ruleLike, "enjoy": r.tastes.ruleLike,
@@ -119,7 +119,7 @@ func newRecognizers() *recognizers {
 		// hobbies
 		"start": r.either(r.hobbies.ruleStart, r.work.startedJob, r.tastes.begunToLike, r.couples.startSeeing, r.study.doingDegree),
 		"begin": r.either(r.hobbies.ruleStart, r.work.startedJob, r.tastes.begunToLike, r.study.doingDegree),
-		"stop":  r.hobbies.ruleStop, "give": r.either(r.hobbies.ruleGive, r.possessions.ruleGiveAway, r.work.gaveNotice), "hand": r.either(nil, r.work.gaveNotice),
+		"stop":  r.hobbies.ruleStop, "give": r.either(r.hobbies.ruleGive, r.possessions.givenMe, r.possessions.ruleGiveAway, r.work.gaveNotice), "hand": r.either(nil, r.work.gaveNotice),
 		"run": r.either(r.hobbies.ruleActivity, r.work.runsBusiness), "swim": r.hobbies.ruleActivity, "paint": r.hobbies.ruleActivity,
 		"draw": r.hobbies.ruleActivity, "cook": r.hobbies.ruleActivity, "bake": r.hobbies.ruleActivity,
 		"hike": r.hobbies.ruleActivity, "dance": r.hobbies.ruleActivity, "sing": r.hobbies.ruleActivity,
@@ -134,6 +134,7 @@ func newRecognizers() *recognizers {
 		"pick": r.either(r.hobbies.rulePickUp, r.tastes.wouldPickOver, r.tastes.habitChoice), "choose": r.either(nil, r.tastes.wouldPickOver, r.tastes.habitChoice),
 		"develop": r.either(nil, r.tastes.developedTaste), "acquire": r.either(nil, r.tastes.developedTaste),
 		"play": r.hobbies.rulePlay, "practice": r.hobbies.rulePractice, "practise": r.hobbies.rulePractice,
+		"smoke": r.hobbies.ruleHabit, "vape": r.hobbies.ruleHabit,
 		"do": r.either(r.hobbies.rulePractice, r.tastes.doneWith, r.study.doingDegree, r.tastes.cannotEndure),
 		// plans
 		"plan": r.plans.rulePlan, "intend": r.plans.rulePlan, "want": r.plans.rulePlan, "hope": r.plans.rulePlan,
@@ -181,6 +182,7 @@ func newRecognizers() *recognizers {
 		r.tastes.evaluativeFrame,         // "olives are revolting", "gin tastes awful to me now"
 		r.tastes.nowItsFrame,             // "these days it's woodworking videos", "lately it's all bossa nova"
 		r.tastes.wouldRatherFrame,        // "I'd rather have tea than coffee"
+		r.hobbies.lastTimeFrame,          // "it's been 100 days since my last cigarette"
 		r.tastes.giveMeOverFrame,         // "give me the mountains over the beach any day"
 		r.tastes.replyLanguageFrame,      // "please answer me in Spanish from now on"
 		r.tastes.replyStyleFrame,         // "keep your answers short", "I'd like longer explanations from now on"

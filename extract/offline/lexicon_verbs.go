@@ -19,6 +19,8 @@ const (
 var verbSpecs = `live - - living
 collect - - collecting
 brew - - brewing
+smoke - - smoking
+vape - - vaping
 sew - sewn sewing
 crochet - - crocheting
 spend spent spent spending

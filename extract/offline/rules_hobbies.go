@@ -39,6 +39,21 @@ func (r *hobbyRules) ruleStart(c *clause) {
 	case isVerb && f == formIng && lemma == "work" && alt("at|for", c.at(i+1)):
 		r.work.employer(c, takeNP(t, i+2), false, "started")
 		r.work.roleAfter(c, i+2)
+	case professionGerunds[w] != "" && (lemma == "" || f == formIng):
+		// "I started lecturing in pharmacology at Nottingham Trent",
+		// "started nursing last year": a profession taken up, at the
+		// employer that follows.
+		j := i + 1
+		if c.at(j) == "in" {
+			j = takeNP(t, j+1).next
+		}
+		switch {
+		case alt("at|for", c.at(j)):
+			r.work.emitTrade(c, professionGerunds[w])
+			r.work.employer(c, takeNP(t, j+1), false, "started")
+		case j >= len(t) || c.at(j) == dateTok:
+			r.work.emitTrade(c, professionGerunds[w])
+		}
 	case isVerb && f == formIng && lemma == "learn":
 		items, _ := takeList(t, i+1)
 		for _, np := range items {

@@ -66,3 +66,50 @@ func TestActivitiesInSubordinateClauses(t *testing.T) {
 		{name: "getting into a new hobby names none", text: "I've been getting into a new hobby recently.", none: []want{{pred: "LIKES"}}},
 	})
 }
+
+// Facts before a dash that opens a request, and professions taken up.
+func TestFactsBeforeADashAndProfessionsTakenUp(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{name: "a statement before a dash that asks", text: "Last week we adopted a greyhound called Moss — how much exercise does he need?",
+			want: []want{{pred: "HAS_PET", obj: "Moss"}}},
+		{name: "a profession taken up, at an employer", text: "Since I started lecturing in pharmacology at Nottingham Trent, my voice is shot. How do I protect it?",
+			want: []want{{pred: "WORKS_AS", obj: "lecturer"}, {pred: "WORKS_AT", obj: "Nottingham Trent"}}},
+		{name: "a profession taken up, alone", text: "I started nursing last year.", want: []want{{pred: "WORKS_AS", obj: "nurse"}}},
+		// controls
+		{name: "a dash that asks only", text: "Quick one — how much exercise does a greyhound need?", none: []want{{pred: "HAS_PET"}}},
+		{name: "nursing someone", text: "I started nursing my mum after her fall.", none: []want{{pred: "WORKS_AS"}}},
+		{name: "teaching oneself", text: "I started teaching myself guitar.", none: []want{{pred: "WORKS_AS"}}},
+	})
+}
+
+// Habits said without an object, and their end counted from the last time.
+func TestHabitsKeptAndGivenUp(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{name: "a habit with its amount", text: "I smoke about ten a day and get winded on the stairs.", want: []want{{pred: "PRACTICES", obj: "smoking"}}},
+		{name: "counted from the last time", text: "It's been 100 days since my last cigarette!", want: []want{{pred: "PRACTICES", obj: "smoking", neg: true}}},
+		{name: "a plain denial", text: "I don't vape.", want: []want{{pred: "PRACTICES", obj: "vaping", neg: true}}},
+		{name: "used to", text: "I used to smoke twenty a day.", want: []want{{pred: "PRACTICES", obj: "smoking", neg: true}}},
+		// controls
+		{name: "one occasion", text: "I smoked a cigar at the wedding.", none: []want{{pred: "PRACTICES"}}},
+		{name: "smoke the noun", text: "The kitchen was full of smoke.", none: []want{{pred: "PRACTICES"}}},
+		{name: "a plan", text: "I might vape instead.", none: []want{{pred: "PRACTICES"}}},
+	})
+}
+
+// Ditching one thing for another is a switch; dropping an object is not.
+func TestDitchedForAnother(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{name: "a service dropped for another", text: "I dropped Spotify for Tidal last month.",
+			want: []want{{pred: "USES", obj: "Tidal"}, {pred: "USES", obj: "Spotify", neg: true}}},
+		{name: "a provider is no employer", text: "We dumped Sky for Netflix.",
+			want: []want{{pred: "USES", obj: "Netflix"}}, none: []want{{pred: "WORKS_AT"}}},
+		{name: "an activity ditched for another", text: "I ditched running for cycling.",
+			want: []want{{pred: "LIKES", obj: "cycling"}, {pred: "LIKES", obj: "running", neg: true}}},
+		{name: "given to the speaker", text: "My brother gave me his old Pixel 8, so I'm on Android now.",
+			want: []want{{pred: "OWNS", obj: "Pixel 8"}}},
+		// controls
+		{name: "an object dropped", text: "I dropped my phone in the bath.", none: []want{{pred: "USES"}, {pred: "LIKES"}}},
+		{name: "given a lift", text: "My boss gave me a lift.", none: []want{{pred: "OWNS"}}},
+		{name: "given away by the speaker", text: "I gave my brother my old laptop.", none: []want{{pred: "OWNS", obj: "laptop"}}},
+	})
+}

@@ -61,6 +61,28 @@ func (r *possessionRules) ruleSell(c *clause) {
 }
 
 // ruleGiveAway: "I gave away my old piano", "we gave the Fiesta away".
+// givenMe: "My brother gave me his old Pixel 8", "Mum gave me her car":
+// what someone gave the speaker is the speaker's now (a product or a named
+// thing: not "a lift", "some advice").
+func (r *possessionRules) givenMe(c *clause) bool {
+	i := c.verbAt + 1
+	if c.at(i) != "me" || c.neg || c.future || c.modal != "" || c.would || !c.past && !c.perfect || c.said.speaker == "" {
+		return false
+	}
+	np := takeNP(c.toks, i+1)
+	if !usableObject(np) || !isProduct(np) && !np.hasName {
+		return false
+	}
+	if alt("his|her|their|its", np.det) {
+		np.det = "a" // the giver's old phone is now a phone of the speaker's
+	}
+	subj := c.subj
+	c.subj = c.said.speaker
+	r.possess(c, np, false, "got")
+	c.subj = subj
+	return true
+}
+
 func (r *possessionRules) ruleGiveAway(c *clause) bool {
 	i := c.verbAt + 1
 	if c.future || c.modal != "" || c.would || c.neg || !c.past && !c.perfect {

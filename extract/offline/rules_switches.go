@@ -34,7 +34,7 @@ func (r *switchRules) ruleSwitch(c *clause) {
 		if c.at(to.next) == "from" {
 			from = takeNP(t, to.next+1)
 		}
-	case c.verb == "replace" || c.verb == "trade" || c.verb == "swap" || c.verb == "exchange":
+	case alt("replace|trade|swap|exchange|ditch|dump|drop", c.verb):
 		from = takeNP(t, i)
 		j := from.next
 		if c.at(j) == "in" && c.at(j+1) == "for" {
@@ -73,6 +73,9 @@ func (r *switchRules) ruleSwitch(c *clause) {
 		pred = "LEARNING"
 	case ontology.Organization:
 		pred = "WORKS_AT"
+		if alt("ditch|dump|drop", c.verb) {
+			pred = "USES" // one ditches a provider, not an employer ("dumped Sky for Netflix")
+		}
 	case ontology.Place:
 		pred = "LIVES_IN"
 	}
@@ -93,6 +96,16 @@ func (r *switchRules) ruleSwitch(c *clause) {
 		}
 		c.emit(fx{pred: pred, obj: k, neg: true, strength: 0.7, tmpl: tmpl, rank: 1})
 	}
+}
+
+// droppedFor: "I dropped PyCharm for Neovim" is a switch; "I dropped my
+// phone" is not, so without "for" after the object it reads nothing.
+func (r *switchRules) droppedFor(c *clause) bool {
+	if np := takeNP(c.toks, c.verbAt+1); !usableObject(np) || c.at(np.next) != "for" {
+		return false
+	}
+	r.ruleSwitch(c)
+	return true
 }
 
 // swappedHome reads a switch whose new side is a home somewhere: "we

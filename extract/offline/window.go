@@ -191,16 +191,16 @@ func isCalendarWord(w string) bool {
 	return ok
 }
 
-// statedClauses returns the clauses of a question before the comma that
-// opens the asking clause, when they are the speaker's own statement ("I'm
+// statedClauses returns the clauses of a question before the comma or
+// dash that opens the asking clause, when they are the speaker's own statement ("I'm
 // a huge fan of jazz, could you make me a playlist?", "We live in Leeds
 // now, any tips for a roast?"): the request does not unsay them. A question
 // that only asks ("Hey there, could you help?", "Is it normal that my dog
 // sleeps all day?") states nothing.
 func statedClauses(toks []tok) [][]tok {
 	for i := len(toks) - 1; i > 0; i-- {
-		if toks[i].kind != nlp.Punct || toks[i].w != "," {
-			continue
+		if toks[i].kind != nlp.Punct || !alt(",|—|–|-", toks[i].w) {
+			continue // a comma or a dash ends the clauses that state
 		}
 		j := i + 1
 		for j < len(toks) && (toks[j].kind != nlp.Word || toks[j].w == "and" || toks[j].w == "so" || toks[j].w == "but" || toks[j].w == "then") {

@@ -1,0 +1,58 @@
+package offline
+
+import "github.com/graphmem/graphmem/ontology"
+
+// Habits one keeps or gives up that are said without an object: "I smoke
+// about ten a day", "I don't vape", and their end counted from the last
+// time: "It's been 100 days since my last cigarette".
+
+// habitOfVerb names the habit of a verb said without an object.
+var habitOfVerb = map[string]string{"smoke": "smoking", "vape": "vaping"}
+
+// habitNouns name the habit whose last instance is counted from ("since
+// my last cigarette"). Grows by a noun.
+var habitNouns = map[string]string{"cigarette": "smoking", "cig": "smoking", "fag": "smoking", "smoke": "smoking",
+	"vape": "vaping", "drink": "drinking", "bet": "gambling"}
+
+// ruleHabit: "I smoke about ten a day", "I still vape", "I don't smoke
+// anymore", "I used to smoke".
+func (r *hobbyRules) ruleHabit(c *clause) {
+	habit := habitOfVerb[c.verb]
+	if habit == "" || c.modal != "" || c.would || c.future || c.progressive || c.past && !c.usedTo {
+		return // "I smoked a cigar at the wedding" is an occasion, not a habit
+	}
+	r.emitHabit(c, habit, c.neg || c.usedTo, c.cessation || c.usedTo)
+}
+
+// lastTimeFrame: "It's been 100 days since my last cigarette", "Three
+// months since my last drink!": counting from the last time says the habit
+// stopped then.
+func (r *hobbyRules) lastTimeFrame(c *clause) bool {
+	t := c.toks
+	for i := 0; i+3 < len(t); i++ {
+		if t[i].w != "since" || !alt("my|our", t[i+1].w) || t[i+2].w != "last" {
+			continue
+		}
+		if habit := habitNouns[t[i+3].w]; habit != "" {
+			c.subj = c.said.speaker
+			r.emitHabit(c, habit, true, true)
+			return true
+		}
+	}
+	return false
+}
+
+// emitHabit emits the habit kept, or not kept (neg): given up when ended
+// ("no longer smokes"), else simply absent ("does not smoke").
+func (r *hobbyRules) emitHabit(c *clause, habit string, neg, ended bool) {
+	k := c.said.out.named(habit, ontology.Activity, 2)
+	verb := map[string]string{"smoking": "smoke", "vaping": "vape", "drinking": "drink", "gambling": "gamble"}[habit]
+	tmpl := "{S} " + verb + "s{D}"
+	switch {
+	case neg && ended:
+		tmpl = "{S} no longer " + verb + "s{D}"
+	case neg:
+		tmpl = "{S} does not " + verb
+	}
+	c.emit(fx{pred: "PRACTICES", obj: k, neg: neg, tmpl: tmpl})
+}
