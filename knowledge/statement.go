@@ -68,7 +68,8 @@ var changes = []string{"now", "from now on", "these days", "lately", "nowadays",
 	"switched", "changed", "moved", "pushed", "rescheduled", "went up", "went down", "gone up", "gone down", "new", "currently",
 	"since then", "at the moment", "these past", "recently", "finally", "replaced", "swapped", "traded", "rebooked",
 	"makes it", "that makes", "so far", "up to", "down to", "gone off", "come around", "grown on", "grew on", "ditched",
-	"converted", "qualified", "anymore", "took over", "taken over"}
+	"converted", "qualified", "anymore", "took over", "taken over", "in total", "all told", "brings us", "brings me",
+	"brings it", "bringing us", "bringing me", "bringing it"}
 
 // hedges mark a sentence that says what could be rather than what is.
 var hedges = []string{"maybe", "might", "wonder", "wonders", "wondering", "whether i", "would like", "'d like", "want to", "wanna", "thinking about",
@@ -329,16 +330,18 @@ var changeVerbs = set("moved", "pushed", "switched", "changed", "rescheduled", "
 // moved to Leeds, is the weather bad there?"), else "". "Hey, could you
 // help?" and "Is it normal that my dog sleeps all day?" state nothing.
 func statedPrefix(sentence string) string {
-	clauses := strings.Split(sentence, ",")
-	for k := len(clauses) - 1; k >= 1; k-- {
-		ws := tokens(clauses[k])
+	// Clauses end at commas and dashes ("Now that I've moved onto days —
+	// 8 till 4:30 — how do I reset my body clock?").
+	cuts := revisionSplit.FindAllStringIndex(sentence, -1)
+	for k := len(cuts) - 1; k >= 0; k-- {
+		ws := tokens(sentence[cuts[k][1]:])
 		for len(ws) > 0 && (ws[0] == "and" || ws[0] == "so" || ws[0] == "but" || ws[0] == "then") {
 			ws = ws[1:]
 		}
 		if len(ws) == 0 || !questionStarts[ws[0]] {
 			continue
 		}
-		prefix := strings.TrimSpace(strings.Join(clauses[:k], ","))
+		prefix := strings.TrimSpace(sentence[:cuts[k][0]])
 		pw := tokens(prefix)
 		if len(pw) >= 3 && slices.ContainsFunc(pw, func(w string) bool { return firstPerson[w] }) {
 			return prefix

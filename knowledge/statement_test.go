@@ -28,6 +28,9 @@ func TestReadStatement(t *testing.T) {
 		// News before a question, without the "I" or in a clause before a
 		// semicolon, still states.
 		{"The car fund is at 5,200 now. What should I check on a used hatchback?", FormStatement, true},
+		// Clauses set off by dashes state before the clause that asks.
+		{"Now that I've moved onto days — 8 till 4:30 on the same ward — how do I reset my body clock?", FormStatement, true},
+		{"Quick one - how do I reset my body clock?", FormQuestion, true},
 		{"Down to 78 kilos now! Should I change anything in the plan?", FormStatement, true},
 		{"I've switched my gym days to Tuesday; does the routine still work?", FormStatement, true},
 		{"Lovely garden! Is that new?", FormQuestion, false},
@@ -105,6 +108,7 @@ func TestRevisionMarkers(t *testing.T) {
 		{"I no longer eat dairy.", false, true},
 		{"The quiz team swapped Tuesdays for Thursdays.", false, true},
 		{"That makes twelve countries for me.", false, true},
+		{"Finished three more over Christmas, which brings us to 14 chapters in total.", false, true},
 		{"Spin class has taken over from yoga.", false, true},
 		{"I work at the post office.", false, false},
 		{"We visited the museum with the kids.", false, false},
