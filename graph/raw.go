@@ -76,6 +76,13 @@ type RawEvent struct {
 	RecordedAt time.Time
 	// Stale is set when every fact read from the event was superseded.
 	Stale bool
+	// StaleBy and StaleBySession name the turn the current fact that
+	// superseded the event's was read from, when there is one.
+	StaleBy, StaleBySession string
+	// StalePredicates are the fact types read from the event whose facts
+	// are all superseded, when others are still current
+	// (CurrentPredicates): the event is stale for those types only.
+	StalePredicates, CurrentPredicates []string
 }
 
 // Appended is the outcome for one event of a batch.
@@ -310,6 +317,8 @@ func decodeRaw(p map[string]any) (RawEvent, error) {
 		AgentID: str(p, "agent_id"), RecordedAt: tm(p, "recorded_at"),
 	}
 	ev.Stale, _ = p["stale"].(bool)
+	ev.StaleBy, ev.StaleBySession = str(p, "stale_by"), str(p, "stale_by_session")
+	ev.StalePredicates, ev.CurrentPredicates = strs(p, "stale_predicates"), strs(p, "current_predicates")
 	if m := str(p, "metadata"); m != "" {
 		if err := json.Unmarshal([]byte(m), &ev.Metadata); err != nil {
 			return ev, fmt.Errorf("metadata of event %q: %w", ev.ID, err)

@@ -109,7 +109,7 @@ func luceneQuery(scope string, fields []string, terms []string) string {
 // Search reads only the properties results show: never embeddings, nor an
 // event node's stored condensation record and config, which are large.
 const (
-	rawSearchFields   = `.id, .session_id, .user_id, .seq, .kind, .role, .name, .content, .metadata, .occurred_at, .recorded_at, .stale`
+	rawSearchFields   = `.id, .session_id, .user_id, .seq, .kind, .role, .name, .content, .metadata, .occurred_at, .recorded_at, .stale, .stale_by, .stale_by_session, .stale_predicates, .current_predicates`
 	eventSearchFields = `.id, .session_id, .user_id, .kind, .seq, .text, .covered_ids, .occurred_from, .occurred_to, .created_at, .stale`
 	factSearchFields  = `.id, .fact, .predicate, .qualifier, .polarity, .confidence, .strength, .preference, .status, .valid_from, .valid_to, .observed_at, .recorded_at, .source_event_ids, .session_ids, .superseded_by`
 	// An insight's every property but its embedding (which node {.*} shipped
@@ -433,7 +433,14 @@ const MaxFactSentences = 6
 
 // refreshStale recomputes the stale flag of raw turns: a turn is stale
 // when it was the source of facts and every one of them is now superseded
-// ("I live in Paris" after a move). Writes that create or close facts call
+// ("I live in Paris" after a move). It also keeps which turn the current
+// fact that replaced it was read from (stale_by, stale_by_session), so
+// search can rank that turn where the stale one would have ranked, and,
+// for a turn only some of whose facts were superseded ("My boyfriend Tom
+// and I love port" after a break-up), the fact types that are all
+// superseded and those still current (stale_predicates,
+// current_predicates): such a turn is stale for a question about the one
+// and current for a question about the other. Writes that create or close facts call
 // it for the turns those facts rest on, so search reads a property instead
 // of re-deriving it on every query. A fact read from a turn joins two
 // entities that turn mentions, so both ends are bound first and Neo4j
@@ -456,9 +463,20 @@ func refreshStale(ctx context.Context, tx neo4j.ManagedTransaction, tenant, user
 		MATCH (r:Raw {tenant: $tenant, user_id: $user, id: rid})
 		OPTIONAL MATCH (r)-[:MENTIONS]->(a:Entity), (r)-[:MENTIONS]->(b:Entity), (a)-[f]->(b)
 		WHERE f.tenant = $tenant AND f.fact IS NOT NULL AND r.id IN f.source_event_ids AND r.session_id IN f.session_ids
-		WITH r, f ORDER BY f.recorded_at, f.id
-		WITH r, collect(DISTINCT f.status) AS statuses, collect(DISTINCT f.fact)[..$maxFacts] AS facts
-		SET r.stale = size(statuses) > 0 AND NOT 'current' IN statuses
+		OPTIONAL MATCH (a)-[s]->() WHERE f.superseded_by IS NOT NULL AND s.tenant = $tenant AND s.id = f.superseded_by AND s.status = 'current'
+		WITH r, f, s ORDER BY f.recorded_at, f.id
+		WITH r, collect(DISTINCT f.status) AS statuses, collect(DISTINCT f.fact)[..$maxFacts] AS facts,
+		     [x IN collect(s {.source_event_ids, .session_ids}) WHERE size(x.source_event_ids) > 0 AND size(x.session_ids) > 0] AS next,
+		     collect(DISTINCT CASE WHEN f.status = 'current' THEN type(f) END) AS currentTypes,
+		     collect(DISTINCT CASE WHEN f.status = 'superseded' THEN type(f) END) AS supersededTypes
+		WITH r, facts, next, size(statuses) > 0 AND NOT 'current' IN statuses AS stale,
+		     [t IN supersededTypes WHERE NOT t IN currentTypes] AS staleTypes, currentTypes
+		WITH r, facts, next, stale, staleTypes, currentTypes, (stale OR size(staleTypes) > 0) AND size(next) > 0 AS named
+		SET r.stale = stale,
+		    r.stale_predicates = CASE WHEN NOT stale AND size(staleTypes) > 0 THEN staleTypes END,
+		    r.current_predicates = CASE WHEN NOT stale AND size(staleTypes) > 0 THEN currentTypes END,
+		    r.stale_by = CASE WHEN named THEN last(next).source_event_ids[0] END,
+		    r.stale_by_session = CASE WHEN named THEN last(next).session_ids[0] END
 		WITH r, facts WHERE facts <> coalesce(r.fact_sentences, []) AND r.text_dropped_at IS NULL
 		SET r.fact_sentences = facts, r:Unembedded, r.embed_queued_at = coalesce(r.embed_queued_at, datetime())`,
 		map[string]any{"tenant": tenant, "user": userID, "ids": rawIDs, "maxFacts": int64(MaxFactSentences)})

@@ -21,7 +21,11 @@ type candidate struct {
 	predicate string         // facts: the fact type
 	object    string         // facts: the object's name
 	stale     bool           // raw turns: every fact read from it was superseded; summaries: every such turn they summarize is stale
+	staleBy   string         // raw turns: the turn key of the turn the current fact that superseded it was read from
 	form      knowledge.Form // raw turns: statement, question or chatter
+	// raw turns: the fact types read from it that are all superseded,
+	// when others are current (staleFor)
+	stalePreds, currentPreds []string
 	// raw turns: hedged throughout, or about someone else throughout
 	hypothetical, other bool
 	// raw turns: takes back the speaker's previous statement; reports a change
@@ -335,9 +339,14 @@ func rawCandidateOf(r graph.RawEvent, st knowledge.Statement) *candidate {
 	if c, ok := r.Metadata["caption"].(string); ok && c != "" {
 		text += " [image: " + c + "]"
 	}
-	return &candidate{SearchResult: SearchResult{ID: r.ID, Kind: KindRaw, Text: text, Status: StatusCurrent,
+	c := &candidate{SearchResult: SearchResult{ID: r.ID, Kind: KindRaw, Text: text, Status: StatusCurrent,
 		OccurredAt: r.OccurredAt, SourceEventIDs: []string{r.ID}, SessionID: r.SessionID}, speaker: r.Name, role: r.Role, stale: r.Stale,
 		form: st.Form, hypothetical: st.Hypothetical, other: st.Other, correction: st.Correction, change: st.Change, ending: st.Ending, seq: r.Seq}
+	if r.StaleBy != "" && r.StaleBySession != "" {
+		c.staleBy = turnKey(r.StaleBySession, r.StaleBy)
+	}
+	c.stalePreds, c.currentPreds = r.StalePredicates, r.CurrentPredicates
+	return c
 }
 
 func factCandidate(f graph.Fact) *candidate {

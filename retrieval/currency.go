@@ -2,6 +2,7 @@ package retrieval
 
 import (
 	"context"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -53,6 +54,7 @@ func (r *search) currency(ctx context.Context) error {
 	r.corrections()
 	r.runningTotals()
 	r.revisedStatements()
+	r.replacedByFacts()
 	if r.s.topics == nil || r.qvec == nil || r.s.vectors == nil {
 		return nil
 	}
@@ -258,6 +260,9 @@ func (r *search) currency(ctx context.Context) error {
 func (r *search) runningTotals() {
 	asks := amountQuestion(r.in.Query)
 	if asks == nil {
+		if progressQuestion(r.in.Query) {
+			r.countedTotals()
+		}
 		return
 	}
 	var group, rest []*candidate
@@ -284,6 +289,80 @@ func (r *search) runningTotals() {
 			group = append(group, c)
 		}
 	}
+	r.supersedeAmounts(group)
+}
+
+// countedTotals: a question for progress ("How far along is the user's
+// manuscript?") names what progresses, not what is counted; the user's
+// statements count it ("9 chapters so far", "that's 11 chapters now",
+// "brings us to 14 chapters in total"). Statements that count the same
+// thing (the noun after their numbers) are one running total when the
+// newest says it is the present state; the newest is current.
+func (r *search) countedTotals() {
+	byNoun := map[string][]*candidate{}
+	for _, c := range r.set {
+		if c.Kind != KindRaw || c.role != "user" || c.form != knowledge.FormStatement || c.hypothetical || c.other ||
+			c.Status == StatusSuperseded || relevance(c, r.cfg) <= 0 {
+			continue
+		}
+		for _, n := range countedNouns(c.Text) {
+			byNoun[n] = append(byNoun[n], c)
+		}
+	}
+	var best []*candidate
+	for _, n := range slices.Sorted(maps.Keys(byNoun)) {
+		group := byNoun[n]
+		if len(group) < 2 {
+			continue
+		}
+		newest := slices.MaxFunc(group, func(a, b *candidate) int { return a.OccurredAt.Compare(b.OccurredAt) })
+		if newest.change && len(group) > len(best) {
+			best = group
+		}
+	}
+	r.supersedeAmounts(best)
+}
+
+// countedNouns are the nouns a text counts: the word after each number
+// ("14 chapters" → chapter, "three marathons" → marathon), singular,
+// without units of time, which count no thing of their own.
+func countedNouns(text string) []string {
+	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '.' && r != ',' })
+	var out []string
+	for i := 0; i+1 < len(words); i++ {
+		w := strings.TrimRight(words[i], ".,")
+		if w == "" || !(w[0] >= '0' && w[0] <= '9' || amountWords[w]) {
+			continue
+		}
+		n := nlp.Singular(strings.Trim(words[i+1], ".,"))
+		if n == "" || n[0] >= '0' && n[0] <= '9' || notCounted[n] || amountWords[n] {
+			continue
+		}
+		if !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// notCounted follow a number without naming a thing counted.
+var notCounted = map[string]bool{"a": true, "an": true, "the": true, "of": true, "and": true, "or": true, "to": true,
+	"in": true, "on": true, "at": true, "for": true, "per": true, "more": true, "less": true, "time": true, "day": true,
+	"week": true, "month": true, "year": true, "hour": true, "minute": true, "second": true, "am": true, "pm": true,
+	"so": true, "now": true, "total": true, "is": true, "are": true, "was": true, "i": true, "we": true}
+
+// progressQuestion reports whether a question asks how far something has
+// got ("How far along is...", "How far through...", "How much progress...").
+func progressQuestion(query string) bool {
+	low := strings.ToLower(query)
+	return strings.Contains(low, "how far along") || strings.Contains(low, "how far through") ||
+		strings.Contains(low, "how far into") || strings.Contains(low, "how much progress") ||
+		strings.Contains(low, "what progress")
+}
+
+// supersedeAmounts makes the newest of a group of amounts current and the
+// older ones superseded by it (kept, first, for a question about the past).
+func (r *search) supersedeAmounts(group []*candidate) {
 	if len(group) < 2 {
 		return
 	}
@@ -476,6 +555,53 @@ func (r *search) updatesQueried(c *candidate) bool {
 	return (c.change || c.correction) && c.Parts.FullText > 0 && c.vec != nil && knowledge.Cosine(c.vec, r.qvec) >= r.cfg.SlotQuerySimilarity
 }
 
+// replacedByFacts: a turn the graph marked stale (every fact read from it
+// was superseded) names the turn the replacing fact was read from; when
+// that turn is a candidate too, it answers the question the stale one
+// matched ("It's been 100 days since my last cigarette" for "Does the user
+// smoke?", after "I smoke about ten a day", which shares the question's
+// word), so it inherits the stale turn's relevance, and the stale turn is
+// marked superseded by it. A question about the past keeps the order.
+func (r *search) replacedByFacts() {
+	if r.history || r.in.IncludeHistory {
+		return
+	}
+	for _, c := range r.set {
+		if c.Kind != KindRaw || c.Status == StatusSuperseded {
+			continue
+		}
+		partly := !c.stale && r.staleFor(c)
+		if partly {
+			// Stale for what is asked, though not for everything it says.
+			c.stale = true
+			c.reasons = append(c.reasons, "what it said about this was superseded")
+		}
+		if !c.stale || c.staleBy == "" {
+			continue
+		}
+		e := r.set[KindRaw+":"+c.staleBy]
+		if e == nil || e == c || e.stale {
+			continue
+		}
+		c.Status = StatusSuperseded
+		c.SupersededBy = e.ID
+		if rel, best := relevance(e, r.cfg), relevance(c, r.cfg); rel > 0 && best > rel {
+			e.lift = max(e.lift, best/rel)
+			e.reasons = append(e.reasons, "the newer statement whose fact replaced what an older turn said")
+		}
+	}
+}
+
+// staleFor reports whether a turn only some of whose facts were
+// superseded is stale for this question: the question asks for a fact type
+// all of whose facts from the turn were superseded, and for none the turn
+// still holds ("Who is the user dating?" of "My boyfriend Tom and I love
+// port", after a break-up: the relationship is over, the taste is not).
+func (r *search) staleFor(c *candidate) bool {
+	asks := func(p string) bool { return r.q.Predicates[p] > 0 }
+	return slices.ContainsFunc(c.stalePreds, asks) && !slices.ContainsFunc(c.currentPreds, asks)
+}
+
 // endedValues: in a slot that holds many values (pets, hobbies, tastes), a
 // statement that something ended ("Miso passed away", "we sold the
 // caravan") supersedes the user's older statements on the same topic that
@@ -496,11 +622,16 @@ func (r *search) endedValues(stmts []*candidate, topicOf map[*candidate]string) 
 			if c == e || c.ending || c.vec == nil || c.Status == StatusSuperseded || !c.OccurredAt.Before(e.OccurredAt) {
 				continue
 			}
-			if topicOf[c] != topicOf[e] && knowledge.Cosine(c.vec, e.vec) < r.cfg.PairSlotSimilarity {
-				continue
-			}
-			if !slices.ContainsFunc(terms[c], func(t string) bool { return slices.Contains(terms[e], t) }) {
-				continue
+			// A name both use is the same thing ("Our cat Biscuit is 14",
+			// then "Biscuit passed away"), whatever their topics read;
+			// otherwise they must speak of one topic and share a word.
+			if !sharesName(c.Text, e.Text) {
+				if topicOf[c] != topicOf[e] && knowledge.Cosine(c.vec, e.vec) < r.cfg.PairSlotSimilarity {
+					continue
+				}
+				if !slices.ContainsFunc(terms[c], func(t string) bool { return slices.Contains(terms[e], t) }) {
+					continue
+				}
 			}
 			r.replaceBy(c, e, "what the user had before it ended, which a question about the past asks for",
 				"ended: the user said later that it is over", "the latest word on what it ends")
@@ -918,3 +1049,37 @@ func (r *search) sameMeasures(topic ontology.Topic, group, stmts []*candidate) [
 // of the same quantity.
 var measureNoise = map[string]bool{"now": true, "week": true, "month": true, "year": true, "day": true, "today": true,
 	"last": true, "still": true, "just": true, "get": true, "can": true, "help": true}
+
+// sharesName reports whether two texts use one proper name: a word
+// capitalized inside a sentence of one ("Our cat Biscuit is 14") that the
+// other says too, in any case or place ("Biscuit passed away").
+func sharesName(a, b string) bool {
+	inB := map[string]bool{}
+	for _, w := range strings.FieldsFunc(b, notNameRune) {
+		inB[strings.ToLower(w)] = true
+	}
+	inA := map[string]bool{}
+	for _, w := range strings.FieldsFunc(a, notNameRune) {
+		inA[strings.ToLower(w)] = true
+	}
+	return slices.ContainsFunc(midSentenceNames(a), func(n string) bool { return inB[n] }) ||
+		slices.ContainsFunc(midSentenceNames(b), func(n string) bool { return inA[n] })
+}
+
+// midSentenceNames are the lower-cased words of text written with a
+// capital not at the start of a sentence (not "I"): names, by the writer's
+// own capitals.
+func midSentenceNames(text string) []string {
+	var out []string
+	start := true
+	for _, w := range strings.Fields(text) {
+		word := strings.TrimFunc(w, notNameRune)
+		if word != "" && !start && word != "I" && !strings.HasPrefix(word, "I'") && unicode.IsUpper([]rune(word)[0]) {
+			out = append(out, strings.ToLower(word))
+		}
+		start = strings.ContainsAny(w[len(w)-1:], ".!?:—") || w == "—" || w == "-"
+	}
+	return out
+}
+
+func notNameRune(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' }

@@ -743,3 +743,111 @@ func TestSameMeasures(t *testing.T) {
 		t.Errorf("a slot that is not a measure took in %d statements, want only its own", len(other))
 	}
 }
+
+// TestCountedTotalsForProgress: a question for progress names what
+// progresses, not what is counted; statements counting the same thing are
+// one running total when the newest says it is the present state. A
+// statement counting something else, or counting nothing, stays current.
+func TestCountedTotalsForProgress(t *testing.T) {
+	t.Parallel()
+	jan := time.Date(2025, 1, 10, 9, 0, 0, 0, time.UTC)
+	mk := func(id, text string, at time.Time) *candidate {
+		c := rawCandidate(graph.RawEvent{NewRawEvent: graph.NewRawEvent{ID: id, Kind: graph.RawMessage, Role: "user", Content: text, OccurredAt: at}, SessionID: "s-" + id})
+		c.Parts = ScoreParts{Vector: 0.5}
+		return c
+	}
+	first := mk("first", "I've drafted 9 chapters of my thriller so far. Any title ideas?", jan)
+	second := mk("second", "Quick update, that's 11 chapters now. How do I fix a slow middle?", jan.AddDate(0, 2, 0))
+	latest := mk("latest", "Finished three more over Christmas, which brings us to 14 chapters in total.", jan.AddDate(0, 4, 0))
+	plot := mk("plot", "It's about a ferry engineer who finds a body on the car deck.", jan.AddDate(0, 5, 0))
+	words := mk("words", "The detective interviews people for 4,000 words now.", jan.AddDate(0, 6, 0))
+	set := func() candidateSet {
+		return candidateSet{"a": first, "b": second, "c": latest, "d": plot, "e": words}
+	}
+	r := &search{cfg: DefaultConfig(), in: SearchInput{Query: "How far along is the user's manuscript?"}, set: set()}
+	r.runningTotals()
+	for _, c := range []*candidate{first, second} {
+		if c.Status != StatusSuperseded || c.SupersededBy != "latest" {
+			t.Errorf("%s = %s by %q, want superseded by the latest count", c.ID, c.Status, c.SupersededBy)
+		}
+	}
+	for _, c := range []*candidate{latest, plot, words} {
+		if c.Status == StatusSuperseded {
+			t.Errorf("%s superseded, want current", c.ID)
+		}
+	}
+	for _, c := range []*candidate{first, second, latest} {
+		c.Status, c.SupersededBy = StatusCurrent, ""
+	}
+	r = &search{cfg: DefaultConfig(), in: SearchInput{Query: "What is the user's thriller about?"}, set: set()}
+	r.runningTotals()
+	if first.Status == StatusSuperseded {
+		t.Error("a question for no amount nor progress superseded a count")
+	}
+	if got := countedNouns("Three marathons and 2 half marathons, 10 km a day at 6 am"); !slices.Equal(got, []string{"marathon", "km"}) {
+		t.Errorf("countedNouns = %v", got)
+	}
+}
+
+func TestSharesName(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		a, b string
+		want bool
+	}{
+		{"Our cat Biscuit is 14 and only eats wet food.", "Biscuit passed away in January.", true},
+		{"We sold the caravan to a couple from Hull.", "I drove to Hull for the weekend.", true},
+		{"My old car finally died.", "The car is fine. My bike died.", false},
+		{"I love my job. Sadly it ended.", "I quit. It was time.", false},
+	}
+	for _, c := range cases {
+		if got := sharesName(c.a, c.b); got != c.want {
+			t.Errorf("sharesName(%q, %q) = %v, want %v", c.a, c.b, got, c.want)
+		}
+	}
+}
+
+// TestReplacedByFacts: a turn the graph marked stale names the turn whose
+// fact replaced its own; that turn inherits its relevance for a question
+// about now, and keeps its place below for a question about the past.
+func TestReplacedByFacts(t *testing.T) {
+	t.Parallel()
+	may := time.Date(2023, 5, 9, 9, 0, 0, 0, time.UTC)
+	old := userTurn("old", "I smoke about ten a day and get winded on the stairs.", may)
+	old.Stale, old.StaleBy, old.StaleBySession = true, "new", "s-new"
+	newer := userTurn("new", "It's been 100 days since my last cigarette!", may.AddDate(0, 7, 0))
+	newer.SessionID = "s-new"
+	raws := []graph.RawEvent{old, newer}
+	_, byID := textOnlySearch(t, raws, may.AddDate(0, 8, 0), "Does the user smoke?")
+	if r := byID["old"]; r.Status != StatusSuperseded || r.SupersededBy != "new" {
+		t.Errorf("stale turn = %s by %q, want superseded by the turn that replaced it", r.Status, r.SupersededBy)
+	}
+	if byID["new"].Score <= byID["old"].Score {
+		t.Errorf("the replacing turn (%.3f) ranks below the stale one (%.3f): %s", byID["new"].Score, byID["old"].Score, byID["new"].Explanation)
+	}
+	_, byID = textOnlySearch(t, raws, may.AddDate(0, 8, 0), "Did the user smoke before?")
+	if byID["old"].SupersededBy != "" {
+		t.Errorf("a question about the past marked the stale turn superseded by %q", byID["old"].SupersededBy)
+	}
+}
+
+// TestStaleForTheAskedType: a turn only some of whose facts were
+// superseded is stale for a question about those, not for one about what
+// it still says.
+func TestStaleForTheAskedType(t *testing.T) {
+	t.Parallel()
+	apr := time.Date(2023, 4, 2, 9, 0, 0, 0, time.UTC)
+	old := userTurn("old", "My boyfriend Tom and I are off to Porto. He loves seafood and I love port.", apr)
+	old.StalePredicates, old.CurrentPredicates = []string{"PARTNER_OF"}, []string{"LIKES"}
+	old.StaleBy, old.StaleBySession = "new", "s-new"
+	newer := userTurn("new", "Tom and I split up. I've been seeing someone called Priya for a couple of months.", apr.AddDate(0, 6, 0))
+	raws := []graph.RawEvent{old, newer}
+	_, byID := textOnlySearch(t, raws, apr.AddDate(0, 7, 0), "Who is the user dating?")
+	if r := byID["old"]; r.Status != StatusSuperseded || r.SupersededBy != "new" || byID["new"].Score <= r.Score {
+		t.Errorf("for the partner, old = %s by %q (%.3f), new %.3f; want superseded by the break-up below it", r.Status, r.SupersededBy, r.Score, byID["new"].Score)
+	}
+	_, byID = textOnlySearch(t, raws, apr.AddDate(0, 7, 0), "What drink does the user love?")
+	if r := byID["old"]; r.Status == StatusSuperseded {
+		t.Errorf("for a taste the turn still holds, old = %s (%s)", r.Status, r.Explanation)
+	}
+}
