@@ -7,7 +7,8 @@ import (
 
 // MeasureDimensions returns the dimensions of the amounts a text gives:
 // "mass" for "92 kg" or "13 stone", "money" for "£2,910" or "40 grand",
-// "distance", "length", "duration", "rate", "dose", "energy", "share".
+// "time" for a time of day ("7pm", "4:30"), "distance", "length",
+// "duration", "rate", "dose", "energy", "share".
 // Two statements that give amounts of one dimension may speak of the same
 // quantity although they share no word ("I weigh 92 kg", "Down to 84.5 kg
 // this morning"); two of different dimensions do not. Empty when the text
@@ -17,6 +18,9 @@ func MeasureDimensions(text string) map[string]bool {
 	out := map[string]bool{}
 	if currencyAmount.MatchString(low) {
 		out["money"] = true
+	}
+	if clockTime.MatchString(low) {
+		out["time"] = true // "7pm to 7am", "8 till 4:30"
 	}
 	for _, m := range unitAmount.FindAllStringSubmatch(low, -1) {
 		if d := unitDimensions[m[1]]; d != "" {
@@ -28,6 +32,7 @@ func MeasureDimensions(text string) map[string]bool {
 
 var (
 	currencyAmount = regexp.MustCompile(`[£$€]\s?\d`)
+	clockTime      = regexp.MustCompile(`\b\d{1,2}(:\d{2}\s?(am|pm)?|\s?(am|pm))\b`)
 	unitAmount     = regexp.MustCompile(`\d(?:[\d,.]*\d)?\s?([a-z]+\b|%)`)
 )
 

@@ -172,6 +172,8 @@ func TestMeasureDimensions(t *testing.T) {
 		{"I run about 35 km a week, 3 hours in all.", []string{"distance", "duration"}},
 		{"My resting heart rate is 58 bpm.", []string{"rate"}},
 		{"The GP put my sertraline up to 100 mg.", []string{"dose"}},
+		{"I work nights, 7pm to 7am.", []string{"time"}},
+		{"Days now, 8 till 4:30 on the same ward.", []string{"time"}},
 		{"We've got three kids under nine.", nil},
 		{"I have 2 cats.", nil},
 	}

@@ -439,9 +439,13 @@ func (r *search) revisedStatements() {
 		if e.c.Status == StatusSuperseded || !revises(e.c.Text) || adds(e.c.Text) {
 			continue
 		}
+		amountOnly := revisesAmountOnly(e.c.Text)
 		for _, o := range stmts[i+1:] {
 			if o.c.Status == StatusSuperseded || !o.c.OccurredAt.Before(e.c.OccurredAt) {
 				continue
+			}
+			if amountOnly && !hasAmount(o.c.Text) {
+				continue // a price that went up revises an amount, not "I use YNAB"
 			}
 			shared := false
 			for t := range o.terms {
@@ -480,6 +484,24 @@ var reviseWords = []string{" moved ", " pushed ", " rebooked ", " rescheduled ",
 
 // revises reports whether text revises an earlier statement.
 func revises(text string) bool { return saysAny(text, reviseWords) }
+
+// amountReviseWords revise an amount only ("the price has gone up again").
+var amountReviseWords = []string{" up to ", " down to ", " went up ", " gone up ", " went down ", " gone down ", " raised ",
+	" a raise ", " pay rise "}
+
+// revisesAmountOnly reports whether the only revision text says is of an
+// amount: it revises a statement that gives one, not a choice.
+func revisesAmountOnly(text string) bool {
+	if !saysAny(text, amountReviseWords) {
+		return false
+	}
+	for _, w := range reviseWords {
+		if !slices.Contains(amountReviseWords, w) && saysAny(text, []string{w}) {
+			return false
+		}
+	}
+	return true
+}
 
 // saysAny reports whether text, lower-cased with its punctuation read as
 // spaces, holds one of the phrases (written with the spaces that bound

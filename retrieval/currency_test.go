@@ -391,6 +391,7 @@ func TestRevisedStatementSupersedesTheOlder(t *testing.T) {
 		{"a second value", "I've joined a choir rehearsal on Fridays as well.", "When is the user's choir rehearsal?", false},
 		{"no revision word", "Choir rehearsal was lovely this week.", "When is the user's choir rehearsal?", false},
 		{"someone else's change", "My sister moved her choir rehearsal to Thursdays.", "When is the user's choir rehearsal?", false},
+		{"an amount that went up revises no choice", "The choir rehearsal room hire has gone up again.", "When is the user's choir rehearsal?", false},
 		{"a question about the past", "The choir rehearsal got pushed to Thursdays.", "When was the user's choir rehearsal before?", false},
 	}
 	for _, tc := range cases {
