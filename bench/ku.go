@@ -338,7 +338,26 @@ const (
 	kuVisible = "visible"
 	kuDev     = dataset.Dev
 	kuHeldOut = dataset.HeldOut
+	// The assistant-chat sets (bench/data/ku-chats-*.jsonl), split by file:
+	// the first was read while the engine changed, the second was not.
+	kuChatsDev     = "chats-dev"
+	kuChatsHeldOut = "chats-held-out"
 )
+
+// kuSetNames are the knowledge-update sets in report order.
+var kuSetNames = []string{kuVisible, kuDev, kuHeldOut, kuChatsDev, kuChatsHeldOut}
+
+// chatSets names the assistant-chat sets by file: dev first, then
+// held-out; only those of which wanted, when wanted is not empty.
+func chatSets(devSet, heldOut []kuScenario, wanted []string) []kuSet {
+	var out []kuSet
+	for _, set := range []kuSet{{Name: kuChatsDev, Scen: devSet}, {Name: kuChatsHeldOut, Scen: heldOut}} {
+		if len(set.Scen) > 0 && (len(wanted) == 0 || slices.Contains(wanted, set.Name)) {
+			out = append(out, set)
+		}
+	}
+	return out
+}
 
 // kuSets names the visible scenarios and splits the project's own by
 // dataset.Half, dropping empty sets; only lists the sets of which wanted,

@@ -21,25 +21,25 @@ import (
 )
 
 type config struct {
-	Addr, Out, LoCoMo, KU, KUOwn, Paraphrase, Commit string
-	GraphmemPID, Neo4jPID                            int
-	Servers, ServerPIDs                              namedValues
-	servers                                          []serverSpec
-	Phases                                           string
-	KUSets                                           string
-	LoCoMoConvs                                      int
-	LoCoMoNoScore                                    bool
-	ParaUsers, ParaMinDistractors                    int
-	ParaDistractor                                   string
-	Load                                             loadConfig
-	SingleLoad                                       time.Duration
-	EmbedWait                                        time.Duration
-	BudgetLimit, EvalWorkers                         int
-	BatchEvents, Batch                               int
-	BatchClients                                     int
-	SingleEvents, SingleClients                      int
-	Scale                                            bool
-	ScaleCfg                                         scaleConfig
+	Addr, Out, LoCoMo, KU, KUOwn, KUChats, Paraphrase, Commit string
+	GraphmemPID, Neo4jPID                                     int
+	Servers, ServerPIDs                                       namedValues
+	servers                                                   []serverSpec
+	Phases                                                    string
+	KUSets                                                    string
+	LoCoMoConvs                                               int
+	LoCoMoNoScore                                             bool
+	ParaUsers, ParaMinDistractors                             int
+	ParaDistractor                                            string
+	Load                                                      loadConfig
+	SingleLoad                                                time.Duration
+	EmbedWait                                                 time.Duration
+	BudgetLimit, EvalWorkers                                  int
+	BatchEvents, Batch                                        int
+	BatchClients                                              int
+	SingleEvents, SingleClients                               int
+	Scale                                                     bool
+	ScaleCfg                                                  scaleConfig
 
 	// LoCoMoReuse scores the conversations the server already holds from an
 	// earlier run, without ingesting them again (a quick recall check).
@@ -73,7 +73,9 @@ func parseFlags(args []string, getenv func(string) string) (config, error) {
 	fs.StringVar(&c.LoCoMo, "locomo", "../shared/datasets/locomo/locomo-visible.json", "LoCoMo file (read in place, never copied)")
 	fs.StringVar(&c.KU, "ku", "../shared/datasets/knowledge-update/visible.jsonl", "visible knowledge-update scenarios")
 	fs.StringVar(&c.KUOwn, "ku-own", "bench/data/ku-own.jsonl", "the project's own knowledge-update scenarios, split into dev and held-out (empty: skip)")
-	fs.StringVar(&c.KUSets, "ku-sets", "visible,dev,held-out", "knowledge-update sets to run")
+	fs.StringVar(&c.KUChats, "ku-chats", "bench/data/ku-chats-a.jsonl,bench/data/ku-chats-b.jsonl",
+		"the assistant-chat knowledge-update scenarios: the dev file, then the held-out file (empty: skip)")
+	fs.StringVar(&c.KUSets, "ku-sets", strings.Join(kuSetNames, ","), "knowledge-update sets to run")
 	fs.StringVar(&c.Paraphrase, "paraphrase", "bench/data/paraphrase.jsonl", "paraphrase questions (bench/data/README.md)")
 	fs.StringVar(&c.ParaDistractor, "para-distractor", "", "LoCoMo sample_id whose turns hide each paraphrase user's (default: the first with -para-min-distractors turns)")
 	fs.IntVar(&c.ParaMinDistractors, "para-min-distractors", 400, "distractor turns each paraphrase user needs at least")
@@ -123,8 +125,8 @@ func parseFlags(args []string, getenv func(string) string) (config, error) {
 		}
 	}
 	for _, set := range splitList(c.KUSets) {
-		if !slices.Contains([]string{kuVisible, kuDev, kuHeldOut}, set) {
-			return c, fmt.Errorf("-ku-sets: unknown set %q (sets: visible, dev, held-out)", set)
+		if !slices.Contains(kuSetNames, set) {
+			return c, fmt.Errorf("-ku-sets: unknown set %q (sets: %s)", set, strings.Join(kuSetNames, ", "))
 		}
 	}
 	c.Addr = strings.TrimRight(c.Addr, "/")
@@ -206,6 +208,8 @@ type meta struct {
 	KUSHA256     string             `json:"ku_sha256"`
 	KUOwn        string             `json:"ku_own_file,omitempty"`
 	KUOwnSHA256  string             `json:"ku_own_sha256,omitempty"`
+	KUChats      []string           `json:"ku_chats_files,omitempty"`
+	KUChatsSHA   []string           `json:"ku_chats_sha256,omitempty"`
 	Paraphrase   string             `json:"paraphrase_file,omitempty"`
 	ParaSHA256   string             `json:"paraphrase_sha256,omitempty"`
 	Phases       string             `json:"phases"`
@@ -275,6 +279,11 @@ func run(cfg config) int {
 		Runs: map[string]*serverRun{}, Resources: map[string]procMem{}}
 	if cfg.KUOwn != "" && want("ku") {
 		res.Meta.KUOwn, res.Meta.KUOwnSHA256 = cfg.KUOwn, sha256File(cfg.KUOwn)
+	}
+	if want("ku") {
+		for _, f := range splitList(cfg.KUChats) {
+			res.Meta.KUChats, res.Meta.KUChatsSHA = append(res.Meta.KUChats, f), append(res.Meta.KUChatsSHA, sha256File(f))
+		}
 	}
 	if want("paraphrase") {
 		res.Meta.Paraphrase, res.Meta.ParaSHA256 = cfg.Paraphrase, sha256File(cfg.Paraphrase)
@@ -416,6 +425,20 @@ func run(cfg config) int {
 				}
 			}
 			sets := kuSets(visible, own, splitList(cfg.KUSets))
+			if files := splitList(cfg.KUChats); len(files) > 0 {
+				if len(files) != 2 {
+					fail("ku-chats", fmt.Errorf("-ku-chats wants two files, dev then held-out; got %q", cfg.KUChats))
+					return
+				}
+				chats := make([][]kuScenario, 2)
+				for i, f := range files {
+					if chats[i], err = loadKU(f); err != nil {
+						fail("ku-chats load", err)
+						return
+					}
+				}
+				sets = append(sets, chatSets(chats[0], chats[1], splitList(cfg.KUSets))...)
+			}
 			for _, s := range servers {
 				w := watchEmbedding(ctx, s.c, time.Second)
 				reps, _, err := runKUSets(ctx, s.c, sets, s.info.SearchAvailable, s.p)

@@ -263,7 +263,7 @@ func signLine(t signTest) string {
 func kuMD(m *mdWriter, r *results, runOf func(string) *serverRun) {
 	var sets []string
 	var any *serverRun
-	for _, set := range []string{kuVisible, kuDev, kuHeldOut} {
+	for _, set := range kuSetNames {
 		for _, n := range m.names {
 			if runOf(n).KU[set] != nil {
 				sets = append(sets, set)
@@ -283,7 +283,7 @@ func kuMD(m *mdWriter, r *results, runOf func(string) *serverRun) {
 	}
 	m.w("## Knowledge updates (%s)", strings.Join(sizes, "; "))
 	m.w("")
-	m.w("Pass rules of datasets/knowledge-update/README.md. dev and held-out are the halves of bench/data/ku-own.jsonl (bench/dataset.Half).")
+	m.w("Pass rules of datasets/knowledge-update/README.md. dev and held-out are the halves of bench/data/ku-own.jsonl (bench/dataset.Half); chats-dev and chats-held-out are bench/data/ku-chats-a.jsonl and ku-chats-b.jsonl (assistant chats written blind, split by file).")
 	m.table("set · check", "BM25 raw events")
 	for _, set := range sets {
 		types := map[string]bool{}

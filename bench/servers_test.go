@@ -155,3 +155,16 @@ func TestTargetsPerServer(t *testing.T) {
 		t.Errorf("markdown targets:\n%s", md)
 	}
 }
+
+// TestChatSets: the assistant-chat files are two sets, split by file, and
+// only those asked for run.
+func TestChatSets(t *testing.T) {
+	a, b := []kuScenario{{ID: "fa-001"}}, []kuScenario{{ID: "fb-001"}, {ID: "fb-002"}}
+	all := chatSets(a, b, nil)
+	if len(all) != 2 || all[0].Name != kuChatsDev || len(all[0].Scen) != 1 || all[1].Name != kuChatsHeldOut || len(all[1].Scen) != 2 {
+		t.Fatalf("chatSets = %+v", all)
+	}
+	if only := chatSets(a, b, []string{kuVisible, kuChatsHeldOut}); len(only) != 1 || only[0].Name != kuChatsHeldOut {
+		t.Fatalf("held-out only = %+v", only)
+	}
+}
