@@ -6,6 +6,10 @@ import "github.com/graphmem/graphmem/ontology"
 // ("my laptop runs Fedora", "I'm staying on Fedora"), which car is theirs
 // ("our car is a Renault Clio", "we're taking the new Volvo XC40").
 
+// bikeNouns are the speaker's cycles, owned and ridden ("my road bike is a
+// Trek Domane").
+var bikeNouns = wordSet(`bike,bicycle,e-bike,ebike,tandem,trike,unicycle`)
+
 // deviceNouns are the speaker's machines whose software is used.
 var deviceNouns = wordSet(`laptop,computer,pc,desktop,tablet,phone,mac,macbook,server,workstation,machine,chromebook`)
 
@@ -17,15 +21,26 @@ func (r *possessionRules) deviceFrame(c *clause) bool {
 		return false
 	}
 	i := 1
-	for i < 3 && i < len(c.toks) && !deviceNouns[c.at(i)] && !vehicleNouns[c.at(i)] {
+	for i < 3 && i < len(c.toks) && !deviceNouns[c.at(i)] && !vehicleNouns[c.at(i)] && !bikeNouns[c.at(i)] {
 		i++
 	}
-	if !deviceNouns[c.at(i)] && !vehicleNouns[c.at(i)] || i >= 3 {
+	if !deviceNouns[c.at(i)] && !vehicleNouns[c.at(i)] && !bikeNouns[c.at(i)] || i >= 3 {
 		return false
 	}
 	vehicle := vehicleNouns[c.at(i)]
 	j := i + 1
 	switch {
+	case bikeNouns[c.at(i)] && alt("is|'s", c.at(j)) && alt("a|an", c.at(j+1)):
+		// "My road bike is a Trek Domane": a bike is owned and ridden,
+		// not driven; only a named one is a fact ("is a bit rusty" is not).
+		np := takeNP(c.toks, j+2)
+		if !np.hasName || c.neg || c.past {
+			return false
+		}
+		k, _ := c.object(np, ontology.Product, 2)
+		c.subj = sp
+		c.emit(fx{subj: sp, pred: "OWNS", obj: k, art: "a", tmpl: "{S} rides {aO} ({their} " + takeNP(c.toks, 1).surface() + ")", noDate: true})
+		return true
 	case !vehicle && alt("runs|uses|is|'s", c.at(j)):
 		j++
 		if c.at(j) == "on" {

@@ -34,3 +34,15 @@ func TestStableFactsInPassing(t *testing.T) {
 		{name: "not eating anything", text: "I don't eat anything before noon.", none: []want{{pred: "HAS_DIET"}}},
 	})
 }
+
+// A named bike is owned and ridden, not driven.
+func TestBikesNamedInPassing(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{name: "a road bike by its make", text: "My road bike is a Trek Domane with 28 mm tyres. Can I fit 32s?",
+			want: []want{{pred: "OWNS", obj: "Trek Domane"}}, none: []want{{pred: "DRIVES"}}},
+		{name: "an e-bike", text: "My e-bike is a VanMoof S3.", want: []want{{pred: "OWNS", obj: "VanMoof S3"}}},
+		// controls
+		{name: "a state of the bike", text: "My bike is a bit rusty.", none: []want{{pred: "OWNS"}}},
+		{name: "a bike once had", text: "My bike was a Raleigh.", none: []want{{pred: "OWNS"}}},
+	})
+}
