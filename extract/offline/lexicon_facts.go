@@ -148,6 +148,11 @@ errands,late`)
 // notHobbyObjects follow a hobby verb without being its object ("I paint a lot", "I run daily").
 var notHobbyObjects = wordSet(`lot,bit,more,less,daily,weekly,regularly,often,together,alone,outside,home`)
 
+// workWritings are what one writes at work rather than as a pastime ("I
+// write Python", "I write emails all day").
+var workWritings = wordSet(`code,python,javascript,typescript,java,rust,golang,sql,scripts,script,software,apps,tests,
+emails,email,reports,report,documentation,docs,invoices,minutes,memos,proposals,specs,tickets`)
+
 // raceNouns are what one runs as an event ("I ran a charity race").
 var raceNouns = wordSet(`race,marathon,5k,10k,half-marathon,triathlon,relay`)
 

@@ -164,6 +164,9 @@ func (r *hobbyRules) ruleActivity(c *clause) {
 	if notHobbyParticles[c.at(i)] {
 		return // "I ran into a group", "we ran out of time"
 	}
+	if c.verb == "write" && slices.ContainsFunc(t[i:min(i+4, len(t))], func(x tok) bool { return workWritings[x.w] }) {
+		return // "I write all my Python in PyCharm", "I write emails all day": work, not the pastime of writing
+	}
 	np := takeNP(t, i)
 	hasObj := usableObject(np) && !(np.det == "" && !np.hasName && len(np.toks) == 1 && notHobbyObjects[np.toks[0].w])
 	if !hasObj && creations[c.verb] && (np.det == "this" || np.det == "that" || np.det == "these" || np.det == "those") &&

@@ -113,3 +113,13 @@ func TestDitchedForAnother(t *testing.T) {
 		{name: "given away by the speaker", text: "I gave my brother my old laptop.", none: []want{{pred: "OWNS", obj: "laptop"}}},
 	})
 }
+
+// What one writes at work is not the pastime of writing.
+func TestWritingAtWorkIsNoPastime(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{name: "poetry is a pastime", text: "I write poetry.", want: []want{{pred: "PRACTICES", obj: "writing poetry"}}},
+		// controls
+		{name: "a language at work", text: "I write all my Python in PyCharm at work.", none: []want{{pred: "PRACTICES"}}},
+		{name: "emails all day", text: "I write emails all day.", none: []want{{pred: "PRACTICES"}}},
+	})
+}
