@@ -203,7 +203,7 @@ func (r *search) currency(ctx context.Context) error {
 		}
 		group = append(group, c)
 	}
-	group = r.sameMeasures(topic, group, stmts)
+	group = r.sameMeasures(topic, group, stmts, topicOf)
 	if len(group) == 0 {
 		return nil
 	}
@@ -489,18 +489,13 @@ func revises(text string) bool { return saysAny(text, reviseWords) }
 var amountReviseWords = []string{" up to ", " down to ", " went up ", " gone up ", " went down ", " gone down ", " raised ",
 	" a raise ", " pay rise "}
 
+// choiceReviseWords are the revision words that are not of an amount.
+var choiceReviseWords = slices.DeleteFunc(slices.Clone(reviseWords), func(w string) bool { return slices.Contains(amountReviseWords, w) })
+
 // revisesAmountOnly reports whether the only revision text says is of an
 // amount: it revises a statement that gives one, not a choice.
 func revisesAmountOnly(text string) bool {
-	if !saysAny(text, amountReviseWords) {
-		return false
-	}
-	for _, w := range reviseWords {
-		if !slices.Contains(amountReviseWords, w) && saysAny(text, []string{w}) {
-			return false
-		}
-	}
-	return true
+	return saysAny(text, amountReviseWords) && !saysAny(text, choiceReviseWords)
 }
 
 // saysAny reports whether text, lower-cased with its punctuation read as
@@ -1027,10 +1022,11 @@ func slotName(topic string) string {
 // sameMeasures completes a measure slot: a statement that gives an amount
 // in the same dimension as one of the slot's (kilograms beside kilograms,
 // pounds sterling beside pounds sterling) and shares a word with it or
-// reads as the slot's topic speaks of the same quantity, even in words the
+// reads as the slot's topic (topicOf, read once by the caller) speaks of
+// the same quantity, even in words the
 // question does not use ("I weigh 92 kg", then "Down to 84.5 kg this
 // morning", for "How heavy is the user now?").
-func (r *search) sameMeasures(topic ontology.Topic, group, stmts []*candidate) []*candidate {
+func (r *search) sameMeasures(topic ontology.Topic, group, stmts []*candidate, topicOf map[*candidate]string) []*candidate {
 	if topic.Name != ontology.TopicMeasure || len(group) == 0 {
 		return group
 	}
@@ -1058,7 +1054,7 @@ func (r *search) sameMeasures(topic ontology.Topic, group, stmts []*candidate) [
 			}
 			gt := contentTerms(g)
 			if slices.ContainsFunc(contentTerms(c), func(t string) bool { return slices.Contains(gt, t) && !measureNoise[t] }) ||
-				c.vec != nil && r.s.topics.Read(c.vec).Topic == topic.Name {
+				topicOf[c] == topic.Name {
 				group = append(group, c)
 				break
 			}
@@ -1076,32 +1072,29 @@ var measureNoise = map[string]bool{"now": true, "week": true, "month": true, "ye
 // capitalized inside a sentence of one ("Our cat Biscuit is 14") that the
 // other says too, in any case or place ("Biscuit passed away").
 func sharesName(a, b string) bool {
-	inB := map[string]bool{}
-	for _, w := range strings.FieldsFunc(b, notNameRune) {
-		inB[strings.ToLower(w)] = true
+	named := func(x, y string) bool {
+		words := nlp.Words(y)
+		return slices.ContainsFunc(midSentenceNames(x), func(n string) bool { return slices.Contains(words, n) })
 	}
-	inA := map[string]bool{}
-	for _, w := range strings.FieldsFunc(a, notNameRune) {
-		inA[strings.ToLower(w)] = true
-	}
-	return slices.ContainsFunc(midSentenceNames(a), func(n string) bool { return inB[n] }) ||
-		slices.ContainsFunc(midSentenceNames(b), func(n string) bool { return inA[n] })
+	return named(a, b) || named(b, a)
 }
 
-// midSentenceNames are the lower-cased words of text written with a
-// capital not at the start of a sentence (not "I"): names, by the writer's
-// own capitals.
+// midSentenceNames are the folded words of text written with a capital
+// not at the start of a sentence (not "I"): names, by the writer's own
+// capitals.
 func midSentenceNames(text string) []string {
 	var out []string
-	start := true
-	for _, w := range strings.Fields(text) {
-		word := strings.TrimFunc(w, notNameRune)
-		if word != "" && !start && word != "I" && !strings.HasPrefix(word, "I'") && unicode.IsUpper([]rune(word)[0]) {
-			out = append(out, strings.ToLower(word))
+	for _, sp := range nlp.SplitSentences(text) {
+		first := true
+		for _, t := range nlp.Tokenize(sp.Text) {
+			if t.Kind != nlp.Word {
+				continue
+			}
+			if !first && t.IsCapitalized() && t.Text != "I" && !strings.HasPrefix(t.Text, "I'") && !strings.HasPrefix(t.Text, "I’") {
+				out = append(out, t.Lower())
+			}
+			first = false
 		}
-		start = strings.ContainsAny(w[len(w)-1:], ".!?:—") || w == "—" || w == "-"
 	}
 	return out
 }
-
-func notNameRune(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' }

@@ -732,7 +732,7 @@ func TestSameMeasures(t *testing.T) {
 	rent := raw("rent", "Our rent went up to £1,150.")
 	r := &search{s: &Service{}, cfg: DefaultConfig()}
 	measure := ontology.Topic{Name: ontology.TopicMeasure, Cardinality: ontology.One, Qualified: true}
-	got := r.sameMeasures(measure, []*candidate{inSlot}, []*candidate{inSlot, raise, run, rent})
+	got := r.sameMeasures(measure, []*candidate{inSlot}, []*candidate{inSlot, raise, run, rent}, nil)
 	var ids []string
 	for _, c := range got {
 		ids = append(ids, c.ID)
@@ -740,7 +740,7 @@ func TestSameMeasures(t *testing.T) {
 	if want := []string{"pay", "raise"}; !slices.Equal(ids, want) {
 		t.Errorf("measure slot = %v, want %v", ids, want)
 	}
-	if other := r.sameMeasures(ontology.Topic{Name: "home", Cardinality: ontology.One}, []*candidate{inSlot}, []*candidate{inSlot, raise}); len(other) != 1 {
+	if other := r.sameMeasures(ontology.Topic{Name: "home", Cardinality: ontology.One}, []*candidate{inSlot}, []*candidate{inSlot, raise}, nil); len(other) != 1 {
 		t.Errorf("a slot that is not a measure took in %d statements, want only its own", len(other))
 	}
 }

@@ -6,22 +6,21 @@ import "github.com/graphmem/graphmem/ontology"
 // about ten a day", "I don't vape", and their end counted from the last
 // time: "It's been 100 days since my last cigarette".
 
-// habitOfVerb names the habit of a verb said without an object.
-var habitOfVerb = map[string]string{"smoke": "smoking", "vape": "vaping"}
+// objectlessHabits are the verbs of a habit said without an object.
+var objectlessHabits = wordSet(`smoke,vape`)
 
-// habitNouns name the habit whose last instance is counted from ("since
-// my last cigarette"). Grows by a noun.
-var habitNouns = map[string]string{"cigarette": "smoking", "cig": "smoking", "fag": "smoking", "smoke": "smoking",
-	"vape": "vaping", "drink": "drinking", "bet": "gambling"}
+// habitNouns name, by its verb, the habit whose last instance is counted
+// from ("since my last cigarette"). Grows by a noun.
+var habitNouns = map[string]string{"cigarette": "smoke", "cig": "smoke", "fag": "smoke", "smoke": "smoke",
+	"vape": "vape", "drink": "drink", "bet": "gamble"}
 
 // ruleHabit: "I smoke about ten a day", "I still vape", "I don't smoke
 // anymore", "I used to smoke".
 func (r *hobbyRules) ruleHabit(c *clause) {
-	habit := habitOfVerb[c.verb]
-	if habit == "" || c.modal != "" || c.would || c.future || c.progressive || c.past && !c.usedTo {
+	if !objectlessHabits[c.verb] || c.modal != "" || c.would || c.future || c.progressive || c.past && !c.usedTo {
 		return // "I smoked a cigar at the wedding" is an occasion, not a habit
 	}
-	r.emitHabit(c, habit, c.neg || c.usedTo, c.cessation || c.usedTo)
+	r.emitHabit(c, c.verb, c.neg || c.usedTo, c.cessation || c.usedTo)
 }
 
 // lastTimeFrame: "It's been 100 days since my last cigarette", "Three
@@ -33,20 +32,20 @@ func (r *hobbyRules) lastTimeFrame(c *clause) bool {
 		if t[i].w != "since" || !alt("my|our", t[i+1].w) || t[i+2].w != "last" {
 			continue
 		}
-		if habit := habitNouns[t[i+3].w]; habit != "" {
+		if verb := habitNouns[t[i+3].w]; verb != "" {
 			c.subj = c.said.speaker
-			r.emitHabit(c, habit, true, true)
+			r.emitHabit(c, verb, true, true)
 			return true
 		}
 	}
 	return false
 }
 
-// emitHabit emits the habit kept, or not kept (neg): given up when ended
-// ("no longer smokes"), else simply absent ("does not smoke").
-func (r *hobbyRules) emitHabit(c *clause, habit string, neg, ended bool) {
-	k := c.said.out.named(habit, ontology.Activity, 2)
-	verb := map[string]string{"smoking": "smoke", "vaping": "vape", "drinking": "drink", "gambling": "gamble"}[habit]
+// emitHabit emits the habit of a verb (smoking for "smoke") kept, or not
+// kept (neg): given up when ended ("no longer smokes"), else simply absent
+// ("does not smoke").
+func (r *hobbyRules) emitHabit(c *clause, verb string, neg, ended bool) {
+	k := c.said.out.named(gerund(verb), ontology.Activity, 2)
 	tmpl := "{S} " + verb + "s{D}"
 	switch {
 	case neg && ended:

@@ -39,10 +39,10 @@ func (r *hobbyRules) ruleStart(c *clause) {
 	case isVerb && f == formIng && lemma == "work" && alt("at|for", c.at(i+1)):
 		r.work.employer(c, takeNP(t, i+2), false, "started")
 		r.work.roleAfter(c, i+2)
-	case professionGerunds[w] != "" && (lemma == "" || f == formIng):
+	case professionGerunds[w] != "" && strings.HasSuffix(w, "ing"):
 		// "I started lecturing in pharmacology at Nottingham Trent",
 		// "started nursing last year": a profession taken up, at the
-		// employer that follows.
+		// employer that follows ("I started law at Leeds" is a degree).
 		j := i + 1
 		if c.at(j) == "in" {
 			j = takeNP(t, j+1).next
@@ -338,12 +338,9 @@ func (r *hobbyRules) practice(c *clause, np nounPhrase, neg bool) {
 	r.practiceOf(c, np, neg, "")
 }
 
-// practiceDetail emits PRACTICES for an activity whose details (where,
-// when, with whom: "with family") the sentence says after it.
-func (r *hobbyRules) practiceDetail(c *clause, np nounPhrase, detail string) {
-	r.practiceOf(c, np, false, detail)
-}
-
+// practiceOf emits PRACTICES for an activity phrase, with the details the
+// sentence says after it (where, when, with whom: "with family") in its
+// sentence, not in the activity.
 func (r *hobbyRules) practiceOf(c *clause, np nounPhrase, neg bool, detail string) {
 	if !usableObject(np) {
 		return

@@ -79,6 +79,7 @@ func TestFactsBeforeADashAndProfessionsTakenUp(t *testing.T) {
 		{name: "a dash that asks only", text: "Quick one — how much exercise does a greyhound need?", none: []want{{pred: "HAS_PET"}}},
 		{name: "nursing someone", text: "I started nursing my mum after her fall.", none: []want{{pred: "WORKS_AS"}}},
 		{name: "teaching oneself", text: "I started teaching myself guitar.", none: []want{{pred: "WORKS_AS"}}},
+		{name: "a subject begun is a degree", text: "I started law at Leeds in September.", none: []want{{pred: "WORKS_AS"}}},
 	})
 }
 

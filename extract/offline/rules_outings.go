@@ -42,7 +42,7 @@ func (r *outingRules) ruleGo(c *clause) {
 			r.plans.planTo(c, c.verb, "go", np, ontology.Activity)
 			return
 		}
-		r.hobbies.practiceDetail(c, np, detail)
+		r.hobbies.practiceOf(c, np, false, detail)
 		return
 	}
 	if c.at(i) == "on" && alt("a|an", c.at(i+1)) {
