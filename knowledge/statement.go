@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Form is what a turn does: state something, ask something, or only keep
@@ -74,7 +75,10 @@ var changes = []string{"now", "from now on", "these days", "lately", "nowadays",
 // hedges mark a sentence that says what could be rather than what is.
 var hedges = []string{"maybe", "might", "wonder", "wonders", "wondering", "whether i", "would like", "'d like", "want to", "wanna", "thinking about",
 	"thinking of", "considering", "someday", "one day", "hoping to", "hope to", "dream of", "if i", "could be",
-	"not sure", "perhaps", "probably", "tempted", "plan to", "planning to", "going to try", "try going", "should i"}
+	"not sure", "perhaps", "probably", "tempted", "plan to", "planning to", "going to try", "try going", "should i",
+	// a condition in the first person, contracted or plural ("no idea if
+	// I'm serious", "if we swapped to an EV"), and the word that says so
+	"if i'm", "if i'd", "if i've", "if i'll", "if we", "if we're", "if we'd", "hypothetically", "in theory"}
 
 // others are the relations whose "my X ..." opens a sentence about them.
 var others = set("mum", "mom", "mother", "dad", "father", "parents", "son", "daughter", "kids", "children", "brother",
@@ -305,7 +309,20 @@ var clauseSplit = regexp.MustCompile(`(?i)[,;:]|\s(?:and|but|so|while|though|alt
 // it ends with a question mark, or opens with a question word and ends
 // with neither a full stop nor an exclamation mark.
 func isQuestion(s string, ws []string) bool {
-	return strings.HasSuffix(s, "?") || len(ws) > 0 && questionStarts[ws[0]] && !strings.HasSuffix(s, ".") && !strings.HasSuffix(s, "!")
+	last, _ := utf8.DecodeLastRuneInString(s)
+	return strings.HasSuffix(s, "?") || questionEmoji[last] ||
+		len(ws) > 0 && questionStarts[ws[0]] && last != '.' && last != '!' && !emoji(last)
+}
+
+// questionEmoji end a sentence as a question mark does; any other emoji
+// ends it as an exclamation mark does ("Did Ben Nevis today 🙌").
+var questionEmoji = map[rune]bool{'🤔': true, '❓': true, '❔': true}
+
+// emoji reports whether r is a pictograph (Unicode's other symbols: 🙌,
+// 😢, 🐑, ☀), which chat uses as a full stop. Variation selectors and
+// joiners inside an emoji are not symbols and stay with the text.
+func emoji(r rune) bool {
+	return r > 0x2000 && unicode.Is(unicode.So, r)
 }
 
 // newsLike reports whether a sentence's words give a figure, say what
@@ -353,16 +370,20 @@ func statedPrefix(sentence string) string {
 
 // sentences splits text after '.', '!', '?' and ';', keeping the mark: a
 // semicolon joins clauses that stand alone ("I've switched my gym days to
-// Tuesday; does the routine still work?" states, then asks).
+// Tuesday; does the routine still work?" states, then asks). Chat ends
+// sentences with no mark too: at a line break, and at an emoji, which is
+// kept as the mark ("Did Ben Vorlich today, that's 14 Munros so far 🙌
+// what should I pack?" states, then asks).
 func sentences(text string) []string {
 	var out []string
 	start := 0
 	for i, r := range text {
-		if r == '.' || r == '!' || r == '?' || r == ';' {
-			if s := strings.TrimSpace(text[start : i+1]); s != "" {
+		if r == '.' || r == '!' || r == '?' || r == ';' || r == '\n' || emoji(r) {
+			end := i + utf8.RuneLen(r)
+			if s := strings.TrimSpace(text[start:end]); s != "" {
 				out = append(out, s)
 			}
-			start = i + 1
+			start = end
 		}
 	}
 	if s := strings.TrimSpace(text[start:]); s != "" {

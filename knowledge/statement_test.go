@@ -40,6 +40,10 @@ func TestReadStatement(t *testing.T) {
 		{"We moved to Leeds in May, is the weather always this bad?", FormStatement, true},
 		{"Hey, could you help me with a recipe?", FormQuestion, true},
 		{"Is it normal that my dog sleeps all day?", FormQuestion, true},
+		// Chat ends a sentence with an emoji or a line break as well.
+		{"Ran my first 10k this morning 🎉 how long should I rest before the next?", FormStatement, true},
+		{"Finished the last module at last\nwhat should I read next", FormStatement, true},
+		{"Is this a good deal on a sofa 🤔", FormQuestion, false},
 	}
 	modal := []struct {
 		text                string
@@ -65,6 +69,10 @@ func TestReadStatement(t *testing.T) {
 		{"They finally promoted me to team lead.", false, false},
 		{"My parents moved in with us last year.", false, true},
 		{"I keep wondering about opening a cafe. Probably too risky though.", true, false},
+		// A condition in the first person, contracted or plural, hedges.
+		{"No clue if I'm cut out for teaching. I keep thinking about it.", true, false},
+		{"In theory we could sell the flat and rent for a year.", true, false},
+		{"If we're lucky the visa comes through by May.", true, false},
 		// Addressed to the one spoken to, with no word of the speaker's own.
 		{"Your garden looks amazing this year!", false, true},
 		{"You two make such a lovely couple. Congrats on the engagement!", false, true},

@@ -261,7 +261,7 @@ func (r *search) runningTotals() {
 	asks := amountQuestion(r.in.Query)
 	if asks == nil {
 		if progressQuestion(r.in.Query) {
-			r.countedTotals()
+			r.countedTotals(false)
 		}
 		return
 	}
@@ -289,6 +289,14 @@ func (r *search) runningTotals() {
 			group = append(group, c)
 		}
 	}
+	if len(group) < 2 {
+		// What is counted is named in other words than the question's
+		// ("How many chickens does the user keep?": "we keep three hens",
+		// then "we're at four hens now"): the statements that count the
+		// same thing as each other are the running total.
+		r.countedTotals(true)
+		return
+	}
 	r.supersedeAmounts(group)
 }
 
@@ -297,8 +305,10 @@ func (r *search) runningTotals() {
 // statements count it ("9 chapters so far", "that's 11 chapters now",
 // "brings us to 14 chapters in total"). Statements that count the same
 // thing (the noun after their numbers) are one running total when the
-// newest says it is the present state; the newest is current.
-func (r *search) countedTotals() {
+// newest says it is the present state, or when the question asks how many
+// (asksCount: a count said again with another number is the total now,
+// "17 Munros done" after "I'm on 16 Munros now"); the newest is current.
+func (r *search) countedTotals(asksCount bool) {
 	byNoun := map[string][]*candidate{}
 	for _, c := range r.set {
 		if c.Kind != KindRaw || c.role != "user" || c.form != knowledge.FormStatement || c.hypothetical || c.other ||
@@ -309,14 +319,25 @@ func (r *search) countedTotals() {
 			byNoun[n] = append(byNoun[n], c)
 		}
 	}
+	// Asked how many, the count must be of what the best-matching counting
+	// statement counts: the question named it, if in other words.
+	var top *candidate
+	for _, group := range byNoun {
+		for _, c := range group {
+			if top == nil || relevance(c, r.cfg) > relevance(top, r.cfg) ||
+				relevance(c, r.cfg) == relevance(top, r.cfg) && candidateKey(c) < candidateKey(top) {
+				top = c
+			}
+		}
+	}
 	var best []*candidate
 	for _, n := range slices.Sorted(maps.Keys(byNoun)) {
 		group := byNoun[n]
-		if len(group) < 2 {
+		if len(group) < 2 || asksCount && !slices.Contains(group, top) {
 			continue
 		}
 		newest := slices.MaxFunc(group, func(a, b *candidate) int { return a.OccurredAt.Compare(b.OccurredAt) })
-		if newest.change && len(group) > len(best) {
+		if (newest.change || asksCount) && len(group) > len(best) {
 			best = group
 		}
 	}

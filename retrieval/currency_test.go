@@ -790,6 +790,38 @@ func TestCountedTotalsForProgress(t *testing.T) {
 	}
 }
 
+// TestCountedTotalsAskedInOtherWords: "how many" names the counted thing
+// in other words than the statements ("geese" for "birds"); the statements
+// counting the same thing as the best-matching one are the running total,
+// newest current, even when it marks no change ("19 lighthouses ticked
+// off"). A count of something else stays as it is.
+func TestCountedTotalsAskedInOtherWords(t *testing.T) {
+	t.Parallel()
+	jan := time.Date(2025, 3, 2, 9, 0, 0, 0, time.UTC)
+	mk := func(id, text string, at time.Time, vector float64) *candidate {
+		c := rawCandidate(graph.RawEvent{NewRawEvent: graph.NewRawEvent{ID: id, Kind: graph.RawMessage, Role: "user", Content: text, OccurredAt: at}, SessionID: "s-" + id})
+		c.Parts = ScoreParts{Vector: vector}
+		return c
+	}
+	first := mk("first", "Visited Portland Head today, that's 12 lighthouses so far. Best camera bag?", jan, 0.8)
+	second := mk("second", "Two more on the Outer Banks, I'm at 14 lighthouses now.", jan.AddDate(0, 2, 0), 0.7)
+	latest := mk("latest", "Cape Hatteras this morning in the fog, 15 lighthouses ticked off.", jan.AddDate(0, 4, 0), 0.4)
+	miles := mk("miles", "Drove 300 miles on Saturday and 280 miles back.", jan.AddDate(0, 5, 0), 0.3)
+	r := &search{cfg: DefaultConfig(), in: SearchInput{Query: "How many coastal landmarks has the user seen?"},
+		set: candidateSet{"a": first, "b": second, "c": latest, "d": miles}}
+	r.runningTotals()
+	for _, c := range []*candidate{first, second} {
+		if c.Status != StatusSuperseded || c.SupersededBy != "latest" {
+			t.Errorf("%s = %s by %q, want superseded by the latest count", c.ID, c.Status, c.SupersededBy)
+		}
+	}
+	for _, c := range []*candidate{latest, miles} {
+		if c.Status == StatusSuperseded {
+			t.Errorf("%s superseded, want current", c.ID)
+		}
+	}
+}
+
 func TestSharesName(t *testing.T) {
 	t.Parallel()
 	cases := []struct {

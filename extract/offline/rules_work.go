@@ -135,20 +135,51 @@ func (r *workRules) ruleTeach(c *clause) {
 		return
 	}
 	np := takeNP(c.toks, c.verbAt+1)
-	if np.empty() || np.det != "" || np.hasName && !languages[np.key()] || len(np.toks) > 2 || pronounObjects[np.toks[0].w] {
+	if np.empty() {
 		return
 	}
-	subject := np.lower()
-	if languages[np.key()] {
-		subject = np.surface()
+	role := ""
+	switch {
+	case schoolYear(c, c.verbAt+1):
+		// "I teach Year 3 at Oakfield Primary", "I teach fifth grade": a
+		// class, not a subject.
+		role = "teacher"
+	case np.det != "" || np.hasName && !languages[np.key()] || len(np.toks) > 2 || pronounObjects[np.toks[0].w]:
+		return
+	case languages[np.key()]:
+		role = np.surface() + " teacher"
+	default:
+		role = np.lower() + " teacher"
 	}
-	k := c.said.out.named(subject+" teacher", ontology.Concept, 2)
+	k := c.said.out.named(role, ontology.Concept, 2)
 	neg := c.usedTo
 	c.emit(fx{pred: "WORKS_AS", obj: k, neg: neg, art: "a", tmpl: pick(neg, "{S} works as {aO}", "{S} no longer works as {aO}")})
 	if c.at(np.next) == "at" {
 		r.employer(c, takeNP(c.toks, np.next+1), neg, "")
 	}
 }
+
+// schoolYear reports whether the words from i name a class of a school by
+// its year ("Year 3", "grade 5", "fifth grade", "reception",
+// "kindergarten").
+func schoolYear(c *clause, i int) bool {
+	w1, w2 := c.at(i), c.at(i+1)
+	switch {
+	case schoolClasses[w1]:
+		return true
+	case w1 == "year" || w1 == "grade":
+		return i+1 < len(c.toks) && c.toks[i+1].kind == nlp.Number
+	case w2 == "grade":
+		return studyYears[w1] || gradeOrdinals[w1]
+	}
+	return false
+}
+
+// schoolClasses are the classes of a school named by one word.
+var schoolClasses = wordSet(`reception,kindergarten,preschool,nursery`)
+
+// gradeOrdinals name the grades studyYears does not.
+var gradeOrdinals = wordSet(`sixth,seventh,eighth,ninth,tenth,eleventh,twelfth,6th,7th,8th,9th,10th,11th,12th`)
 
 // livingScan reads a job said as what the speaker does "for a living": "I
 // fix boilers for a living", "I walk dogs for a living now". The verb may
