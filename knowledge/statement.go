@@ -270,9 +270,14 @@ func revision(text string) (correction, change bool) {
 // Friday").
 var revisionSplit = regexp.MustCompile(`,|\s[—–-]\s|[—–]`)
 
-// gotWrong is a speaker saying they said something wrong: "I got the
-// date wrong", "I had the time wrong", "I wrote the wrong number".
-var gotWrong = regexp.MustCompile(`^(sorry |oops |ah )?i (got|had|put|wrote|gave you|told you) (\S+ ){0,3}wrong `)
+// gotWrong is a speaker saying they said, read or wrote something wrong,
+// after any interjections: "I got the date wrong", "wait sorry, I read the
+// letter wrong", "I'd copied the wrong line", "I wrote the wrong number".
+// The verbs are of saying, reading and writing: "I took the wrong bus" is
+// news, not a correction.
+var gotWrong = regexp.MustCompile(`^((sorry|oops|ah|oh|wait|ugh|argh|hmm|hang on|no) )*i('d|'ve|’d|’ve)? ` +
+	`(got|had|put|wrote|written|read|typed|copied|said|told|gave|given|entered|quoted|noted|heard|remembered|understood)` +
+	`( you)? ((\S+ ){0,3}wrong |the wrong )`)
 
 // ending reports whether text holds an ending phrase.
 func ending(text string) bool {
@@ -288,7 +293,7 @@ func ending(text string) bool {
 func hedgedSentence(sentence string) bool {
 	hedgedIn := func(ws []string) bool {
 		low := " " + strings.Join(ws, " ") + " "
-		return slices.ContainsFunc(hedges, func(h string) bool { return strings.Contains(low, " "+h+" ") })
+		return slices.ContainsFunc(hedges, func(h string) bool { return strings.Contains(low, " "+h+" ") }) || wouldClause(ws)
 	}
 	if !hedgedIn(tokens(sentence)) {
 		return false
@@ -301,6 +306,34 @@ func hedgedSentence(sentence string) bool {
 	}
 	return true
 }
+
+// wouldClause reports whether the words hold "I'd" or "we'd" as "would"
+// ("I'd miss the people more than the playing", "we'd save about £600"):
+// before a plain verb, not a participle ("I'd copied the wrong line",
+// "I'd been there before" are "had").
+func wouldClause(ws []string) bool {
+	for i := 0; i+1 < len(ws); i++ {
+		if ws[i] != "i'd" && ws[i] != "we'd" && ws[i] != "i’d" && ws[i] != "we’d" {
+			continue
+		}
+		next := ws[i+1]
+		if next == "never" || next == "already" || next == "just" || next == "only" {
+			if i+2 >= len(ws) {
+				return false
+			}
+			next = ws[i+2]
+		}
+		if !strings.HasSuffix(next, "ed") && !strings.HasSuffix(next, "en") && !participles[next] {
+			return true
+		}
+	}
+	return false
+}
+
+// participles are the irregular past participles "I'd" means "had" before.
+var participles = set("been", "had", "got", "gone", "done", "made", "said", "told", "left", "lost", "met", "read",
+	"bought", "brought", "thought", "found", "put", "set", "kept", "heard", "seen", "run", "come", "become", "won",
+	"sold", "sent", "spent", "built", "felt", "held", "paid", "taught", "caught", "split", "quit", "cut", "hit", "let")
 
 // clauseSplit cuts a sentence where one clause ends and another begins.
 var clauseSplit = regexp.MustCompile(`(?i)[,;:]|\s(?:and|but|so|while|though|although)\s`)

@@ -73,6 +73,9 @@ func TestReadStatement(t *testing.T) {
 		{"No clue if I'm cut out for teaching. I keep thinking about it.", true, false},
 		{"In theory we could sell the flat and rent for a year.", true, false},
 		{"If we're lucky the visa comes through by May.", true, false},
+		// "I'd" before a plain verb is "would"; before a participle, "had".
+		{"A book club could be fun, I'd enjoy the company more than the books.", true, false},
+		{"I'd already paid the deposit for the flat in Bath.", false, false},
 		// Addressed to the one spoken to, with no word of the speaker's own.
 		{"Your garden looks amazing this year!", false, true},
 		{"You two make such a lovely couple. Congrats on the engagement!", false, true},
@@ -110,6 +113,10 @@ func TestRevisionMarkers(t *testing.T) {
 		{"Sorry, I had the time wrong earlier; the train is at 8:10.", true, false},
 		{"Ugh, I got the address wrong — it's number 14.", true, false},
 		{"The quiz was wrong about the capital of Australia.", false, false},
+		{"Hang on, sorry, I read the timetable wrong: the ferry is at 9.", true, false},
+		{"Oh no, I'd typed the wrong postcode, it's LS6 2AB.", true, false},
+		{"I took the wrong bus this morning and missed the meeting.", false, false},
+		{"My brother told me the wrong date for the party.", false, false},
 		{"I misremembered, the party is at Jo's place.", true, false},
 		{"Lately I'm into bouldering.", false, true},
 		{"The dentist moved me to Thursdays from now on.", false, true},

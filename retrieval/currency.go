@@ -652,6 +652,7 @@ func (r *search) endedValues(stmts []*candidate, topicOf map[*candidate]string) 
 	for _, c := range stmts {
 		terms[c] = contentTerms(c)
 	}
+	var ended []*candidate
 	for _, e := range stmts {
 		if !e.ending || e.vec == nil || e.Status == StatusSuperseded {
 			continue
@@ -673,6 +674,39 @@ func (r *search) endedValues(stmts []*candidate, topicOf map[*candidate]string) 
 			}
 			r.replaceBy(c, e, "what the user had before it ended, which a question about the past asks for",
 				"ended: the user said later that it is over", "the latest word on what it ends")
+			if !slices.Contains(ended, e) {
+				ended = append(ended, e)
+			}
+		}
+	}
+	r.takenUpSince(ended, stmts, topicOf)
+}
+
+// takenUpSince: after an ending, what the user took up on the same topic is
+// the latest word on it ("Biscuit died in his sleep", then "we've adopted
+// a rescue lurcher called Moss", for "What is the name of the user's
+// dog?"): a newer statement of the ending's topic that is itself no ending
+// ranks at least as high as the ending, which inherited the relevance of
+// what it ended. A question naming what ended ("Does the user still have
+// Biscuit?") is answered by the ending, which keeps its place.
+func (r *search) takenUpSince(ended, stmts []*candidate, topicOf map[*candidate]string) {
+	if r.history {
+		return
+	}
+	for _, e := range ended {
+		if topicOf[e] == "" || sharesName(r.in.Query, e.Text) {
+			continue
+		}
+		target := relevance(e, r.cfg) * max(e.lift, 1)
+		for _, n := range stmts {
+			if n == e || n.ending || n.vec == nil || n.Status == StatusSuperseded || !n.OccurredAt.After(e.OccurredAt) ||
+				topicOf[n] != topicOf[e] {
+				continue
+			}
+			if rel := relevance(n, r.cfg); rel > 0 && rel*max(n.lift, 1) < target {
+				n.lift = target / rel
+				n.reasons = append(n.reasons, "the latest word on the "+slotName(topicOf[e])+": taken up since the user said "+e.ID+" ended")
+			}
 		}
 	}
 }

@@ -214,6 +214,44 @@ func TestEndingClosesOneValueOfAManyValueSlot(t *testing.T) {
 	}
 }
 
+// TestTakenUpSinceAnEnding drives the ending rule directly: the ending
+// supersedes the pet it ends and inherits its relevance; a pet adopted
+// after the ending then ranks at least as high, unless the question names
+// the pet that ended.
+func TestTakenUpSinceAnEnding(t *testing.T) {
+	t.Parallel()
+	jan := time.Date(2024, 1, 10, 9, 0, 0, 0, time.UTC)
+	vec := []float32{1, 0, 0}
+	stmt := func(id, text string, at time.Time, fulltext float64, ending bool) *candidate {
+		return &candidate{SearchResult: SearchResult{ID: id, Kind: KindRaw, Text: text, OccurredAt: at, Status: StatusCurrent,
+			Parts: ScoreParts{FullText: fulltext}}, role: "user", vec: vec, ending: ending}
+	}
+	for _, tc := range []struct {
+		query string
+		lift  bool
+	}{
+		{"What is the name of the user's dog?", true},
+		{"Does the user still have Pepper?", false},
+	} {
+		t.Run(tc.query, func(t *testing.T) {
+			had := stmt("had", "Our collie Pepper is 13 and going deaf.", jan, 0.9, false)
+			end := stmt("end", "Pepper died in the night, I'm heartbroken.", jan.AddDate(0, 2, 0), 0.3, true)
+			since := stmt("since", "We took in a rescue whippet called Dot on Saturday.", jan.AddDate(0, 5, 0), 0.2, false)
+			r := &search{cfg: DefaultConfig(), in: SearchInput{Query: tc.query}}
+			stmts := []*candidate{had, end, since}
+			r.endedValues(stmts, map[*candidate]string{had: "pet", end: "pet", since: "pet"})
+			if had.Status != StatusSuperseded || had.SupersededBy != "end" {
+				t.Fatalf("the pet that died = %+v, want superseded by the ending", had.SearchResult)
+			}
+			endScore := relevance(end, r.cfg) * max(end.lift, 1)
+			sinceScore := relevance(since, r.cfg) * max(since.lift, 1)
+			if got := sinceScore >= endScore; got != tc.lift {
+				t.Fatalf("pet taken up since: %.3f, the ending %.3f; want at least as high %v", sinceScore, endScore, tc.lift)
+			}
+		})
+	}
+}
+
 // TestChangedValuesTurnATasteAround drives the many-value rule directly: a
 // newer statement that says the speaker turned replaces the older one on
 // the same topic and close in meaning; an added value ("also"), a plain

@@ -330,6 +330,7 @@ func (r *recognizers) get(c *clause) {
 		return
 	}
 	if gainedJobNouns[np.head()] {
+		r.work.titledJob(c, np)
 		r.work.gotJob(c, np.next)
 		return
 	}

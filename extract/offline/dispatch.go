@@ -78,7 +78,8 @@ func newRecognizers() *recognizers {
 		// study
 		"learn": r.either(r.study.ruleLearn, r.tastes.begunToLike), "study": r.either(r.study.ruleStudy, r.study.examPrep, r.work.studyingToBe),
 		"prepare": r.either(nil, r.study.examPrep), "revise": r.either(nil, r.study.examPrep),
-		"cram": r.either(nil, r.study.examPrep), "train": r.either(r.work.apprentice, r.study.examPrep), "retrain": r.work.apprentice,
+		"transfer": r.study.ruleTransfer,
+		"cram":     r.either(nil, r.study.examPrep), "train": r.either(r.work.apprentice, r.study.examPrep), "retrain": r.work.apprentice,
 		"apprentice": r.work.apprentice, "drop": r.either(r.study.ruleDrop, r.switches.droppedFor, r.droppedPursuit), "ditch": r.either(r.switches.ruleSwitch, r.switches.droppedFor, r.droppedPursuit), "dump": r.either(r.switches.ruleSwitch, r.switches.droppedFor, r.droppedPursuit), "enrol": r.study.enrol, "enroll": r.study.enrol, "graduate": r.study.ruleGraduate,
 		"speak": r.study.ruleSpeak,
 		// tastes

@@ -13,6 +13,14 @@ ba,bsc,mba,llm,a-levels,gcses`)
 var degreeNouns = wordSet(`phd,doctorate,masters,master's,msc,ma,mba,llm,degree,bachelor's,bachelors,ba,bsc,
 diploma,certificate,foundation,postdoc,apprenticeship,pgce,mphil,dphil,md`)
 
+// disciplines are the fields a degree is in ("transferred into
+// architecture", "switched to economics"). Grows by a word.
+var disciplines = wordSet(`architecture,law,medicine,nursing,dentistry,pharmacy,engineering,mathematics,maths,math,physics,
+chemistry,biology,biochemistry,economics,history,philosophy,psychology,sociology,politics,geography,english,linguistics,
+anthropology,archaeology,accounting,finance,business,management,marketing,journalism,music,art,design,drama,theatre,
+film,computing,informatics,statistics,geology,astronomy,veterinary,midwifery,physiotherapy,education,theology,classics,
+criminology,agriculture,zoology,neuroscience,genetics,ecology`)
+
 // studyYears are the years of a course ("my second year of medicine").
 var studyYears = wordSet(`first,second,third,fourth,fifth,final,last,1st,2nd,3rd,4th,5th`)
 

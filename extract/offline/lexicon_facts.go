@@ -33,7 +33,13 @@ var jobModifiers = wordSet(`new,current,first,dream,old,previous,day`)
 var jobFrameNouns = wordSet(`job,employer,company,workplace,role,title,position,profession,occupation`)
 
 // gainedJobNouns name a job one gets ("I got an internship at Globex").
-var gainedJobNouns = wordSet(`job,position,role,offer,internship`)
+var gainedJobNouns = wordSet(`job,position,role,offer,internship,post,promotion`)
+
+// jobQualities describe a job without naming it ("a new job", "the
+// full-time post", "my dream role"): no title.
+var jobQualities = wordSet(`new,full,part,time,permanent,temporary,fixed,term,better,dream,first,second,proper,big,great,good,
+summer,weekend,evening,night,local,remote,paid,unpaid,actual,real,same,old,other,next,last,top,senior,junior,entry,level,
+full-time,part-time,fixed-term,entry-level,well-paid,low-paid,one,two,three`)
 
 // notStudySubjects follow "study" without being studied ("I study hard").
 var notStudySubjects = wordSet(`hard,abroad,online,together,late,more,less,alone,daily,everyday,tonight,remotely`)

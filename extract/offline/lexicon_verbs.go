@@ -26,6 +26,7 @@ crochet - - crocheting
 spend spent spent spending
 move - - moving
 relocate - - relocating
+transfer transferred transferred transferring
 reside - - residing
 settle - - settling
 stay - - -

@@ -97,6 +97,19 @@ func (r *measureRules) measureFrame(c *clause) bool {
 		}
 		return false
 	}
+	// "(so) now it's a 50-minute drive each way", "since the move it's..."
+	for j := 0; j < 5 && j < len(t); j++ {
+		if c.at(j) != "it" {
+			continue
+		}
+		if n, ok, _, _ := c.copulaAt(j + 1); ok {
+			if value, ok := journeyTime(c, n); ok {
+				r.emitMeasure(c, speaker, "commute", value)
+				return true
+			}
+		}
+		break
+	}
 	i = 0
 	switch c.at(0) {
 	case "i", "we":
@@ -327,3 +340,59 @@ func (c *clause) surfaceOf(i, j int) string {
 	}
 	return strings.Join(ws, " ")
 }
+
+// journeyTime reads, after "it's", a journey's length that says it is the
+// way to work: "a 50-minute drive each way", "now a 20 minute walk to the
+// office", "about an hour on the train each way". The way back or to work
+// makes it the commute; "it's a 3-hour drive to the coast" is not.
+func journeyTime(c *clause, i int) (string, bool) {
+	for alt("now|only|just|about|around|roughly|nearly|almost|over", c.at(i)) {
+		i++
+	}
+	if !alt("a|an", c.at(i)) {
+		return "", false
+	}
+	i++
+	var value string
+	switch w := c.at(i); {
+	case i < len(c.toks) && c.toks[i].kind == nlp.Number:
+		// "50-minute", "50 minute", "50 min"
+		k := i + 1
+		if c.at(k) == "-" {
+			k++
+		}
+		unit := strings.TrimSuffix(c.at(k), "s")
+		if unit == "min" {
+			unit = "minute"
+		}
+		if unit != "minute" && unit != "hour" {
+			return "", false
+		}
+		value = w + " " + unit + "s"
+		i = k + 1
+	case w == "hour" || w == "half-hour":
+		value = "1 hour"
+		if w == "half-hour" {
+			value = "30 minutes"
+		}
+		i++
+	default:
+		return "", false
+	}
+	for k := 0; k < 3 && i < len(c.toks) && !journeyNouns[c.at(i)]; k++ {
+		i++ // "drive", "train ride", "on the train"
+	}
+	if !journeyNouns[c.at(i)] {
+		return "", false
+	}
+	i++
+	rest := words(c.toks[i:min(i+3, len(c.toks))]) + " "
+	if strings.HasPrefix(rest, "each way ") || strings.HasPrefix(rest, "to work ") || strings.HasPrefix(rest, "to the office ") ||
+		strings.HasPrefix(rest, "door to door ") || strings.HasPrefix(rest, "into work ") || strings.HasPrefix(rest, "in to work ") {
+		return value, true
+	}
+	return "", false
+}
+
+// journeyNouns are the ways of getting somewhere a commute is said as.
+var journeyNouns = wordSet(`drive,ride,journey,commute,walk,cycle,trip,bike,train,bus,tube,ferry,run`)

@@ -19,6 +19,13 @@ func TestMeasures(t *testing.T) {
 		{name: "down to no measure", text: "I'm down to my last tenner.", none: []want{{pred: "HAS_MEASURE", obj: "*"}}},
 		{name: "duration with unit", text: "My commute takes me 35 minutes each way.",
 			want: []want{{pred: "HAS_MEASURE", qual: "commute", obj: "35 minutes each way"}}},
+		// A journey's length said with "it's" is the commute when it is the
+		// way to work; a hyphen inside "40-minute" joins, it ends no clause.
+		{name: "journey each way", text: "Since the move it's a 40-minute cycle each way, which I love.",
+			want: []want{{pred: "HAS_MEASURE", qual: "commute", obj: "40 minutes"}}},
+		{name: "journey to the office", text: "So now it's an hour on the bus to the office.",
+			want: []want{{pred: "HAS_MEASURE", qual: "commute", obj: "1 hour"}}},
+		{name: "a journey elsewhere", text: "It's a 2-hour drive to my parents' place.", none: []want{{pred: "HAS_MEASURE"}}},
 		{name: "unlisted measure keeps its name", text: "My pulse at rest is 58 now.",
 			want: []want{{pred: "HAS_MEASURE", qual: "pulse at rest", obj: "58"}}},
 		{name: "running total", text: "I've done 14 marathons so far.",

@@ -67,6 +67,38 @@ func (r *studyRules) ruleStudy(c *clause) {
 	}
 }
 
+// ruleTransfer: a move between courses, "I transferred into architecture
+// in January", "I've transferred onto the nursing degree", "transferred to
+// civil engineering at Leeds". What follows must be a discipline or a
+// course: "I transferred £200 to savings" and "I transferred to the Leeds
+// office" are not study.
+func (r *studyRules) ruleTransfer(c *clause) {
+	if c.neg || c.future || c.would || c.modal != "" || !c.past && !c.perfect {
+		return
+	}
+	i := c.verbAt + 1
+	if !alt("into|to|onto", c.at(i)) {
+		return
+	}
+	np := takeNP(c.toks, i+1)
+	if np.empty() || np.hasName || len(np.toks) > 4 {
+		return
+	}
+	field := np.toks
+	if courseNouns[np.head()] || degreeNouns[np.head()] {
+		field = field[:len(field)-1] // "the nursing degree": the field before the course
+	}
+	if len(field) == 0 || !disciplines[field[len(field)-1].w] {
+		return
+	}
+	k, _ := c.object(nounPhrase{toks: field, next: np.next}, ontology.Concept, 1)
+	if k == "" {
+		return
+	}
+	c.emit(fx{pred: "STUDIES", obj: k, tmpl: "{S} studies {O}"})
+	r.studyPlace(c, np.next, false)
+}
+
 // ruleGraduate: "I graduated from Stanford in 2020".
 func (r *studyRules) ruleGraduate(c *clause) {
 	if c.at(c.verbAt+1) != "from" || c.neg || c.future {

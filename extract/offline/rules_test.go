@@ -85,6 +85,12 @@ func TestWork(t *testing.T) {
 			{pred: "WORKS_AT", obj: "Acme Corp", neg: true}, {pred: "WORKS_AT", obj: "Globex"}, {pred: "WORKS_AS", obj: "data engineer"}}},
 		{name: "got a job", text: "I got a job at Stark Industries as a designer.", want: []want{
 			{pred: "WORKS_AT", obj: "Stark Industries"}, {pred: "WORKS_AS", obj: "designer"}}},
+		// A job gained named by its title, in or outside the occupations
+		// lexicon; one named only by its qualities has none.
+		{name: "got the titled post", text: "I finally got the charge nurse post, start in March!", want: []want{{pred: "WORKS_AS", obj: "charge nurse"}}},
+		{name: "landed the titled role", text: "I landed the head teacher role at Kingsmead.", want: []want{{pred: "WORKS_AS", obj: "head teacher"}}},
+		{name: "a job by its qualities", text: "I got the part-time job in the end.", none: []want{{pred: "WORKS_AS"}}},
+		{name: "a role filled for others", text: "We got the product manager role filled at last.", none: []want{{pred: "WORKS_AS"}}},
 		// paraphrases
 		{name: "para: quit my job", text: "I quit my job at Initech.", want: []want{{pred: "WORKS_AT", obj: "Initech", neg: true}}},
 		{name: "para: now work for", text: "I now work for Hooli.", want: []want{{pred: "WORKS_AT", obj: "Hooli", says: "Hooli"}}},
@@ -113,6 +119,14 @@ func TestWork(t *testing.T) {
 
 func TestStudy(t *testing.T) {
 	runRuleCases(t, []ruleCase{
+		// A move between courses names the new field; money and offices
+		// transferred are no study.
+		{name: "transferred into a field", text: "Since I transferred into economics the reading lists are endless.",
+			want: []want{{pred: "STUDIES", obj: "economics"}}},
+		{name: "transferred onto a course", text: "I've transferred onto the midwifery degree at Bangor.",
+			want: []want{{pred: "STUDIES", obj: "midwifery"}, {pred: "STUDIES_AT", obj: "Bangor"}}},
+		{name: "money transferred", text: "I transferred 300 dollars to my savings account.", none: []want{{pred: "STUDIES"}}},
+		{name: "office transferred", text: "I transferred to the Bristol office in May.", none: []want{{pred: "STUDIES"}}},
 		{name: "learning", text: "I'm learning Spanish.", want: []want{{pred: "LEARNING", obj: "Spanish", says: "is learning Spanish"}}},
 		{name: "gave up and learning", text: "I gave up Spanish and I'm learning Japanese now.", want: []want{
 			{pred: "LEARNING", obj: "Spanish", neg: true}, {pred: "LEARNING", obj: "Japanese"}}},

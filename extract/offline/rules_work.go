@@ -401,6 +401,29 @@ func (r *workRules) memberOf(c *clause, np nounPhrase, neg bool) {
 
 // gotJob reads what follows "got a job" from j: "at Globex", "as a data
 // engineer", in either order.
+// titledJob reads the title a job gained is named by: "Got the ward sister
+// post", "I landed the deputy head job", "got the senior analyst role"
+// (senior stays in the title when a noun follows it). A job described only
+// by its qualities ("a new job", "the full-time post") names none.
+func (r *workRules) titledJob(c *clause, np nounPhrase) {
+	if len(np.toks) < 2 || len(np.toks) > 4 || np.hasName || np.head() == "offer" || np.head() == "promotion" ||
+		c.said.speaker == "" || c.subj != c.said.speaker {
+		return
+	}
+	title := np.toks[:len(np.toks)-1]
+	if !slices.ContainsFunc(title, func(t tok) bool { return !jobQualities[t.w] }) {
+		return
+	}
+	for len(title) > 1 && jobQualities[title[0].w] && !alt("senior|junior", title[0].w) {
+		title = title[1:] // "the new ward sister post"
+	}
+	// The frame says the words are a title, so one outside the
+	// occupations lexicon counts, as after "work as".
+	role := nounPhrase{toks: title, next: np.next}.lower()
+	k := c.said.out.named(role, ontology.Concept, 2)
+	c.emit(fx{pred: "WORKS_AS", obj: k, tmpl: "{S} works as {aO}"})
+}
+
 func (r *workRules) gotJob(c *clause, j int) {
 	t := c.toks
 	for k := 0; k < 3 && j < len(t); k++ {

@@ -192,6 +192,12 @@ func clauses(toks []tok) [][]tok {
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
 		if t.kind == nlp.Punct {
+			if t.w == "-" && i > 0 && i+1 < len(toks) && toks[i-1].end == t.start && t.end == toks[i+1].start {
+				// A hyphen inside a word ("a 50-minute drive") joins, it
+				// does not end a clause as a dash does.
+				cur = append(cur, t)
+				continue
+			}
 			switch t.w {
 			case ";", ":", "–", "—", "(", ")", "...", "…", "!", ".", "?", "-":
 				flush()
