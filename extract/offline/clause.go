@@ -136,14 +136,15 @@ func (c *clause) stripLead(toks []tok) []tok {
 }
 
 // labelLen returns the length of a short heading that announces a statement
-// ("Quick update:", "Context for you -"), colon or dash included, when a
-// statement of the speaker follows it and the heading has no verb.
+// ("Quick update:", "Context for you -", "Facts: since May I'm ..."), colon
+// or dash included, when a statement of the speaker follows it and the
+// heading has no verb.
 func labelLen(toks []tok) int {
 	for k := 1; k <= 4 && k+1 < len(toks); k++ {
 		if toks[k-1].kind != nlp.Word {
 			return 0
 		}
-		if w := toks[k].w; alt(":|-|–|—|,", w) && alt("i|we|my|our", toks[k+1].w) && !hasVerb(toks[:k]) {
+		if w := toks[k].w; alt(":|-|–|—|,", w) && (alt("i|we|my|our", toks[k+1].w) || ownSubject(toks[k+1:])) && !hasVerb(toks[:k]) {
 			return k + 1 // clauses() joins a verbless heading to its statement with a comma
 		}
 	}

@@ -217,6 +217,12 @@ func (r *recognizers) be(c *clause) {
 	// analyst at Acme", "the CEO of Initech", "a transgender woman".
 	if alt("a|an|the", c.at(i)) || (c.at(i) == "self-employed" || c.at(i) == "retired" || c.at(i) == "unemployed") {
 		r.identity.roleOrIdentity(c, i, neg, past)
+		return
+	}
+	// A title without an article, which an employer after it shows to be
+	// one: "I'm deputy head at Fernhill Junior".
+	if !past && i < len(t) && t[i].kind == nlp.Word {
+		r.identity.titleAt(c, takeNP(t, i), neg)
 	}
 }
 

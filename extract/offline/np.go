@@ -323,6 +323,19 @@ func isPlaceLike(np nounPhrase) bool {
 	return !ok || t == ontology.Place
 }
 
+// knownPlace reports whether a phrase is a place the lexicon or the name
+// classifier knows; an unknown name is not one (isPlaceLike counts it).
+func knownPlace(np nounPhrase) bool {
+	if np.empty() {
+		return false
+	}
+	if places[np.key()] || places[np.lower()] {
+		return true
+	}
+	t, ok := classify(np)
+	return np.hasName && ok && t == ontology.Place
+}
+
 // isOrgLike reports whether a phrase can be an employer: a proper name
 // that is not a known place, language or person.
 func isOrgLike(np nounPhrase) bool {

@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -117,10 +118,17 @@ func (r *identityRules) roleOrIdentity(c *clause, i int, neg, past bool) {
 		c.emit(fx{pred: "WORKS_AS", obj: k, neg: negT, tmpl: tmpl, art: art})
 		if alt("at|for|of|in", c.at(after)) {
 			org := takeNP(t, after+1)
-			if isOrgLike(org) && !isPlaceLike(org) || knownOrgs[org.key()] || isWorkplaceKind(org) {
+			// A name after a role and "at" is where the role is held ("a
+			// nurse at St Thomas'"), unless it is a place ("a teacher in
+			// Leeds").
+			named := c.at(after) == "at" && org.hasName && len(org.toks) <= 4
+			if isOrgLike(org) && !isPlaceLike(org) || named && !knownPlace(org) || knownOrgs[org.key()] || isWorkplaceKind(org) {
 				r.work.employer(c, org, negT, "")
 			}
 		}
+		return
+	}
+	if r.titleAt(c, np, negT) {
 		return
 	}
 	if identityBlock[head] || np.hasName && len(np.toks) == 1 || neg && !c.cessation || past && !c.cessation {
@@ -134,6 +142,43 @@ func (r *identityRules) roleOrIdentity(c *clause, i int, neg, past bool) {
 		c.emit(fx{pred: "IS_A", obj: k, neg: negT, conf: 0.8, tmpl: pick(negT, "{S} is {aO}", "{S} is no longer {aO}"), art: np.det, noDate: true})
 	}
 }
+
+// titleAt reads a title said without an article, which the employer after
+// it shows to be one: "I'm deputy head at Fernhill Junior", "I'm head of
+// maths at Leyton Academy". Without "at" and a name ("I'm head over heels")
+// nothing is read.
+func (r *identityRules) titleAt(c *clause, np nounPhrase, neg bool) bool {
+	if np.det != "" || np.hasName || len(np.toks) > 3 || !occupations[np.head()] && !titleHeads[np.head()] {
+		return false // "I'm really happy at Google" names no title
+	}
+	title, after := np.toks, np.next
+	if c.at(after) == "of" {
+		// "head of maths": the title runs on through its "of"
+		of := takeNP(c.toks, after+1)
+		if of.empty() || of.hasName || len(title)+len(of.toks) > 4 {
+			return false
+		}
+		title = append(append(slices.Clone(title), c.toks[after]), of.toks...)
+		after = of.next
+	}
+	if c.at(after) != "at" {
+		return false
+	}
+	org := takeNP(c.toks, after+1)
+	if !org.hasName || knownPlace(org) || len(org.toks) > 4 {
+		return false
+	}
+	role := nounPhrase{toks: title}.lower()
+	k := c.said.out.named(role, ontology.Concept, 2)
+	c.emit(fx{pred: "WORKS_AS", obj: k, neg: neg, tmpl: pick(neg, "{S} works as {aO}", "{S} no longer works as {aO}")})
+	r.work.employer(c, org, neg, "")
+	return true
+}
+
+// titleHeads end a title said without an article ("deputy head", "team
+// lead", "head of maths"), besides the occupations. Grows by a word.
+var titleHeads = wordSet(`head,lead,chief,chair,director,captain,principal,president,deputy,manager,officer,coordinator,
+supervisor,editor,partner,founder,owner,registrar,consultant,fellow,governor,treasurer,secretary`)
 
 // identityWord: "I'm transgender", "I'm an introvert" (an adjective of the
 // identity lexicon).

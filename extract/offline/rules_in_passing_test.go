@@ -6,6 +6,12 @@ import "testing"
 // without a subject.
 func TestInPassingAndImplied(t *testing.T) {
 	runRuleCases(t, []ruleCase{
+		// A list of verbless pieces before a clause with its own subject,
+		// and a heading before a time, leave the clause its subject.
+		{name: "a list before the news", text: "Bio points: 12 years in retail, Brixton born, and since May I'm store manager at Halden Books.",
+			want: []want{{pred: "WORKS_AS", obj: "store manager"}, {pred: "WORKS_AT", obj: "Halden Books"}}},
+		{name: "a heading before a time", text: "Context: since January we're vegan, so no dairy please.",
+			want: []want{{pred: "HAS_DIET", obj: "vegan"}}},
 		{name: "a request names a relative", text: "Any tips for my fiancée Mia? She loves hiking.",
 			want: []want{{pred: "PARTNER_OF", obj: "Mia", qual: "fiancee"}}},
 		{name: "weight by its unit", text: "Could you plan my meals? I'm 72 kg now and I train four times a week.",

@@ -41,6 +41,16 @@ func TestIdentity(t *testing.T) {
 		{name: "name", text: "My name is Sam.", want: []want{{pred: "RELATED_TO", obj: "Sam", says: "The user's name is Sam"}}},
 		// paraphrases
 		{name: "para: call me", text: "Call me Alex, everyone does.", want: []want{{pred: "RELATED_TO", obj: "Alex"}}},
+		// A name after a role and "at" is the employer, suffix or not; a
+		// title said without an article counts when an employer follows.
+		{name: "role at a bare name", text: "I'm a porter at Ravensbourne General.", want: []want{
+			{pred: "WORKS_AS", obj: "porter"}, {pred: "WORKS_AT", obj: "Ravensbourne General"}}},
+		{name: "title without article", text: "Since March I'm deputy head at Oakwood Juniors.", want: []want{
+			{pred: "WORKS_AS", obj: "deputy head"}, {pred: "WORKS_AT", obj: "Oakwood Juniors"}}},
+		{name: "title of a subject", text: "I'm head of science at Marlow Academy now.", want: []want{
+			{pred: "WORKS_AS", obj: "head of science"}, {pred: "WORKS_AT", obj: "Marlow Academy"}}},
+		{name: "a mood at a firm", text: "I'm really happy at Brightwave.", none: []want{{pred: "WORKS_AS"}, {pred: "WORKS_AT"}}},
+		{name: "a teacher in a city", text: "I'm a teacher in Leeds.", none: []want{{pred: "WORKS_AT"}}},
 		{name: "para: role at org", text: "These days I'm a teacher at Lincoln High School.", want: []want{
 			{pred: "WORKS_AS", obj: "teacher"}, {pred: "WORKS_AT", obj: "Lincoln High School"}}},
 		{name: "para: introvert", text: "Honestly, I'm an introvert.", want: []want{{pred: "IS_A", obj: "introvert"}}},

@@ -244,6 +244,14 @@ func clauses(toks []tok) [][]tok {
 			}
 			continue
 		}
+		if len(pending) > 0 && alt("and|but|or|so", s[0].w) && ownSubject(s[1:]) {
+			// A clause coordinated with what came before ("9 years in
+			// primary, maths lead for 4 of them, and since September I'm
+			// deputy head at ...") has no heading: the pieces before it
+			// stay a piece of their own.
+			out = append(out, pending)
+			pending = nil
+		}
 		if len(pending) > 0 {
 			// Keep a comma where the pieces met, so "Thanks Melanie - love
 			// the vase" still reads "Melanie" as the person addressed.
@@ -260,6 +268,21 @@ func clauses(toks []tok) [][]tok {
 		out = append(out, pending)
 	}
 	return out
+}
+
+// ownSubject reports whether a clause opens with its own subject pronoun,
+// after adverbs and a time ("since September I'm ...", "now we're ..."),
+// so it shares no subject with a piece before it.
+func ownSubject(s []tok) bool {
+	i := 0
+	for i < len(s) && (clauseAdverbs[s[i].w] || s[i].w == dateTok || alt("since|from|as|of", s[i].w)) {
+		i++
+	}
+	if i >= len(s) {
+		return false
+	}
+	w := s[i].w
+	return subjectPronouns[w] || strings.HasPrefix(w, "i'") || strings.HasPrefix(w, "we'") || strings.HasPrefix(w, "i’") || strings.HasPrefix(w, "we’")
 }
 
 // pastAfterSubject reports whether a piece the lexicon finds no verb in
@@ -286,8 +309,9 @@ func pastAfterSubject(s []tok) bool {
 // a subject pronoun or possessive, or a finite verb (an elliptical clause
 // sharing the subject: "I live in Paris and work as a nurse").
 func startsClause(toks []tok, i int) bool {
-	for i < len(toks) && (clauseAdverbs[toks[i].w] || toks[i].w == dateTok) {
-		i++
+	for i < len(toks) && (clauseAdverbs[toks[i].w] || toks[i].w == dateTok ||
+		alt("since|from", toks[i].w) && i+1 < len(toks) && toks[i+1].w == dateTok) {
+		i++ // "and since September I'm ..."
 	}
 	if i >= len(toks) {
 		return false
