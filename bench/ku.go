@@ -491,3 +491,23 @@ func checkKU(ctx context.Context, c *client, scen []kuScenario, searchOK bool) (
 	}
 	return rep, nil
 }
+
+// loadChats reads the assistant-chat sets of -ku-chats: "dev,held-out",
+// each a file or files joined by "+" ("a.jsonl+c.jsonl,b.jsonl+d.jsonl").
+func loadChats(spec string) (dev, held []kuScenario, err error) {
+	parts := splitList(spec)
+	if len(parts) != 2 {
+		return nil, nil, fmt.Errorf("-ku-chats wants the dev files, then the held-out files; got %q", spec)
+	}
+	sets := make([][]kuScenario, 2)
+	for i, part := range parts {
+		for _, f := range strings.Split(part, "+") {
+			scen, err := loadKU(strings.TrimSpace(f))
+			if err != nil {
+				return nil, nil, fmt.Errorf("ku-chats load: %w", err)
+			}
+			sets[i] = append(sets[i], scen...)
+		}
+	}
+	return sets[0], sets[1], nil
+}

@@ -73,8 +73,8 @@ func parseFlags(args []string, getenv func(string) string) (config, error) {
 	fs.StringVar(&c.LoCoMo, "locomo", "../shared/datasets/locomo/locomo-visible.json", "LoCoMo file (read in place, never copied)")
 	fs.StringVar(&c.KU, "ku", "../shared/datasets/knowledge-update/visible.jsonl", "visible knowledge-update scenarios")
 	fs.StringVar(&c.KUOwn, "ku-own", "bench/data/ku-own.jsonl", "the project's own knowledge-update scenarios, split into dev and held-out (empty: skip)")
-	fs.StringVar(&c.KUChats, "ku-chats", "bench/data/ku-chats-a.jsonl,bench/data/ku-chats-b.jsonl",
-		"the assistant-chat knowledge-update scenarios: the dev file, then the held-out file (empty: skip)")
+	fs.StringVar(&c.KUChats, "ku-chats", "bench/data/ku-chats-a.jsonl+bench/data/ku-chats-c.jsonl,bench/data/ku-chats-b.jsonl+bench/data/ku-chats-d.jsonl",
+		"the assistant-chat knowledge-update scenarios: the dev files, then the held-out files, each list joined by + (empty: skip)")
 	fs.StringVar(&c.KUSets, "ku-sets", strings.Join(kuSetNames, ","), "knowledge-update sets to run")
 	fs.StringVar(&c.Paraphrase, "paraphrase", "bench/data/paraphrase.jsonl", "paraphrase questions (bench/data/README.md)")
 	fs.StringVar(&c.ParaDistractor, "para-distractor", "", "LoCoMo sample_id whose turns hide each paraphrase user's (default: the first with -para-min-distractors turns)")
@@ -425,19 +425,13 @@ func run(cfg config) int {
 				}
 			}
 			sets := kuSets(visible, own, splitList(cfg.KUSets))
-			if files := splitList(cfg.KUChats); len(files) > 0 {
-				if len(files) != 2 {
-					fail("ku-chats", fmt.Errorf("-ku-chats wants two files, dev then held-out; got %q", cfg.KUChats))
+			if cfg.KUChats != "" {
+				dev, held, err := loadChats(cfg.KUChats)
+				if err != nil {
+					fail("ku-chats", err)
 					return
 				}
-				chats := make([][]kuScenario, 2)
-				for i, f := range files {
-					if chats[i], err = loadKU(f); err != nil {
-						fail("ku-chats load", err)
-						return
-					}
-				}
-				sets = append(sets, chatSets(chats[0], chats[1], splitList(cfg.KUSets))...)
+				sets = append(sets, chatSets(dev, held, splitList(cfg.KUSets))...)
 			}
 			for _, s := range servers {
 				w := watchEmbedding(ctx, s.c, time.Second)

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -166,5 +168,34 @@ func TestChatSets(t *testing.T) {
 	}
 	if only := chatSets(a, b, []string{kuVisible, kuChatsHeldOut}); len(only) != 1 || only[0].Name != kuChatsHeldOut {
 		t.Fatalf("held-out only = %+v", only)
+	}
+}
+
+// TestLoadChats: each of the two chat sets may join several files with
+// "+"; any other shape of the flag is refused.
+func TestLoadChats(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, ids ...string) string {
+		t.Helper()
+		var b strings.Builder
+		for _, id := range ids {
+			fmt.Fprintf(&b, `{"id": %q, "user_id": "u-%s", "sessions": [], "checks": []}`+"\n", id, id)
+		}
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	a, c, b := write("a.jsonl", "a1", "a2"), write("c.jsonl", "c1"), write("b.jsonl", "b1")
+	dev, held, err := loadChats(a + "+" + c + "," + b)
+	if err != nil || len(dev) != 3 || len(held) != 1 || dev[2].ID != "c1" || held[0].ID != "b1" {
+		t.Fatalf("loadChats = %v, %v, %v", dev, held, err)
+	}
+	if _, _, err := loadChats(a); err == nil {
+		t.Fatal("one set accepted, want dev and held-out")
+	}
+	if _, _, err := loadChats(a + "," + filepath.Join(dir, "missing.jsonl")); err == nil {
+		t.Fatal("a missing file accepted")
 	}
 }
