@@ -317,7 +317,10 @@ func wouldClause(ws []string) bool {
 			continue
 		}
 		next := ws[i+1]
-		if next == "never" || next == "already" || next == "just" || next == "only" {
+		if wouldStates[next] {
+			continue // "I'd rather walk", "I'd never miss a match", "I'd say I'm a decent cook": a taste or a habit
+		}
+		if next == "already" || next == "just" || next == "only" {
 			if i+2 >= len(ws) {
 				return false
 			}
@@ -329,6 +332,10 @@ func wouldClause(ws []string) bool {
 	}
 	return false
 }
+
+// wouldStates follow an "I'd" that states a taste, a habit or a view, not a
+// condition.
+var wouldStates = set("rather", "sooner", "never", "always", "happily", "definitely", "say", "describe", "call")
 
 // participles are the irregular past participles "I'd" means "had" before.
 var participles = set("been", "had", "got", "gone", "done", "made", "said", "told", "left", "lost", "met", "read",

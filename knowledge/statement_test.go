@@ -76,6 +76,7 @@ func TestReadStatement(t *testing.T) {
 		// "I'd" before a plain verb is "would"; before a participle, "had".
 		{"A book club could be fun, I'd enjoy the company more than the books.", true, false},
 		{"I'd already paid the deposit for the flat in Bath.", false, false},
+		{"I'd rather cycle than take the bus to work.", false, false},
 		// Addressed to the one spoken to, with no word of the speaker's own.
 		{"Your garden looks amazing this year!", false, true},
 		{"You two make such a lovely couple. Congrats on the engagement!", false, true},

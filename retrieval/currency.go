@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -333,16 +334,72 @@ func (r *search) countedTotals(asksCount bool) {
 	var best []*candidate
 	for _, n := range slices.Sorted(maps.Keys(byNoun)) {
 		group := byNoun[n]
-		if len(group) < 2 || asksCount && !slices.Contains(group, top) {
+		if len(group) < 2 || asksCount && (!slices.Contains(group, top) || !r.nearQuery(group)) {
 			continue
 		}
 		newest := slices.MaxFunc(group, func(a, b *candidate) int { return a.OccurredAt.Compare(b.OccurredAt) })
-		if (newest.change || asksCount) && len(group) > len(best) {
+		// Without a word of change, a count is a running total when it
+		// grows ("14 Munros so far", "16 Munros now", "17 Munros done"):
+		// "our 2 dogs" said again, or "2 kids" after "my three kids", is a
+		// mention, not a new total.
+		recounted := newest.change || asksCount && growing(group, n)
+		if recounted && len(group) > len(best) {
 			best = group
 		}
 	}
 	r.supersedeAmounts(best)
 }
+
+// nearQuery reports whether one of the statements is near the question in
+// meaning (SlotQuerySimilarity): asked how many in other words ("How many
+// chickens"), the statements that count "hens" are; those counting the
+// children of someone in a question about siblings are not. Without
+// vectors nothing is near.
+func (r *search) nearQuery(group []*candidate) bool {
+	return slices.ContainsFunc(group, func(c *candidate) bool { return c.vecRead && c.cos >= r.cfg.SlotQuerySimilarity })
+}
+
+// growing reports whether the statements count the noun with numbers that
+// grow with time, the last above the first.
+func growing(group []*candidate, noun string) bool {
+	byTime := slices.Clone(group)
+	slices.SortStableFunc(byTime, func(a, b *candidate) int { return a.OccurredAt.Compare(b.OccurredAt) })
+	prev, first := -1.0, -1.0
+	for _, c := range byTime {
+		v, ok := countOf(c.Text, noun)
+		if !ok || v < prev {
+			return false
+		}
+		if first < 0 {
+			first = v
+		}
+		prev = v
+	}
+	return prev > first
+}
+
+// countOf is the number a text gives before the counted noun (singular):
+// digits ("14", "1,200") or a number word ("three").
+func countOf(text, noun string) (float64, bool) {
+	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '.' && r != ',' })
+	for i := 0; i+1 < len(words); i++ {
+		if nlp.Singular(strings.Trim(words[i+1], ".,")) != noun {
+			continue
+		}
+		w := strings.TrimRight(words[i], ".,")
+		if v, ok := numberWords[w]; ok {
+			return v, true
+		}
+		if v, err := strconv.ParseFloat(strings.ReplaceAll(w, ",", ""), 64); err == nil {
+			return v, true
+		}
+	}
+	return 0, false
+}
+
+// numberWords are the counts said in words.
+var numberWords = map[string]float64{"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+	"nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "dozen": 12}
 
 // countedNouns are the nouns a text counts: the word after each number
 // ("14 chapters" → chapter, "three marathons" → marathon), singular,

@@ -839,6 +839,7 @@ func TestCountedTotalsAskedInOtherWords(t *testing.T) {
 	mk := func(id, text string, at time.Time, vector float64) *candidate {
 		c := rawCandidate(graph.RawEvent{NewRawEvent: graph.NewRawEvent{ID: id, Kind: graph.RawMessage, Role: "user", Content: text, OccurredAt: at}, SessionID: "s-" + id})
 		c.Parts = ScoreParts{Vector: vector}
+		c.vecRead, c.cos = true, vector/2 // the meaning stage's cosine to the query
 		return c
 	}
 	first := mk("first", "Visited Portland Head today, that's 12 lighthouses so far. Best camera bag?", jan, 0.8)
@@ -857,6 +858,29 @@ func TestCountedTotalsAskedInOtherWords(t *testing.T) {
 		if c.Status == StatusSuperseded {
 			t.Errorf("%s superseded, want current", c.ID)
 		}
+	}
+	// Counts far from the question in meaning are of something else.
+	far := func(c *candidate) *candidate { c.cos = 0.1; c.Status, c.SupersededBy = StatusCurrent, ""; return c }
+	r = &search{cfg: DefaultConfig(), in: SearchInput{Query: "How many siblings does the user have?"},
+		set: candidateSet{"a": far(first), "b": far(second), "c": far(latest)}}
+	r.runningTotals()
+	if first.Status == StatusSuperseded || second.Status == StatusSuperseded {
+		t.Error("counts far from the question in meaning were made a running total")
+	}
+	// A count that does not grow is a mention, not a new total.
+	had := mk("had", "We have 2 dogs, a collie and a lurcher.", jan, 0.8)
+	again := mk("again", "Walked the 2 dogs along the canal this morning.", jan.AddDate(0, 1, 0), 0.5)
+	r = &search{cfg: DefaultConfig(), in: SearchInput{Query: "How many pets does the user have?"}, set: candidateSet{"a": had, "b": again}}
+	r.runningTotals()
+	if had.Status == StatusSuperseded {
+		t.Errorf("a count said again superseded the first: %+v", had.SearchResult)
+	}
+	three := mk("three", "My three kids are 4, 7 and 9.", jan, 0.8)
+	two := mk("two", "Took 2 kids to the zoo while the eldest was at camp.", jan.AddDate(0, 1, 0), 0.5)
+	r = &search{cfg: DefaultConfig(), in: SearchInput{Query: "How many children does the user have?"}, set: candidateSet{"a": three, "b": two}}
+	r.runningTotals()
+	if three.Status == StatusSuperseded {
+		t.Errorf("a smaller count later superseded the total: %+v", three.SearchResult)
 	}
 }
 
