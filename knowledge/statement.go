@@ -30,6 +30,11 @@ type Statement struct {
 	// wished ("maybe", "I might", "I wonder", "I want to try"): it says
 	// what could be, not what is.
 	Hypothetical bool
+	// AsksIf is true when the turn asks what would follow from a change
+	// it only supposes ("Hypothetically, if I swapped to an EV, what would
+	// I save?", "What if we moved to Porto?"): whatever it also states, it
+	// reports no change.
+	AsksIf bool
 	// Other is true when every declarative sentence is about someone
 	// else ("My dad retired", "My son switched to medicine", or the one
 	// spoken to: "Your new flat looks lovely").
@@ -155,6 +160,7 @@ func ReadStatement(text string) Statement {
 	}
 	declarative, question := false, false
 	hedged, aboutOther, plain, addressed, news := 0, 0, 0, 0, 0
+	var stated []string // the sentences, and clauses before a question, that state
 	for _, s := range sentences(text) {
 		ws := tokens(s)
 		if len(ws) == 0 {
@@ -162,6 +168,10 @@ func ReadStatement(text string) Statement {
 		}
 		if isQuestion(s, ws) {
 			question = true
+			if supposes(ws) {
+				st.AsksIf = true
+				continue // a supposing question states nothing, not even before its "if"
+			}
 			// "My flight to Rome leaves at 6:40 on Friday, when should I
 			// leave?": the clauses before the question state.
 			if s = statedPrefix(s); s == "" {
@@ -169,6 +179,7 @@ func ReadStatement(text string) Statement {
 			}
 			ws = tokens(s)
 		}
+		stated = append(stated, s)
 		if len(ws) >= 3 {
 			declarative = true
 			switch {
@@ -215,6 +226,11 @@ func ReadStatement(text string) Statement {
 	}
 	st.Hypothetical = hedged > 0 && plain == 0 && aboutOther == 0
 	st.Correction, st.Change = revision(text)
+	if st.AsksIf && st.Change {
+		// The change a supposing question names ("if we moved to Porto") is
+		// not one: only the turn's statements can report one.
+		_, st.Change = revision(strings.Join(stated, " "))
+	}
 	st.Ending = ending(text)
 	st.Other = aboutOther > 0 && plain == 0 && hedged == 0
 	switch {
@@ -306,6 +322,31 @@ func hedgedSentence(sentence string) bool {
 	}
 	return true
 }
+
+// supposes reports whether a question's words suppose a change of the
+// speaker's: "hypothetically", "what if", or a first-person condition in
+// the past of supposition ("if I swapped to an EV", "if we moved to
+// Porto", "if I sold the van"). A condition in the present is a practical
+// question ("what can I eat if I'm numb?", "if I get tired, should I
+// stop?").
+func supposes(ws []string) bool {
+	for i, w := range ws {
+		if w == "hypothetically" || w == "what" && i+1 < len(ws) && ws[i+1] == "if" {
+			return true
+		}
+		if w != "if" || i+2 >= len(ws) || ws[i+1] != "i" && ws[i+1] != "we" {
+			continue
+		}
+		v := ws[i+2]
+		if v == "were" || len(v) > 4 && strings.HasSuffix(v, "ed") || supposedPasts[v] {
+			return true
+		}
+	}
+	return false
+}
+
+// supposedPasts are the irregular pasts a supposed change is said in.
+var supposedPasts = set("sold", "bought", "took", "went", "got", "left", "quit", "made", "became", "gave", "sent", "began", "chose", "drove", "rode")
 
 // wouldClause reports whether the words hold "I'd" or "we'd" as "would"
 // ("I'd miss the people more than the playing", "we'd save about £600"):

@@ -84,6 +84,22 @@ func TestReadStatement(t *testing.T) {
 		{"Your idea was great, so I booked the ferry to Skye.", false, false},
 		{"Thanks for asking! I finally sold the old van.", false, false},
 	}
+	for _, c := range []struct {
+		text   string
+		asksIf bool
+	}{
+		{"Hypothetically, if we sold the flat, what would the tax be? We bought it in 2015.", true},
+		{"What if I quit the choir, would I miss it?", true},
+		{"If you were me, which would you pick?", false},
+		{"I moved to Bristol. Which area is best for cyclists?", false},
+		{"What can I eat after the filling if I'm numb till the evening?", false},
+		{"If I get tired on the climb, should I walk?", false},
+		{"If we sold the caravan, could we afford a week in Crete?", true},
+	} {
+		if got := ReadStatement(c.text).AsksIf; got != c.asksIf {
+			t.Errorf("ReadStatement(%q).AsksIf = %v, want %v", c.text, got, c.asksIf)
+		}
+	}
 	for _, c := range modal {
 		got := ReadStatement(c.text)
 		if got.Hypothetical != c.hypothetical || got.Other != c.other {

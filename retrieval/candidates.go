@@ -30,8 +30,11 @@ type candidate struct {
 	hypothetical, other bool
 	// raw turns: takes back the speaker's previous statement; reports a change
 	correction, change, ending bool
-	seq                        int64     // raw turns: the turn's position in its session
-	vec                        []float32 // raw turns: the stored vector, when the currency stage read it
+	// raw turns: asks what would follow from a change it only supposes
+	// ("if I swapped to an EV, what would I save?")
+	asksIf bool
+	seq    int64     // raw turns: the turn's position in its session
+	vec    []float32 // raw turns: the stored vector, when the currency stage read it
 	// terse: a raw turn of one content word, not read by meaning (setVec).
 	terse bool
 	// cos is the cosine to the query's vector, once the meaning stage has
@@ -341,7 +344,7 @@ func rawCandidateOf(r graph.RawEvent, st knowledge.Statement) *candidate {
 	}
 	c := &candidate{SearchResult: SearchResult{ID: r.ID, Kind: KindRaw, Text: text, Status: StatusCurrent,
 		OccurredAt: r.OccurredAt, SourceEventIDs: []string{r.ID}, SessionID: r.SessionID}, speaker: r.Name, role: r.Role, stale: r.Stale,
-		form: st.Form, hypothetical: st.Hypothetical, other: st.Other, correction: st.Correction, change: st.Change, ending: st.Ending, seq: r.Seq}
+		form: st.Form, hypothetical: st.Hypothetical, other: st.Other, correction: st.Correction, change: st.Change, ending: st.Ending, asksIf: st.AsksIf, seq: r.Seq}
 	if r.StaleBy != "" && r.StaleBySession != "" {
 		c.staleBy = turnKey(r.StaleBySession, r.StaleBy)
 	}

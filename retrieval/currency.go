@@ -213,13 +213,26 @@ func (r *search) currency(ctx context.Context) error {
 		return nil
 	}
 	sort.SliceStable(group, func(i, j int) bool { return group[i].OccurredAt.After(group[j].OccurredAt) })
-	newest := group[0]
+	// A turn that asks what a change it only supposes would bring ("if I
+	// swapped to a Kia Niro, what would I save?") holds no newer value,
+	// whatever else it says: the newest value is the newest turn that does
+	// not, and a supposing turn after it is left as it is.
+	first := slices.IndexFunc(group, func(c *candidate) bool { return !c.asksIf })
+	history := r.history
+	if first > 0 && !history {
+		for _, c := range group[:first] {
+			c.demote(r.cfg.HypotheticalWeight, "supposes a change of the "+slotName(slot)+" it does not report")
+		}
+	}
+	if first < 0 || first == len(group)-1 {
+		return nil
+	}
+	newest := group[first]
 	best := 0.0
 	for _, c := range group {
 		best = max(best, relevance(c, r.cfg))
 	}
-	history := r.history
-	for _, c := range group[1:] {
+	for _, c := range group[first+1:] {
 		if !c.OccurredAt.Before(newest.OccurredAt) || c.Kind != KindRaw || c.Status == StatusSuperseded {
 			continue // said at the same instant: no order to prefer; facts keep their own timeline
 		}
@@ -514,8 +527,8 @@ func (r *search) revisedStatements() {
 	}
 	sort.SliceStable(stmts, func(i, j int) bool { return stmts[i].c.OccurredAt.After(stmts[j].c.OccurredAt) })
 	for i, e := range stmts {
-		if e.c.Status == StatusSuperseded || !revises(e.c.Text) || adds(e.c.Text) {
-			continue
+		if e.c.Status == StatusSuperseded || e.c.asksIf || !revises(e.c.Text) || adds(e.c.Text) {
+			continue // a supposed change ("if we moved to Porto, what would we pay?") revises nothing
 		}
 		amountOnly := revisesAmountOnly(e.c.Text)
 		for _, o := range stmts[i+1:] {

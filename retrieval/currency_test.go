@@ -128,6 +128,34 @@ func TestCurrencyPutsTheNewestStatementFirst(t *testing.T) {
 	}
 }
 
+// TestSupposedChangeHoldsNoNewerValue: a turn that asks what a change it
+// only supposes would bring ("if we moved to a house in Porto, what would
+// we pay?") is not the newest value of the slot, whatever it also states;
+// the home said before it stays current.
+func TestSupposedChangeHoldsNoNewerValue(t *testing.T) {
+	t.Parallel()
+	jan := time.Date(2024, 1, 10, 9, 0, 0, 0, time.UTC)
+	turn := roleTurn
+	raws := []graph.RawEvent{
+		turn("home", "user", "We live in a flat in Lisbon.", jan),
+		turn("if", "user", "Hypothetically, if we moved to a house in Porto, what would we pay? We live on one salary.", jan.AddDate(0, 2, 0)),
+	}
+	g := &fakeGraph{raws: raws}
+	s, err := New(Deps{Text: g, Graph: g, Context: unusedContextStore{}, Views: unusedViews{}, Counter: zeroCounter{},
+		Embedder: conceptEmbedder{}, Vectors: fakeVectors{raws}, Topics: knowledge.NewTopicReader(conceptEmbedder{}),
+		Now: func() time.Time { return jan.AddDate(0, 3, 0) }}, Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, byID := searchByID(t, s, "Where does the user live now?")
+	if h, ok := byID["home"]; !ok || h.Status == StatusSuperseded {
+		t.Fatalf("the home said before the supposed move = %+v, want current", h)
+	}
+	if byID["if"].Score >= byID["home"].Score || !strings.Contains(byID["if"].Explanation, "supposes a change") {
+		t.Fatalf("the supposing turn %+v ranks with the home %+v", byID["if"], byID["home"])
+	}
+}
+
 // TestCorrectionSupersedesThePreviousStatement: a correction right after a
 // statement in the same session replaces it, even when it shares no word
 // with the question; a statement further back, or in another session, is
