@@ -51,6 +51,20 @@ func (conceptEmbedder) Embed(_ context.Context, texts []string) ([][]float32, er
 	return out, nil
 }
 
+// conceptService is a search service over the fake graph's turns with the
+// concept embedder, its topic reader and the clock at now.
+func conceptService(t *testing.T, raws []graph.RawEvent, now time.Time) *Service {
+	t.Helper()
+	g := &fakeGraph{raws: raws}
+	s, err := New(Deps{Text: g, Graph: g, Context: unusedContextStore{}, Views: unusedViews{}, Counter: zeroCounter{},
+		Embedder: conceptEmbedder{}, Vectors: fakeVectors{raws}, Topics: knowledge.NewTopicReader(conceptEmbedder{}),
+		Now: func() time.Time { return now }}, Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
 // fakeVectors serves the fake graph's turns as vector hits and their
 // vectors, embedded by the concept embedder.
 type fakeVectors struct{ raws []graph.RawEvent }
@@ -96,13 +110,7 @@ func TestCurrencyPutsTheNewestStatementFirst(t *testing.T) {
 		turn("wish", "user", "Maybe I'll live by the sea in a house one day.", jun.Add(time.Hour)),
 		turn("sis", "user", "My sister lives in a flat in Rome.", jun.Add(2*time.Hour)),
 	}
-	g := &fakeGraph{raws: raws}
-	s, err := New(Deps{Text: g, Graph: g, Context: unusedContextStore{}, Views: unusedViews{}, Counter: zeroCounter{},
-		Embedder: conceptEmbedder{}, Vectors: fakeVectors{raws}, Topics: knowledge.NewTopicReader(conceptEmbedder{}),
-		Now: func() time.Time { return jun.Add(24 * time.Hour) }}, Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := conceptService(t, raws, jun.Add(24*time.Hour))
 	search := func(q string) (SearchOutput, map[string]SearchResult) { return searchByID(t, s, q) }
 	out, byID := search("Where does the user live now?")
 	if out.Topic != "home" {
@@ -140,13 +148,7 @@ func TestSupposedChangeHoldsNoNewerValue(t *testing.T) {
 		turn("home", "user", "We live in a flat in Lisbon.", jan),
 		turn("if", "user", "Hypothetically, if we moved to a house in Porto, what would we pay? We live on one salary.", jan.AddDate(0, 2, 0)),
 	}
-	g := &fakeGraph{raws: raws}
-	s, err := New(Deps{Text: g, Graph: g, Context: unusedContextStore{}, Views: unusedViews{}, Counter: zeroCounter{},
-		Embedder: conceptEmbedder{}, Vectors: fakeVectors{raws}, Topics: knowledge.NewTopicReader(conceptEmbedder{}),
-		Now: func() time.Time { return jan.AddDate(0, 3, 0) }}, Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := conceptService(t, raws, jan.AddDate(0, 3, 0))
 	_, byID := searchByID(t, s, "Where does the user live now?")
 	if h, ok := byID["home"]; !ok || h.Status == StatusSuperseded {
 		t.Fatalf("the home said before the supposed move = %+v, want current", h)
@@ -173,13 +175,7 @@ func TestCorrectionSupersedesThePreviousStatement(t *testing.T) {
 		turn("fix", "s1", "user", "Actually no, scratch that: it's lamb vindaloo.", 3),
 		turn("other", "s2", "user", "Actually the weather was great in Oslo.", 1),
 	}
-	g := &fakeGraph{raws: raws}
-	s, err := New(Deps{Text: g, Graph: g, Context: unusedContextStore{}, Views: unusedViews{}, Counter: zeroCounter{},
-		Embedder: conceptEmbedder{}, Vectors: fakeVectors{raws}, Topics: knowledge.NewTopicReader(conceptEmbedder{}),
-		Now: func() time.Time { return at.Add(24 * time.Hour) }}, Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := conceptService(t, raws, at.Add(24*time.Hour))
 	byID := func(q string) map[string]SearchResult {
 		out, err := s.Search(t.Context(), "t1", SearchInput{UserID: "alice", Query: q, Explain: true})
 		if err != nil {
@@ -219,13 +215,7 @@ func TestEndingClosesOneValueOfAManyValueSlot(t *testing.T) {
 		turn("dog", "Our dog Rusty is a beagle.", jan.Add(time.Hour)),
 		turn("end", "Sadly Pickle the cat died last week.", jan.AddDate(0, 3, 0)),
 	}
-	g := &fakeGraph{raws: raws}
-	s, err := New(Deps{Text: g, Graph: g, Context: unusedContextStore{}, Views: unusedViews{}, Counter: zeroCounter{},
-		Embedder: conceptEmbedder{}, Vectors: fakeVectors{raws}, Topics: knowledge.NewTopicReader(conceptEmbedder{}),
-		Now: func() time.Time { return jan.AddDate(0, 4, 0) }}, Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := conceptService(t, raws, jan.AddDate(0, 4, 0))
 	out, err := s.Search(t.Context(), "t1", SearchInput{UserID: "alice", Query: "Which pets does the user have?", Explain: true})
 	if err != nil {
 		t.Fatal(err)
@@ -896,19 +886,17 @@ func TestCountedTotalsAskedInOtherWords(t *testing.T) {
 		t.Error("counts far from the question in meaning were made a running total")
 	}
 	// A count that does not grow is a mention, not a new total.
-	had := mk("had", "We have 2 dogs, a collie and a lurcher.", jan, 0.8)
-	again := mk("again", "Walked the 2 dogs along the canal this morning.", jan.AddDate(0, 1, 0), 0.5)
-	r = &search{cfg: DefaultConfig(), in: SearchInput{Query: "How many pets does the user have?"}, set: candidateSet{"a": had, "b": again}}
-	r.runningTotals()
-	if had.Status == StatusSuperseded {
-		t.Errorf("a count said again superseded the first: %+v", had.SearchResult)
-	}
-	three := mk("three", "My three kids are 4, 7 and 9.", jan, 0.8)
-	two := mk("two", "Took 2 kids to the zoo while the eldest was at camp.", jan.AddDate(0, 1, 0), 0.5)
-	r = &search{cfg: DefaultConfig(), in: SearchInput{Query: "How many children does the user have?"}, set: candidateSet{"a": three, "b": two}}
-	r.runningTotals()
-	if three.Status == StatusSuperseded {
-		t.Errorf("a smaller count later superseded the total: %+v", three.SearchResult)
+	for _, tc := range []struct{ query, total, mention string }{
+		{"How many pets does the user have?", "We have 2 dogs, a collie and a lurcher.", "Walked the 2 dogs along the canal this morning."},
+		{"How many children does the user have?", "My three kids are 4, 7 and 9.", "Took 2 kids to the zoo while the eldest was at camp."},
+	} {
+		total := mk("total", tc.total, jan, 0.8)
+		r = &search{cfg: DefaultConfig(), in: SearchInput{Query: tc.query},
+			set: candidateSet{"a": total, "b": mk("mention", tc.mention, jan.AddDate(0, 1, 0), 0.5)}}
+		r.runningTotals()
+		if total.Status == StatusSuperseded {
+			t.Errorf("%q: a later mention superseded the total: %+v", tc.query, total.SearchResult)
+		}
 	}
 }
 
