@@ -336,11 +336,13 @@ func (r *search) countedTotals(asksCount bool) {
 	// Asked how many, the count must be of what the best-matching counting
 	// statement counts: the question named it, if in other words.
 	var top *candidate
-	for _, group := range byNoun {
-		for _, c := range group {
-			if top == nil || relevance(c, r.cfg) > relevance(top, r.cfg) ||
-				relevance(c, r.cfg) == relevance(top, r.cfg) && candidateKey(c) < candidateKey(top) {
-				top = c
+	if asksCount {
+		for _, group := range byNoun {
+			for _, c := range group {
+				if top == nil || relevance(c, r.cfg) > relevance(top, r.cfg) ||
+					relevance(c, r.cfg) == relevance(top, r.cfg) && candidateKey(c) < candidateKey(top) {
+					top = c
+				}
 			}
 		}
 	}
@@ -394,7 +396,7 @@ func growing(group []*candidate, noun string) bool {
 // countOf is the number a text gives before the counted noun (singular):
 // digits ("14", "1,200") or a number word ("three").
 func countOf(text, noun string) (float64, bool) {
-	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '.' && r != ',' })
+	words := countWords(text)
 	for i := 0; i+1 < len(words); i++ {
 		if nlp.Singular(strings.Trim(words[i+1], ".,")) != noun {
 			continue
@@ -410,6 +412,12 @@ func countOf(text, noun string) (float64, bool) {
 	return 0, false
 }
 
+// countWords are a text's lower-cased words with the points and commas of
+// their numbers ("1,200", "4.5"), which countOf and countedNouns read.
+func countWords(text string) []string {
+	return strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '.' && r != ',' })
+}
+
 // numberWords are the counts said in words.
 var numberWords = map[string]float64{"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
 	"nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "dozen": 12}
@@ -418,7 +426,7 @@ var numberWords = map[string]float64{"one": 1, "two": 2, "three": 3, "four": 4, 
 // ("14 chapters" → chapter, "three marathons" → marathon), singular,
 // without units of time, which count no thing of their own.
 func countedNouns(text string) []string {
-	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '.' && r != ',' })
+	words := countWords(text)
 	var out []string
 	for i := 0; i+1 < len(words); i++ {
 		w := strings.TrimRight(words[i], ".,")
@@ -648,11 +656,15 @@ func hasAmount(text string) bool {
 	return false
 }
 
-var amountWords = map[string]bool{"one": true, "two": true, "three": true, "four": true, "five": true, "six": true, "seven": true,
-	"eight": true, "nine": true, "ten": true, "eleven": true, "twelve": true, "fifteen": true, "twenty": true, "thirty": true,
-	"forty": true, "fifty": true, "hundred": true, "thousand": true, "grand": true, "dozen": true, "first": true, "second": true,
-	"third": true, "fourth": true, "fifth": true, "sixth": true, "seventh": true, "eighth": true, "ninth": true, "tenth": true,
-	"half": true, "once": true, "twice": true}
+var amountWords = func() map[string]bool {
+	m := map[string]bool{"hundred": true, "thousand": true, "grand": true, "first": true, "second": true, "third": true,
+		"fourth": true, "fifth": true, "sixth": true, "seventh": true, "eighth": true, "ninth": true, "tenth": true,
+		"half": true, "once": true, "twice": true}
+	for w := range numberWords {
+		m[w] = true
+	}
+	return m
+}()
 
 // updatesQueried reports whether a statement marks itself as an update or
 // a correction and speaks of what the query names, by its words and

@@ -168,9 +168,7 @@ func (r *identityRules) titleAt(c *clause, np nounPhrase, neg bool) bool {
 	if !org.hasName || knownPlace(org) || len(org.toks) > 4 {
 		return false
 	}
-	role := nounPhrase{toks: title}.lower()
-	k := c.said.out.named(role, ontology.Concept, 2)
-	c.emit(fx{pred: "WORKS_AS", obj: k, neg: neg, tmpl: pick(neg, "{S} works as {aO}", "{S} no longer works as {aO}")})
+	r.work.titled(c, nounPhrase{toks: title}.lower(), "", neg)
 	r.work.employer(c, org, neg, "")
 	return true
 }

@@ -373,8 +373,15 @@ func (r *workRules) explicitRole(c *clause, np nounPhrase, neg bool) {
 		r.role(c, np, neg)
 		return
 	}
+	r.titled(c, role, np.det, neg)
+}
+
+// titled emits WORKS_AS for a role a frame shows to be one ("work as", "got
+// the ... post", "deputy head at ..."), in the occupations lexicon or not;
+// art is the article it was said with, if any.
+func (r *workRules) titled(c *clause, role, art string, neg bool) {
 	k := c.said.out.named(role, ontology.Concept, 2)
-	c.emit(fx{pred: "WORKS_AS", obj: k, neg: neg, art: np.det, tmpl: pick(neg, "{S} works as {aO}", "{S} no longer works as {aO}")})
+	c.emit(fx{pred: "WORKS_AS", obj: k, neg: neg, art: art, tmpl: pick(neg, "{S} works as {aO}", "{S} no longer works as {aO}")})
 }
 
 // roleAfter reads an "as a data engineer" that follows an employer.
@@ -417,11 +424,7 @@ func (r *workRules) titledJob(c *clause, np nounPhrase) {
 	for len(title) > 1 && jobQualities[title[0].w] && !alt("senior|junior", title[0].w) {
 		title = title[1:] // "the new ward sister post"
 	}
-	// The frame says the words are a title, so one outside the
-	// occupations lexicon counts, as after "work as".
-	role := nounPhrase{toks: title, next: np.next}.lower()
-	k := c.said.out.named(role, ontology.Concept, 2)
-	c.emit(fx{pred: "WORKS_AS", obj: k, tmpl: "{S} works as {aO}"})
+	r.titled(c, nounPhrase{toks: title}.lower(), "", false)
 }
 
 func (r *workRules) gotJob(c *clause, j int) {
