@@ -5,7 +5,6 @@ import (
 	"maps"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"unicode"
 
@@ -275,7 +274,7 @@ func (r *search) runningTotals() {
 	asks := amountQuestion(r.in.Query)
 	if asks == nil {
 		if progressQuestion(r.in.Query) {
-			r.countedTotals(false)
+			r.countedTotals()
 		}
 		return
 	}
@@ -303,14 +302,6 @@ func (r *search) runningTotals() {
 			group = append(group, c)
 		}
 	}
-	if len(group) < 2 {
-		// What is counted is named in other words than the question's
-		// ("How many chickens does the user keep?": "we keep three hens",
-		// then "we're at four hens now"): the statements that count the
-		// same thing as each other are the running total.
-		r.countedTotals(true)
-		return
-	}
 	r.supersedeAmounts(group)
 }
 
@@ -319,10 +310,8 @@ func (r *search) runningTotals() {
 // statements count it ("9 chapters so far", "that's 11 chapters now",
 // "brings us to 14 chapters in total"). Statements that count the same
 // thing (the noun after their numbers) are one running total when the
-// newest says it is the present state, or when the question asks how many
-// (asksCount: a count said again with another number is the total now,
-// "17 Munros done" after "I'm on 16 Munros now"); the newest is current.
-func (r *search) countedTotals(asksCount bool) {
+// newest says it is the present state; the newest is current.
+func (r *search) countedTotals() {
 	byNoun := map[string][]*candidate{}
 	for _, c := range r.set {
 		if c.Kind != KindRaw || c.role != "user" || c.form != knowledge.FormStatement || c.hypothetical || c.other ||
@@ -333,100 +322,25 @@ func (r *search) countedTotals(asksCount bool) {
 			byNoun[n] = append(byNoun[n], c)
 		}
 	}
-	// Asked how many, the count must be of what the best-matching counting
-	// statement counts: the question named it, if in other words.
-	var top *candidate
-	if asksCount {
-		for _, group := range byNoun {
-			for _, c := range group {
-				if top == nil || relevance(c, r.cfg) > relevance(top, r.cfg) ||
-					relevance(c, r.cfg) == relevance(top, r.cfg) && candidateKey(c) < candidateKey(top) {
-					top = c
-				}
-			}
-		}
-	}
 	var best []*candidate
 	for _, n := range slices.Sorted(maps.Keys(byNoun)) {
 		group := byNoun[n]
-		if len(group) < 2 || asksCount && (!slices.Contains(group, top) || !r.nearQuery(group)) {
+		if len(group) < 2 {
 			continue
 		}
 		newest := slices.MaxFunc(group, func(a, b *candidate) int { return a.OccurredAt.Compare(b.OccurredAt) })
-		// Without a word of change, a count is a running total when it
-		// grows ("14 Munros so far", "16 Munros now", "17 Munros done"):
-		// "our 2 dogs" said again, or "2 kids" after "my three kids", is a
-		// mention, not a new total.
-		recounted := newest.change || asksCount && growing(group, n)
-		if recounted && len(group) > len(best) {
+		if newest.change && len(group) > len(best) {
 			best = group
 		}
 	}
 	r.supersedeAmounts(best)
 }
 
-// nearQuery reports whether one of the statements is near the question in
-// meaning (SlotQuerySimilarity): asked how many in other words ("How many
-// chickens"), the statements that count "hens" are; those counting the
-// children of someone in a question about siblings are not. Without
-// vectors nothing is near.
-func (r *search) nearQuery(group []*candidate) bool {
-	return slices.ContainsFunc(group, func(c *candidate) bool { return c.vecRead && c.cos >= r.cfg.SlotQuerySimilarity })
-}
-
-// growing reports whether the statements count the noun with numbers that
-// grow with time, the last above the first.
-func growing(group []*candidate, noun string) bool {
-	byTime := slices.Clone(group)
-	slices.SortStableFunc(byTime, func(a, b *candidate) int { return a.OccurredAt.Compare(b.OccurredAt) })
-	prev, first := -1.0, -1.0
-	for _, c := range byTime {
-		v, ok := countOf(c.Text, noun)
-		if !ok || v < prev {
-			return false
-		}
-		if first < 0 {
-			first = v
-		}
-		prev = v
-	}
-	return prev > first
-}
-
-// countOf is the number a text gives before the counted noun (singular):
-// digits ("14", "1,200") or a number word ("three").
-func countOf(text, noun string) (float64, bool) {
-	words := countWords(text)
-	for i := 0; i+1 < len(words); i++ {
-		if nlp.Singular(strings.Trim(words[i+1], ".,")) != noun {
-			continue
-		}
-		w := strings.TrimRight(words[i], ".,")
-		if v, ok := numberWords[w]; ok {
-			return v, true
-		}
-		if v, err := strconv.ParseFloat(strings.ReplaceAll(w, ",", ""), 64); err == nil {
-			return v, true
-		}
-	}
-	return 0, false
-}
-
-// countWords are a text's lower-cased words with the points and commas of
-// their numbers ("1,200", "4.5"), which countOf and countedNouns read.
-func countWords(text string) []string {
-	return strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '.' && r != ',' })
-}
-
-// numberWords are the counts said in words.
-var numberWords = map[string]float64{"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-	"nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "dozen": 12}
-
 // countedNouns are the nouns a text counts: the word after each number
 // ("14 chapters" → chapter, "three marathons" → marathon), singular,
 // without units of time, which count no thing of their own.
 func countedNouns(text string) []string {
-	words := countWords(text)
+	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '.' && r != ',' })
 	var out []string
 	for i := 0; i+1 < len(words); i++ {
 		w := strings.TrimRight(words[i], ".,")
@@ -656,15 +570,11 @@ func hasAmount(text string) bool {
 	return false
 }
 
-var amountWords = func() map[string]bool {
-	m := map[string]bool{"hundred": true, "thousand": true, "grand": true, "first": true, "second": true, "third": true,
-		"fourth": true, "fifth": true, "sixth": true, "seventh": true, "eighth": true, "ninth": true, "tenth": true,
-		"half": true, "once": true, "twice": true}
-	for w := range numberWords {
-		m[w] = true
-	}
-	return m
-}()
+var amountWords = map[string]bool{"one": true, "two": true, "three": true, "four": true, "five": true, "six": true, "seven": true,
+	"eight": true, "nine": true, "ten": true, "eleven": true, "twelve": true, "fifteen": true, "twenty": true, "thirty": true,
+	"forty": true, "fifty": true, "hundred": true, "thousand": true, "grand": true, "dozen": true, "first": true, "second": true,
+	"third": true, "fourth": true, "fifth": true, "sixth": true, "seventh": true, "eighth": true, "ninth": true, "tenth": true,
+	"half": true, "once": true, "twice": true}
 
 // updatesQueried reports whether a statement marks itself as an update or
 // a correction and speaks of what the query names, by its words and

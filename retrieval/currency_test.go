@@ -846,60 +846,6 @@ func TestCountedTotalsForProgress(t *testing.T) {
 	}
 }
 
-// TestCountedTotalsAskedInOtherWords: "how many" names the counted thing
-// in other words than the statements ("geese" for "birds"); the statements
-// counting the same thing as the best-matching one are the running total,
-// newest current, even when it marks no change ("19 lighthouses ticked
-// off"). A count of something else stays as it is.
-func TestCountedTotalsAskedInOtherWords(t *testing.T) {
-	t.Parallel()
-	jan := time.Date(2025, 3, 2, 9, 0, 0, 0, time.UTC)
-	mk := func(id, text string, at time.Time, vector float64) *candidate {
-		c := rawCandidate(graph.RawEvent{NewRawEvent: graph.NewRawEvent{ID: id, Kind: graph.RawMessage, Role: "user", Content: text, OccurredAt: at}, SessionID: "s-" + id})
-		c.Parts = ScoreParts{Vector: vector}
-		c.vecRead, c.cos = true, vector/2 // the meaning stage's cosine to the query
-		return c
-	}
-	first := mk("first", "Visited Portland Head today, that's 12 lighthouses so far. Best camera bag?", jan, 0.8)
-	second := mk("second", "Two more on the Outer Banks, I'm at 14 lighthouses now.", jan.AddDate(0, 2, 0), 0.7)
-	latest := mk("latest", "Cape Hatteras this morning in the fog, 15 lighthouses ticked off.", jan.AddDate(0, 4, 0), 0.4)
-	miles := mk("miles", "Drove 300 miles on Saturday and 280 miles back.", jan.AddDate(0, 5, 0), 0.3)
-	r := &search{cfg: DefaultConfig(), in: SearchInput{Query: "How many coastal landmarks has the user seen?"},
-		set: candidateSet{"a": first, "b": second, "c": latest, "d": miles}}
-	r.runningTotals()
-	for _, c := range []*candidate{first, second} {
-		if c.Status != StatusSuperseded || c.SupersededBy != "latest" {
-			t.Errorf("%s = %s by %q, want superseded by the latest count", c.ID, c.Status, c.SupersededBy)
-		}
-	}
-	for _, c := range []*candidate{latest, miles} {
-		if c.Status == StatusSuperseded {
-			t.Errorf("%s superseded, want current", c.ID)
-		}
-	}
-	// Counts far from the question in meaning are of something else.
-	far := func(c *candidate) *candidate { c.cos = 0.1; c.Status, c.SupersededBy = StatusCurrent, ""; return c }
-	r = &search{cfg: DefaultConfig(), in: SearchInput{Query: "How many siblings does the user have?"},
-		set: candidateSet{"a": far(first), "b": far(second), "c": far(latest)}}
-	r.runningTotals()
-	if first.Status == StatusSuperseded || second.Status == StatusSuperseded {
-		t.Error("counts far from the question in meaning were made a running total")
-	}
-	// A count that does not grow is a mention, not a new total.
-	for _, tc := range []struct{ query, total, mention string }{
-		{"How many pets does the user have?", "We have 2 dogs, a collie and a lurcher.", "Walked the 2 dogs along the canal this morning."},
-		{"How many children does the user have?", "My three kids are 4, 7 and 9.", "Took 2 kids to the zoo while the eldest was at camp."},
-	} {
-		total := mk("total", tc.total, jan, 0.8)
-		r = &search{cfg: DefaultConfig(), in: SearchInput{Query: tc.query},
-			set: candidateSet{"a": total, "b": mk("mention", tc.mention, jan.AddDate(0, 1, 0), 0.5)}}
-		r.runningTotals()
-		if total.Status == StatusSuperseded {
-			t.Errorf("%q: a later mention superseded the total: %+v", tc.query, total.SearchResult)
-		}
-	}
-}
-
 func TestSharesName(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
