@@ -455,6 +455,12 @@ func statedPrefix(sentence string) string {
 // sentences with no mark too: at a line break, and at an emoji, which is
 // kept as the mark ("Did Ben Vorlich today, that's 14 Munros so far 🙌
 // what should I pack?" states, then asks).
+// Sentences splits a chat text into the sentences ReadStatement reads
+// one by one: at sentence punctuation, semicolons, line breaks and emoji,
+// which end a sentence in chat ("Sad week, a fox got Peg 😢 We've picked
+// up two ex-batts").
+func Sentences(text string) []string { return sentences(text) }
+
 func sentences(text string) []string {
 	var out []string
 	start := 0

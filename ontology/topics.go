@@ -82,6 +82,18 @@ func Topics() []Topic {
 		{Name: "vehicle", Cardinality: One, Predicates: []string{"DRIVES"},
 			Statements: []string{"I drive a little Honda hatchback.", "I sold my car.", "I bought an electric scooter.", "My car is an old Volvo."},
 			Questions:  []string{"Which car is the user driving these days?", "Does the user have a car or a bike?"}},
+		// The providers and software the user relies on hold one current
+		// value per kind (one bank, one broadband provider, one editor):
+		// "which bank is the user with" asks for the newest, not for every
+		// bank ever named. Without this topic such questions read as work.
+		// Devices are left out: their examples pulled statements about
+		// cars and vans away from the vehicle topic.
+		{Name: "service", Cardinality: One, Qualified: true,
+			Statements: []string{"I bank with Starling these days.", "Our electricity comes from Octopus Energy.",
+				"I keep all my notes in Obsidian.", "I'm on an EE contract for my mobile.", "We switched our broadband to Sky.",
+				"I use Firefox as my browser.", "I've got a Spotify family plan."},
+			Questions: []string{"Which app does the user use for that?", "Which internet or mobile provider is the user with?",
+				"Which software does the user work with?", "Which bank is the user with?"}},
 		{Name: "likes", Cardinality: Many, Predicates: []string{"LIKES", "DISLIKES"},
 			Statements: []string{"I love spicy food.", "I can't stand horror films.", "Jazz really grew on me.",
 				"I've gone off coffee lately.", "I enjoy long walks."},

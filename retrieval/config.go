@@ -253,6 +253,16 @@ type Config struct {
 	// TopicAffinity: a statement this close to the asked topic's examples
 	// speaks of it, even when another topic edges it out.
 	TopicAffinity float64
+	// UpdateAffinity is the closeness to the asked topic's examples that
+	// lets a statement the reader is unsure of join the asked slot when it
+	// reports a change and names the new value (a new provider's name
+	// reads as no topic).
+	UpdateAffinity float64
+	// ElaborationWeight scales a user's turn on a one-value slot whose
+	// values are names or amounts when it names none and reports no change
+	// ("Quieter, and there's a bakery on the corner" after the move to
+	// Dresden): it says more about the value before it, not a newer one.
+	ElaborationWeight float64
 	// HypotheticalWeight and OtherPersonWeight scale a user's turn that is
 	// hedged throughout ("maybe I'll retrain") or about someone else
 	// throughout ("my dad retired"), for a question about the user.
@@ -310,6 +320,7 @@ func DefaultConfig() Config {
 
 		AssistantWeight: 0.5, OwnQuestionWeight: 0.5, ChatterWeight: 0.15, SupersededWeight: 0.5,
 		SlotCandidates: 20, SlotQuerySimilarity: 0.35, FactRevisionSimilarity: 0.25, TopicMatchShare: 0.9, TopicClarity: 0.7, OffTopicWeight: 0.6, TopicAffinity: 0.35,
+		UpdateAffinity: 0.26, ElaborationWeight: 0.6,
 		HypotheticalWeight: 0.5, OtherPersonWeight: 0.6, PairSlotSimilarity: 0.55,
 		ChangeSlotSlack: 0.1, CorrectionReach: 4,
 

@@ -182,6 +182,14 @@ func (r *search) currency(ctx context.Context) error {
 		// 78" and later "...is 62 now").
 		onTopic := slot != "" && (topicOf[c] == slot || factTopic[c] == slot || (slot == asked && c.vec != nil && !c.terse && affinity(c) >= r.cfg.TopicAffinity) ||
 			r.updatesQueried(c))
+		// An update the reader is unsure of joins the asked slot when it
+		// comes near it, reports a change and names the new value ("finally
+		// gave up and we're with Community Fibre now" for "Who provides the
+		// user's home internet?"): a new provider, product or place is often
+		// a name the encoder knows nothing of, so its words alone read as
+		// no topic, or as the topic of the rest of the turn.
+		reportsNew := !onTopic && slot != "" && slot == asked && topicOf[c] != ontology.TopicChatter && reportsNewValue(c) && affinity(c) >= r.cfg.UpdateAffinity
+		onTopic = onTopic || reportsNew
 		anchored := anchorNear && near(c)
 		same := onTopic || anchored &&
 			(c != stmts[0] && c.vec != nil && stmts[0].vec != nil && knowledge.Cosine(c.vec, stmts[0].vec) >= r.cfg.PairSlotSimilarity)
@@ -196,7 +204,14 @@ func (r *search) currency(ctx context.Context) error {
 		// A qualified slot (a favourite per category, a measure per
 		// quantity) holds statements that speak of the query's qualifier:
 		// they share its words or are close to it in meaning.
-		if topic.Qualified && c.Parts.FullText == 0 && knowledge.Cosine(c.vec, r.qvec) < r.slotQueryBar(c) && !(c.correction && onTopic) {
+		// A statement the reader is sure speaks of the slot's topic needs
+		// to come less near the question to speak of its qualifier, as an
+		// update does: its topic is already known.
+		bar := r.slotQueryBar(c)
+		if topicOf[c] == slot {
+			bar = r.cfg.SlotQuerySimilarity - r.cfg.ChangeSlotSlack
+		}
+		if topic.Qualified && c.Parts.FullText == 0 && knowledge.Cosine(c.vec, r.qvec) < bar && !(c.correction && onTopic) && !reportsNew {
 			// A correction on the slot's topic speaks of what it corrects,
 			// qualifier or not ("Sorry, I meant Friday the 15th").
 			continue
@@ -216,11 +231,21 @@ func (r *search) currency(ctx context.Context) error {
 	// swapped to a Kia Niro, what would I save?") holds no newer value,
 	// whatever else it says: the newest value is the newest turn that does
 	// not, and a supposing turn after it is left as it is.
-	first := slices.IndexFunc(group, func(c *candidate) bool { return !c.asksIf })
+	// Where the slot's values are names or amounts ("I rent a studio in
+	// Leipzig", "we signed for a two-bedroom in Dresden"), a later turn
+	// that names none and reports no change elaborates on the value
+	// before it ("Quieter, and there's a bakery on the corner"): it holds
+	// no newer value either, and ranks below the value it elaborates on.
+	named := slices.ContainsFunc(group, namesValue)
+	first := slices.IndexFunc(group, func(c *candidate) bool { return !c.asksIf && (!named || holdsValue(c)) })
 	history := r.history
 	if first > 0 && !history {
 		for _, c := range group[:first] {
-			c.demote(r.cfg.HypotheticalWeight, "supposes a change of the "+slotName(slot)+" it does not report")
+			if c.asksIf {
+				c.demote(r.cfg.HypotheticalWeight, "supposes a change of the "+slotName(slot)+" it does not report")
+			} else {
+				c.demote(r.cfg.ElaborationWeight, "names no value of the "+slotName(slot)+"; the statement before it does")
+			}
 		}
 	}
 	if first < 0 || first == len(group)-1 {
@@ -784,6 +809,46 @@ func contentTerms(c *candidate) []string {
 		text = strings.TrimPrefix(text, c.speaker+": ")
 	}
 	return nlp.Terms(text)
+}
+
+// namesValue reports whether a statement names a value: a name in the
+// writer's own capitals or an amount.
+func namesValue(c *candidate) bool {
+	text := c.Text
+	if c.speaker != "" {
+		text = strings.TrimPrefix(text, c.speaker+": ")
+	}
+	return len(midSentenceNames(text)) > 0 || hasAmount(text)
+}
+
+// holdsValue reports whether a member of a slot can be the slot's newest
+// value: a fact, a statement that names a value, or one that reports a
+// change or a correction (which may give the new value in plain words: "we
+// moved out to a village").
+func holdsValue(c *candidate) bool {
+	return c.Kind != KindRaw || namesValue(c) || c.change || c.correction || c.ending || revises(c.Text)
+}
+
+// reportsNewValue reports whether one of a user statement's sentences says
+// that something of the speaker's changed (a change or revision word; not
+// a relative's news, a supposition or a hedge) and names a value: a name
+// written with the writer's own capitals or an amount. A correction ("Actually
+// ...") is not one: corrections take back the statement before them
+// (corrections), whatever its topic.
+func reportsNewValue(c *candidate) bool {
+	if !(c.change || revises(c.Text)) || c.asksIf || c.hypothetical {
+		return false
+	}
+	for _, sent := range knowledge.Sentences(c.Text) {
+		st := knowledge.ReadStatement(sent)
+		if st.Form != knowledge.FormStatement || st.Other || st.Hypothetical || st.AsksIf || !(st.Change || revises(sent)) {
+			continue
+		}
+		if len(midSentenceNames(sent)) > 0 || hasAmount(sent) {
+			return true
+		}
+	}
+	return false
 }
 
 // slotQueryBar is how close to the query a statement must be to speak of
