@@ -61,12 +61,21 @@ func (t *TopicReader) Prepare(ctx context.Context) error {
 		texts = append(texts, tp.Statements...)
 		texts = append(texts, tp.Questions...)
 	}
-	vecs, err := t.emb.Embed(ctx, texts)
-	if err != nil {
-		return fmt.Errorf("embed topic examples: %w", err)
-	}
-	if len(vecs) != len(texts) {
-		return fmt.Errorf("embed topic examples: %d vectors for %d texts", len(vecs), len(texts))
+	// Each example is embedded alone, as a question is at search time: an
+	// embedder may compute a batch together (the query side quantizes
+	// activations per batch), and an example's vector must not depend on
+	// which examples share its batch, or adding a topic would move the
+	// readings of every other.
+	vecs := make([][]float32, 0, len(texts))
+	for _, text := range texts {
+		v, err := t.emb.Embed(ctx, []string{text})
+		if err != nil {
+			return fmt.Errorf("embed topic examples: %w", err)
+		}
+		if len(v) != 1 {
+			return fmt.Errorf("embed topic examples: %d vectors for 1 text", len(v))
+		}
+		vecs = append(vecs, v[0])
 	}
 	out := make([][][]float32, len(t.topics))
 	i := 0

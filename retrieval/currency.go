@@ -134,8 +134,19 @@ func (r *search) currency(ctx context.Context) error {
 	if len(stmts) < 2 {
 		return nil
 	}
+	// Each statement's closeness to the asked topic, read once.
+	askedAffinity := map[*candidate]float64{}
+	affinity := func(c *candidate) float64 {
+		a, ok := askedAffinity[c]
+		if !ok {
+			a = r.s.topics.Affinity(c.vec, asked)
+			askedAffinity[c] = a
+		}
+		return a
+	}
+	joinsAsked := func(c *candidate) bool { return r.joinsAsked(c, asked, topicOf, affinity) }
 	slot := asked
-	if slot == "" || !slices.ContainsFunc(stmts, func(c *candidate) bool { return topicOf[c] == slot }) {
+	if slot == "" || !slices.ContainsFunc(stmts, func(c *candidate) bool { return topicOf[c] == slot || joinsAsked(c) }) {
 		slot = topicOf[stmts[0]] // the best-matching statement's topic
 	}
 	topic, ok := r.s.topics.Topic(slot)
@@ -154,16 +165,6 @@ func (r *search) currency(ctx context.Context) error {
 		return nil
 	}
 	r.slotTopic = slot
-	// Each statement's closeness to the asked topic, read once.
-	askedAffinity := map[*candidate]float64{}
-	affinity := func(c *candidate) float64 {
-		a, ok := askedAffinity[c]
-		if !ok {
-			a = r.s.topics.Affinity(c.vec, asked)
-			askedAffinity[c] = a
-		}
-		return a
-	}
 	// Saying nearly the same thing as the best-matching statement joins
 	// only a slot both may speak of: when the question's topic is read, an
 	// anchor far from it (a poetry reading matched "living" by a word, for
@@ -182,14 +183,8 @@ func (r *search) currency(ctx context.Context) error {
 		// 78" and later "...is 62 now").
 		onTopic := slot != "" && (topicOf[c] == slot || factTopic[c] == slot || (slot == asked && c.vec != nil && !c.terse && affinity(c) >= r.cfg.TopicAffinity) ||
 			r.updatesQueried(c))
-		// An update the reader is unsure of joins the asked slot when it
-		// comes near it, reports a change and names the new value ("finally
-		// gave up and we're with Community Fibre now" for "Who provides the
-		// user's home internet?"): a new provider, product or place is often
-		// a name the encoder knows nothing of, so its words alone read as
-		// no topic, or as the topic of the rest of the turn.
-		reportsNew := !onTopic && slot != "" && slot == asked && topicOf[c] != ontology.TopicChatter && reportsNewValue(c) && affinity(c) >= r.cfg.UpdateAffinity
-		onTopic = onTopic || reportsNew
+		joined := !onTopic && slot == asked && joinsAsked(c)
+		onTopic = onTopic || joined
 		anchored := anchorNear && near(c)
 		same := onTopic || anchored &&
 			(c != stmts[0] && c.vec != nil && stmts[0].vec != nil && knowledge.Cosine(c.vec, stmts[0].vec) >= r.cfg.PairSlotSimilarity)
@@ -211,7 +206,7 @@ func (r *search) currency(ctx context.Context) error {
 		if topicOf[c] == slot {
 			bar = r.cfg.SlotQuerySimilarity - r.cfg.ChangeSlotSlack
 		}
-		if topic.Qualified && c.Parts.FullText == 0 && knowledge.Cosine(c.vec, r.qvec) < bar && !(c.correction && onTopic) && !reportsNew {
+		if topic.Qualified && c.Parts.FullText == 0 && knowledge.Cosine(c.vec, r.qvec) < bar && !(c.correction && onTopic) && !joined {
 			// A correction on the slot's topic speaks of what it corrects,
 			// qualifier or not ("Sorry, I meant Friday the 15th").
 			continue
@@ -827,6 +822,29 @@ func namesValue(c *candidate) bool {
 // moved out to a village").
 func holdsValue(c *candidate) bool {
 	return c.Kind != KindRaw || namesValue(c) || c.change || c.correction || c.ending || revises(c.Text)
+}
+
+// joinsAsked reports whether a statement the reader is unsure of still
+// speaks of the asked topic, by what it says rather than its topic:
+//   - an update that comes near the topic (affinity), reports a change of
+//     the speaker's own and names the new value ("finally gave up and we're
+//     with Community Fibre now" for "Who provides the user's home
+//     internet?"): a new provider, product or place is often a name the
+//     encoder knows nothing of, so its words read as no topic, or as the
+//     topic of the rest of the turn;
+//   - on a qualified topic, whose question names the qualifier ("monthly
+//     housing cost"), a statement near the question that gives a value
+//     ("the lease renewal came in, we'll be paying $2,075 starting
+//     January").
+func (r *search) joinsAsked(c *candidate, asked string, topicOf map[*candidate]string, affinity func(*candidate) float64) bool {
+	if asked == "" || c.vec == nil || c.terse || topicOf[c] == asked || topicOf[c] == ontology.TopicChatter {
+		return false
+	}
+	if reportsNewValue(c) && affinity(c) >= r.cfg.UpdateAffinity {
+		return true
+	}
+	topic, _ := r.s.topics.Topic(asked)
+	return topic.Qualified && knowledge.Cosine(c.vec, r.qvec) >= r.cfg.SlotQuerySimilarity && namesValue(c)
 }
 
 // reportsNewValue reports whether one of a user statement's sentences says

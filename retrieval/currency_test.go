@@ -957,3 +957,49 @@ func TestElaborationHoldsNoNewerValue(t *testing.T) {
 		t.Fatalf("elaboration = %+v, want current and demoted for naming no value", more)
 	}
 }
+
+// fixedTopics is a TopicReader whose topics and affinities are given: the
+// rules that weigh a reading are tested apart from any embedder.
+type fixedTopics struct {
+	*knowledge.TopicReader
+	affinity float64
+}
+
+func (f fixedTopics) Affinity([]float32, string) float64 { return f.affinity }
+
+// TestJoinsAsked: a statement the topic reader is unsure of joins the
+// asked slot when it reports the speaker's own change and names the value
+// near the topic, or, on a qualified topic, gives a value near the
+// question; not when it only comes near, names nothing, is a relative's
+// news, or is chatter.
+func TestJoinsAsked(t *testing.T) {
+	t.Parallel()
+	near, far := []float32{1, 0}, []float32{0, 1}
+	for _, tc := range []struct {
+		name, asked, text string
+		vec               []float32
+		affinity          float64
+		read              string
+		want              bool
+	}{
+		{"update names the provider", "service", "finally gave up and we're with Zephyr Fibre now, installed Thursday.", far, 0.3, "", true},
+		{"update far from the topic", "service", "finally gave up and we're with Zephyr Fibre now, installed Thursday.", far, 0.1, "", false},
+		{"relative's update", "home", "My brother's moved to Glasgow for work 😭 help me plan a visit", far, 0.3, "", false},
+		{"amount near a qualified question", "measure", "ugh, the renewal came in: we'll be paying $1,975 from March.", near, 0.1, "", true},
+		{"amount near an unqualified question", "home", "ugh, the renewal came in: we'll be paying $1,975 from March.", near, 0.1, "", false},
+		{"near, but no value", "measure", "ugh, the renewal came in and it's going up again.", near, 0.1, "", false},
+		{"amount far from the question", "measure", "we'll be paying $1,975 for the sofa.", far, 0.1, "", false},
+		{"chatter", "measure", "Great, 2 more tips please!", near, 0.1, ontology.TopicChatter, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := userStatement("s1", tc.text, 0.5)
+			c.vec, c.terse = tc.vec, false
+			r := &search{s: &Service{topics: fixedTopics{knowledge.NewTopicReader(conceptEmbedder{}), tc.affinity}}, cfg: DefaultConfig(), qvec: near}
+			topicOf := map[*candidate]string{c: tc.read}
+			affinity := func(c *candidate) float64 { return r.s.topics.Affinity(c.vec, tc.asked) }
+			if got := r.joinsAsked(c, tc.asked, topicOf, affinity); got != tc.want {
+				t.Errorf("joinsAsked(%q on %s) = %v, want %v", tc.text, tc.asked, got, tc.want)
+			}
+		})
+	}
+}

@@ -24,7 +24,10 @@ func TestTopicReadingsWithTheLocalModel(t *testing.T) {
 			t.Skip("no model files: run `make model` (make test fetches them and sets " + testModelDirEnv + ")")
 		}
 	}
-	emb, err := embed.NewLocal(embed.DefaultLocalConfig(dir))
+	// The service reads topics with its query embedder: int8 compute.
+	cfg := embed.DefaultLocalConfig(dir)
+	cfg.Compute = embed.ComputeInt8
+	emb, err := embed.NewLocal(cfg)
 	if err != nil {
 		t.Fatalf("local embedder from %s: %v", dir, err)
 	}
