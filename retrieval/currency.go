@@ -232,7 +232,7 @@ func (r *search) currency(ctx context.Context) error {
 	// before it ("Quieter, and there's a bakery on the corner"): it holds
 	// no newer value either, and ranks below the value it elaborates on.
 	named := slices.ContainsFunc(group, namesValue)
-	first := slices.IndexFunc(group, func(c *candidate) bool { return !c.asksIf && (!named || holdsValue(c)) })
+	first := slices.IndexFunc(group, func(c *candidate) bool { return !c.asksIf && (!named || holdsValue(c, slot == ontology.TopicMeasure)) })
 	history := r.history
 	if first > 0 && !history {
 		for _, c := range group[:first] {
@@ -819,10 +819,29 @@ func namesValue(c *candidate) bool {
 // holdsValue reports whether a member of a slot can be the slot's newest
 // value: a fact, a statement that names a value, or one that reports a
 // change or a correction (which may give the new value in plain words: "we
-// moved out to a village").
-func holdsValue(c *candidate) bool {
-	return c.Kind != KindRaw || namesValue(c) || c.change || c.correction || c.ending || revises(c.Text)
+// moved out to a village"). Off a measure slot, a rise or a fall is a
+// change of something else ("the price of my budgeting app has gone up
+// again" says nothing of which app).
+func holdsValue(c *candidate, measure bool) bool {
+	if c.Kind != KindRaw || namesValue(c) || c.correction || c.ending {
+		return true
+	}
+	if !(c.change || revises(c.Text)) {
+		return false
+	}
+	if measure {
+		return true
+	}
+	rest := " " + strings.ToLower(c.Text) + " "
+	for _, w := range amountShifts {
+		rest = strings.ReplaceAll(rest, w, " ")
+	}
+	return knowledge.ReadStatement(rest).Change || revises(rest)
 }
+
+// amountShifts say that an amount rose or fell.
+var amountShifts = []string{" went up ", " gone up ", " going up ", " went down ", " gone down ", " going down ",
+	" up to ", " down to ", " raised ", " cut ", " dropped ", " a raise ", " pay rise "}
 
 // joinsAsked reports whether a statement the reader is unsure of still
 // speaks of the asked topic, by what it says rather than its topic:

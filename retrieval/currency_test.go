@@ -1003,3 +1003,26 @@ func TestJoinsAsked(t *testing.T) {
 		})
 	}
 }
+
+// TestHoldsValue: a turn can be a slot's newest value when it names one or
+// reports a change; a rise or a fall reports a change only of a measure.
+func TestHoldsValue(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		text    string
+		measure bool
+		want    bool
+	}{
+		{"We switched to Monzo last week.", false, true},
+		{"We moved out of the city to a village.", false, true},
+		{"Quieter, and there's a bakery on the corner.", false, false},
+		{"The price of my budgeting app has gone up again.", false, false},
+		{"The price of my budgeting app has gone up again.", true, true},
+		{"My rent went up by a fair bit.", true, true},
+		{"Prices went up, so we switched providers.", false, true},
+	} {
+		if got := holdsValue(userStatement("s1", tc.text, 0.5), tc.measure); got != tc.want {
+			t.Errorf("holdsValue(%q, measure %v) = %v, want %v", tc.text, tc.measure, got, tc.want)
+		}
+	}
+}
