@@ -144,7 +144,12 @@ func (r *search) currency(ctx context.Context) error {
 		}
 		return a
 	}
-	joinsAsked := func(c *candidate) bool { return r.joinsAsked(c, asked, topicOf, affinity) }
+	// Read once per statement: the slot's choice and its members ask alike.
+	joins := map[*candidate]bool{}
+	for _, c := range stmts {
+		joins[c] = r.joinsAsked(c, asked, topicOf, affinity)
+	}
+	joinsAsked := func(c *candidate) bool { return joins[c] }
 	slot := asked
 	if slot == "" || !slices.ContainsFunc(stmts, func(c *candidate) bool { return topicOf[c] == slot || joinsAsked(c) }) {
 		slot = topicOf[stmts[0]] // the best-matching statement's topic
@@ -859,7 +864,7 @@ func (r *search) joinsAsked(c *candidate, asked string, topicOf map[*candidate]s
 	if asked == "" || c.vec == nil || c.terse || topicOf[c] == asked || topicOf[c] == ontology.TopicChatter {
 		return false
 	}
-	if reportsNewValue(c) && affinity(c) >= r.cfg.UpdateAffinity {
+	if reportsNewValue(c, r.s.statements.read) && affinity(c) >= r.cfg.UpdateAffinity {
 		return true
 	}
 	topic, _ := r.s.topics.Topic(asked)
@@ -872,12 +877,13 @@ func (r *search) joinsAsked(c *candidate, asked string, topicOf map[*candidate]s
 // written with the writer's own capitals or an amount. A correction ("Actually
 // ...") is not one: corrections take back the statement before them
 // (corrections), whatever its topic.
-func reportsNewValue(c *candidate) bool {
+// read is how a sentence is read: the service's memo of readings.
+func reportsNewValue(c *candidate, read func(string) knowledge.Statement) bool {
 	if !(c.change || revises(c.Text)) || c.asksIf || c.hypothetical {
 		return false
 	}
 	for _, sent := range knowledge.Sentences(c.Text) {
-		st := knowledge.ReadStatement(sent)
+		st := read(sent)
 		if st.Form != knowledge.FormStatement || st.Other || st.Hypothetical || st.AsksIf || !(st.Change || revises(sent)) {
 			continue
 		}

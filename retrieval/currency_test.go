@@ -522,7 +522,7 @@ func TestTopicLiftKeepsOrder(t *testing.T) {
 	best := &candidate{SearchResult: SearchResult{ID: "best", Kind: KindRaw, Parts: ScoreParts{FullText: 2}}}
 	closer := mk("closer", "I adopted a beagle puppy.", 0.5)
 	farther := mk("farther", "Our cat and dog.", 0.3)
-	r := &search{s: &Service{topics: knowledge.NewTopicReader(conceptEmbedder{})}, cfg: DefaultConfig(),
+	r := &search{s: &Service{statements: newStatementMemo(16), topics: knowledge.NewTopicReader(conceptEmbedder{})}, cfg: DefaultConfig(),
 		set: candidateSet{"a": best, "b": closer, "c": farther}}
 	if err := r.s.topics.Prepare(t.Context()); err != nil {
 		t.Fatal(err)
@@ -568,7 +568,7 @@ func TestNoSlotAnchoredOffTopic(t *testing.T) {
 			for _, c := range []*candidate{anchor, alike} {
 				raws = append(raws, graph.RawEvent{NewRawEvent: graph.NewRawEvent{ID: c.ID, Content: c.Text}, SessionID: c.SessionID})
 			}
-			svc := &Service{topics: knowledge.NewTopicReader(conceptEmbedder{}), vectors: fakeVectors{raws}}
+			svc := &Service{statements: newStatementMemo(16), topics: knowledge.NewTopicReader(conceptEmbedder{}), vectors: fakeVectors{raws}}
 			qv, _ := conceptEmbedder{}.Embed(t.Context(), []string{"What does the user do for a living?"})
 			r := &search{s: svc, cfg: DefaultConfig(), in: SearchInput{Query: "What does the user do for a living?"},
 				q: queryAnalysis{AboutUser: true}, qvec: qv[0], set: candidateSet{"a": anchor, "b": alike}}
@@ -597,7 +597,7 @@ func TestOneWordStatementTakesNoTopic(t *testing.T) {
 	}
 	best := &candidate{SearchResult: SearchResult{ID: "best", Kind: KindRaw, Parts: ScoreParts{FullText: 2}}}
 	short, full := mk("short", "Puppies!"), mk("full", "We adopted a beagle puppy.")
-	r := &search{s: &Service{topics: knowledge.NewTopicReader(conceptEmbedder{})}, cfg: DefaultConfig(),
+	r := &search{s: &Service{statements: newStatementMemo(16), topics: knowledge.NewTopicReader(conceptEmbedder{})}, cfg: DefaultConfig(),
 		set: candidateSet{"a": best, "b": short, "c": full}}
 	if err := r.s.topics.Prepare(t.Context()); err != nil {
 		t.Fatal(err)
@@ -621,7 +621,7 @@ func TestTopicClarityOrders(t *testing.T) {
 		passing := mk("passing", "The parade marched with flags and drums, and a dog came along.", 0.6)
 		cfg := DefaultConfig()
 		cfg.TopicClarity = clarity
-		r := &search{s: &Service{topics: knowledge.NewTopicReader(conceptEmbedder{})}, cfg: cfg,
+		r := &search{s: &Service{statements: newStatementMemo(16), topics: knowledge.NewTopicReader(conceptEmbedder{})}, cfg: cfg,
 			set: candidateSet{"a": best, "b": plain, "c": passing}}
 		if err := r.s.topics.Prepare(t.Context()); err != nil {
 			t.Fatal(err)
@@ -925,7 +925,7 @@ func TestReportsNewValue(t *testing.T) {
 		"I'm with Vodafone on a two-year contract.":                                                           false,
 		"I finally switched and it's so much better now.":                                                     false,
 	} {
-		if got := reportsNewValue(userStatement("s1", text, 0.5)); got != want {
+		if got := reportsNewValue(userStatement("s1", text, 0.5), knowledge.ReadStatement); got != want {
 			t.Errorf("reportsNewValue(%q) = %v, want %v", text, got, want)
 		}
 	}
@@ -994,7 +994,7 @@ func TestJoinsAsked(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			c := userStatement("s1", tc.text, 0.5)
 			c.vec, c.terse = tc.vec, false
-			r := &search{s: &Service{topics: fixedTopics{knowledge.NewTopicReader(conceptEmbedder{}), tc.affinity}}, cfg: DefaultConfig(), qvec: near}
+			r := &search{s: &Service{topics: fixedTopics{knowledge.NewTopicReader(conceptEmbedder{}), tc.affinity}, statements: newStatementMemo(16)}, cfg: DefaultConfig(), qvec: near}
 			topicOf := map[*candidate]string{c: tc.read}
 			affinity := func(c *candidate) float64 { return r.s.topics.Affinity(c.vec, tc.asked) }
 			if got := r.joinsAsked(c, tc.asked, topicOf, affinity); got != tc.want {
