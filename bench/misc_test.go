@@ -26,6 +26,29 @@ func TestParseStatCPU(t *testing.T) {
 	}
 }
 
+func TestIsCompilerThread(t *testing.T) {
+	for stat, want := range map[string]bool{
+		"12159 (C1 CompilerThre) S 1 12145 12145 0 -1 1077936192 0 0 0 0 12 3 0 0":   true,
+		"12160 (C2 CompilerThre) S 1 12145 12145 0 -1 1077936192 0 0 0 0 900 40 0 0": true,
+		"12170 (neo4j.BoltWorke) S 1 12145 12145 0 -1 1077936192 0 0 0 0 900 40 0 0": false,
+		"12171 (GC Thread#0) S 1 12145 12145 0 -1 1077936192 0 0 0 0 50 1 0 0":       false,
+		"garbage": false,
+	} {
+		if got := isCompilerThread(stat); got != want {
+			t.Errorf("%q: %v, want %v", stat, got, want)
+		}
+	}
+}
+
+func TestCPUPairShowsJIT(t *testing.T) {
+	if got := cpuPair(map[string]float64{"graphmem": 1.5, "neo4j": 9, "neo4j_jit": 4.25}); got != "1.50 / 9.00 (JIT 4.25)" {
+		t.Errorf("got %q", got)
+	}
+	if got := cpuPair(map[string]float64{"graphmem": 1.5, "neo4j": 9}); got != "1.50 / 9.00" {
+		t.Errorf("got %q", got)
+	}
+}
+
 func TestSynthDeterministic(t *testing.T) {
 	start := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 	a := newSynth(3).session("e", 10, 20, start)

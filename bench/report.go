@@ -291,10 +291,14 @@ func atoi(s string) int {
 	return n
 }
 
-// cpuPair prints graphmem / Neo4j CPU milliseconds.
+// cpuPair prints graphmem / Neo4j CPU milliseconds, and the part of
+// Neo4j's that its JIT compilers spent when it was measured.
 func cpuPair(m map[string]float64) string {
 	if m == nil {
 		return "—"
+	}
+	if jit, ok := m["neo4j"+jitSuffix]; ok {
+		return fmt.Sprintf("%.2f / %.2f (JIT %.2f)", m["graphmem"], m["neo4j"], jit)
 	}
 	return fmt.Sprintf("%.2f / %.2f", m["graphmem"], m["neo4j"])
 }
