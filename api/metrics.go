@@ -83,6 +83,20 @@ func NewMetrics() *Metrics {
 	return m
 }
 
+// WatchQueryCache exports the query embedding cache's counts
+// (graphmem_query_embedding_cache_total{result="hit"|"miss"}), read from
+// stats at each scrape.
+func (m *Metrics) WatchQueryCache(stats func() (hits, misses int64)) {
+	m.Registry.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{
+		Name: "graphmem_query_embedding_cache_total", Help: "Search questions whose vector came from the query embedding cache (hit) or the model (miss).",
+		ConstLabels: prometheus.Labels{"result": "hit"},
+	}, func() float64 { h, _ := stats(); return float64(h) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "graphmem_query_embedding_cache_total", Help: "Search questions whose vector came from the query embedding cache (hit) or the model (miss).",
+			ConstLabels: prometheus.Labels{"result": "miss"},
+		}, func() float64 { _, mi := stats(); return float64(mi) }))
+}
+
 // ObserveQuery records one Neo4j query; graph.Config.Observe points here.
 func (m *Metrics) ObserveQuery(op string, d time.Duration, err error) {
 	m.queryDuration.WithLabelValues(op, outcome(err)).Observe(d.Seconds())

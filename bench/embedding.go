@@ -18,6 +18,36 @@ const (
 	metricLag          = "graphmem_embedding_lag_seconds"   // gauge: age of the oldest waiting
 )
 
+// metricQueryCache counts the searches whose question vector came from
+// graphmem's query embedding cache (result="hit") or the model ("miss").
+const metricQueryCache = "graphmem_query_embedding_cache_total"
+
+// cacheCounts is one scrape of the query embedding cache's counters.
+type cacheCounts struct{ hits, misses float64 }
+
+// shareSince is the share of hits among the questions embedded since
+// before (0 when none was).
+func (c cacheCounts) shareSince(before cacheCounts) float64 {
+	h, m := c.hits-before.hits, c.misses-before.misses
+	if h+m <= 0 {
+		return 0
+	}
+	return round4(h / (h + m))
+}
+
+// queryCacheCounts reads the cache's counters; ok is false when the
+// server has no cache (off, or built before it) or the scrape failed.
+func queryCacheCounts(ctx context.Context, c *client) (cacheCounts, bool) {
+	text, err := c.metricsText(ctx)
+	if err != nil {
+		return cacheCounts{}, false
+	}
+	by := parsePromText(text).byLabel(metricQueryCache, "result")
+	h, okH := by["hit"]
+	m, okM := by["miss"]
+	return cacheCounts{h, m}, okH && okM
+}
+
 // embedReading is one scrape of the lane's metrics.
 type embedReading struct {
 	At                 time.Time

@@ -229,6 +229,14 @@ type latencyReport struct {
 	// BM25InProcess is the baseline's own query time, single-threaded in
 	// this process over the same questions (no HTTP, no database).
 	BM25InProcess latencySummary `json:"bm25_in_process_ms"`
+	// QueryCacheHits is the share of the searches of each load (8 clients,
+	// then 1) whose question vector came from graphmem's query embedding
+	// cache; nil when the server does not report it. The loads cycle
+	// through the LoCoMo questions, so a question comes back once every
+	// question has been asked, and the single client's load follows the
+	// 8 clients' with the cache warm: its CPU per search is mostly that of
+	// a question asked before.
+	QueryCacheHits []float64 `json:"query_cache_hit_share,omitempty"`
 }
 
 type ingestReport struct {
@@ -453,10 +461,18 @@ func run(cfg config) int {
 			for _, s := range servers {
 				lr := &latencyReport{BM25InProcess: bm25Latency(convs)}
 				if s.info.SearchAvailable {
+					c0, ok0 := queryCacheCounts(ctx, s.c)
 					lr.Search = runLoad(ctx, "search latency", cfg.Load.Clients, cfg.Load.Warmup, cfg.Load.Duration, searchOp(s.c, qs, cfg.Load.Clients), s.cpu, s.p)
+					c1, ok1 := queryCacheCounts(ctx, s.c)
+					if ok0 && ok1 {
+						lr.QueryCacheHits = append(lr.QueryCacheHits, c1.shareSince(c0))
+					}
 					if cfg.SingleLoad > 0 {
 						st := runLoad(ctx, "search latency, 1 client", 1, 2*time.Second, cfg.SingleLoad, searchOp(s.c, qs, 1), s.cpu, s.p)
 						lr.Single = &st
+						if c2, ok2 := queryCacheCounts(ctx, s.c); ok1 && ok2 {
+							lr.QueryCacheHits = append(lr.QueryCacheHits, c2.shareSince(c1))
+						}
 					}
 				}
 				lr.Health = runLoad(ctx, "healthz floor", cfg.Load.Clients, time.Second, cfg.Load.Duration/2, healthOp(s.c), s.cpu, s.p)

@@ -440,6 +440,16 @@ func costMD(m *mdWriter, r *results, runOf func(string) *serverRun) {
 	m.row("search p50 / p95 / p99 ms, 8 clients", lat(func(l *latencyReport) string {
 		return fmt.Sprintf("%.1f / %.1f / %.1f", l.Search.P50, l.Search.P95, l.Search.P99)
 	}))
+	m.row("query embedding cache hits, 8 clients / 1 client", lat(func(l *latencyReport) string {
+		if len(l.QueryCacheHits) == 0 {
+			return na
+		}
+		parts := make([]string, len(l.QueryCacheHits))
+		for i, h := range l.QueryCacheHits {
+			parts[i] = fmt.Sprintf("%.0f%%", 100*h)
+		}
+		return strings.Join(parts, " / ")
+	}))
 	m.row("search throughput, 8 clients (req/s)", lat(func(l *latencyReport) string { return fmt.Sprintf("%.0f (%d errors)", l.Search.QPS, l.Search.Errors) }))
 	m.row("CPU ms per search: graphmem / Neo4j", lat(func(l *latencyReport) string { return cpuPair(l.Search.CPUms) }))
 	m.row("search p50 / p95 ms, 1 client", lat(func(l *latencyReport) string {

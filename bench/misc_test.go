@@ -132,3 +132,16 @@ func TestHalfRecall(t *testing.T) {
 		}
 	}
 }
+
+func TestQueryCacheShare(t *testing.T) {
+	by := parsePromText("# TYPE graphmem_query_embedding_cache_total counter\n" +
+		"graphmem_query_embedding_cache_total{result=\"hit\"} 30\n" +
+		"graphmem_query_embedding_cache_total{result=\"miss\"} 90\n").byLabel(metricQueryCache, "result")
+	after := cacheCounts{by["hit"], by["miss"]}
+	if got := after.shareSince(cacheCounts{10, 70}); got != 0.5 {
+		t.Errorf("share %v, want 0.5 (20 hits of 40)", got)
+	}
+	if got := after.shareSince(after); got != 0 {
+		t.Errorf("share over no searches %v, want 0", got)
+	}
+}

@@ -21,6 +21,7 @@ import (
 	"github.com/graphmem/graphmem"
 	"github.com/graphmem/graphmem/api"
 	"github.com/graphmem/graphmem/api/mcp"
+	"github.com/graphmem/graphmem/embed"
 	"github.com/graphmem/graphmem/graph"
 	"github.com/graphmem/graphmem/jobs"
 	"github.com/graphmem/graphmem/knowledge"
@@ -228,6 +229,14 @@ func buildApp(ctx context.Context, cfg Config, keys *api.KeyRing, log *slog.Logg
 	embedders, closeEmbedder, err := newEmbedder(cfg, engine, obs, log)
 	if err != nil {
 		return nil, err
+	}
+	if embedders.query != nil && cfg.QueryCache > 0 {
+		qc, err := embed.NewQueryCache(embedders.query, cfg.QueryCache)
+		if err != nil {
+			return nil, err
+		}
+		embedders.query = qc
+		metrics.WatchQueryCache(qc.Stats)
 	}
 	embedder := embedders.stored
 	dims := 0
