@@ -134,8 +134,8 @@ func TestHalfRecall(t *testing.T) {
 }
 
 func TestQueryCacheShare(t *testing.T) {
-	by := parsePromText("# TYPE graphmem_query_embedding_cache_total counter\n" +
-		"graphmem_query_embedding_cache_total{result=\"hit\"} 30\n" +
+	by := parsePromText("# TYPE graphmem_query_embedding_cache_total counter\n"+
+		"graphmem_query_embedding_cache_total{result=\"hit\"} 30\n"+
 		"graphmem_query_embedding_cache_total{result=\"miss\"} 90\n").byLabel(metricQueryCache, "result")
 	after := cacheCounts{by["hit"], by["miss"]}
 	if got := after.shareSince(cacheCounts{10, 70}); got != 0.5 {
