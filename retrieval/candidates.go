@@ -92,7 +92,7 @@ func (r *search) candidates(ctx context.Context) error {
 	}
 	done := make(chan embedded, 1)
 	go func() {
-		vecs, err := r.s.embedder.Embed(ctx, []string{r.in.Query})
+		vecs, err := r.s.embedQuery(ctx, r.scope.Tenant, r.in.Query)
 		done <- embedded{vecs, err}
 	}()
 	if err := r.textCandidates(ctx); err != nil {

@@ -17,6 +17,11 @@ const (
 // the fusion, the signal and tier weights, the half-life and the hops as
 // GRAPHMEM_SEARCH_* settings; the rest are fields for code and experiments.
 type Config struct {
+	// QueryCache is how many questions' vectors are kept per service for
+	// when they are asked again (queryCache; about 1.6 KB each with
+	// MiniLM); 0: every question is embedded.
+	QueryCache int
+
 	// --- candidates: what each index contributes -------------------------
 
 	// Pool is the least number of full-text candidates the raw-turn index
@@ -298,7 +303,7 @@ type Config struct {
 // DefaultConfig returns the ranking defaults.
 func DefaultConfig() Config {
 	return Config{
-		Pool: 30, VectorPool: 100, PoolPerResult: 3, FactPool: 25, FactPoolPerResult: 2, EventPool: 5, InsightPool: 5,
+		QueryCache: 4096, Pool: 30, VectorPool: 100, PoolPerResult: 3, FactPool: 25, FactPoolPerResult: 2, EventPool: 5, InsightPool: 5,
 		PredicateHintGraph: 0.3, WindowBoost: 0.5, VectorFloor: 0.05, VectorSpan: 0.55, FactVectorFloor: 0.3,
 		MeaningFloor: 0.05, MeaningFull: 0.3, MeaningMin: 0.1,
 

@@ -63,6 +63,7 @@ type Service struct {
 	store    ContextStore
 	views    SessionViewer
 	embedder Embedder    // nil: no vector signal
+	qcache   *queryCache // nil: every question is embedded
 	topics   TopicReader // nil: no slot reading by meaning
 	counter  TokenCounter
 	access   AccessTracker // nil: no access counts, no decay
@@ -115,5 +116,5 @@ func New(deps Deps, cfg Config) (*Service, error) {
 	}
 	return &Service{text: deps.Text, graph: deps.Graph, vectors: deps.Vectors, store: deps.Context, views: deps.Views,
 		embedder: deps.Embedder, topics: deps.Topics, counter: deps.Counter, access: deps.Access, turns: deps.Turns, cfg: cfg, hints: newHintIndex(), now: deps.Now,
-		statements: newStatementMemo(statementMemoSize)}, nil
+		statements: newStatementMemo(statementMemoSize), qcache: newQueryCache(cfg.QueryCache)}, nil
 }

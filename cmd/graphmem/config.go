@@ -75,7 +75,7 @@ type Config struct {
 	EmbedPooling  string        `env:"EMBEDDING_POOLING" envDefault:"mean" desc:"local embedder: mean or cls pooling, as the model was trained"`
 	EmbedThreads  int           `env:"EMBEDDING_THREADS" envDefault:"1" desc:"local embedder: ONNX Runtime threads per call"`
 	QueryCompute  string        `env:"EMBEDDING_QUERY_COMPUTE" envDefault:"int8" desc:"local embedder: how a search's question is embedded: int8 (the products that do not read a LayerNorm on ONNX Runtime's int8 kernels, a fifth less CPU; stored memories stay fp32) or fp32"`
-	QueryCache    int           `env:"EMBEDDING_QUERY_CACHE" envDefault:"4096" desc:"questions whose vectors a search keeps for when they are asked again (about 1.6 KB each with MiniLM); 0: off"`
+	QueryCache    int           `env:"EMBEDDING_QUERY_CACHE" envDefault:"4096" desc:"questions whose vectors search keeps, per tenant, for when they are asked again (about 1.6 KB each with MiniLM); 0: off"`
 	EmbedWorkers  int           `env:"EMBEDDING_WORKERS" envDefault:"1" desc:"concurrent batches of the embedding lane (0, or WORKERS=0: no lane on this replica)"`
 	EntityVectors bool          `env:"ENTITY_VECTORS" envDefault:"false" desc:"also embed entity names for entity resolution (off: measured to merge unrelated short names)"`
 	EmbedModel    string        `env:"EMBEDDING_MODEL" desc:"openai embedder: model name"`
@@ -421,6 +421,7 @@ func (c Config) searchConfig() retrieval.Config {
 	sc.VectorFloor, sc.VectorSpan = c.VectorFloor, c.VectorSpan
 	sc.AccessDecay = c.AccessDecay
 	sc.Pool, sc.VectorPool = c.SearchPool, c.VectorPool
+	sc.QueryCache = c.QueryCache
 	if w, err := parseWeights(c.SearchWeights, signalNames()); err == nil {
 		fields := signalWeights(&sc)
 		for name, v := range w {

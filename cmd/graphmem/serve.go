@@ -21,7 +21,6 @@ import (
 	"github.com/graphmem/graphmem"
 	"github.com/graphmem/graphmem/api"
 	"github.com/graphmem/graphmem/api/mcp"
-	"github.com/graphmem/graphmem/embed"
 	"github.com/graphmem/graphmem/graph"
 	"github.com/graphmem/graphmem/jobs"
 	"github.com/graphmem/graphmem/knowledge"
@@ -230,14 +229,6 @@ func buildApp(ctx context.Context, cfg Config, keys *api.KeyRing, log *slog.Logg
 	if err != nil {
 		return nil, err
 	}
-	if embedders.query != nil && cfg.QueryCache > 0 {
-		qc, err := embed.NewQueryCache(embedders.query, cfg.QueryCache)
-		if err != nil {
-			return nil, err
-		}
-		embedders.query = qc
-		metrics.WatchQueryCache(qc.Stats)
-	}
 	embedder := embedders.stored
 	dims := 0
 	if embedder != nil {
@@ -304,6 +295,9 @@ func buildApp(ctx context.Context, cfg Config, keys *api.KeyRing, log *slog.Logg
 	search, err := retrieval.New(rdeps, cfg.searchConfig())
 	if err != nil {
 		return fail(err)
+	}
+	if embedder != nil && cfg.QueryCache > 0 {
+		metrics.WatchQueryCache(search.QueryCacheStats)
 	}
 	a.svc = svc
 	life := memory.NewLifecycle(store, log)            // erasure, export, pins, retention
