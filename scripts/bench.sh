@@ -17,7 +17,11 @@
 # BENCH_NEO4J_HEAP (1500m), BENCH_NEO4J_PAGECACHE (512m), BENCH_LOCOMO and
 # BENCH_KU (dataset paths, read in place), BENCH_FLAGS (extra harness flags,
 # see `go run ./bench -h`; e.g. BENCH_FLAGS="-phases paraphrase"),
-# BENCH_GRAPHMEM (a graphmem binary to measure instead of building one).
+# BENCH_GRAPHMEM (a graphmem binary to measure instead of building one),
+# BENCH_QUERY_CACHE (GRAPHMEM_EMBEDDING_QUERY_CACHE of both servers; 0 by
+# default: the latency phase asks the questions the LoCoMo phase asked
+# already, so with the cache every search would skip the question's
+# embedding and the CPU per search would not be a new question's).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/lib.sh
@@ -107,7 +111,7 @@ for name in "${servers[@]}"; do
     -u GRAPHMEM_LLM_BASE_URL -u GRAPHMEM_EMBEDDING_MODEL \
     GRAPHMEM_NEO4J_URI="$NEO4J_THROWAWAY_URI" GRAPHMEM_LISTEN_ADDR="$addr" GRAPHMEM_WORKERS=2 \
     GRAPHMEM_EMBEDDER="$embedder" GRAPHMEM_API_KEYS="$tenant:$key" GRAPHMEM_WORKER_TENANTS="$tenant" \
-    GRAPHMEM_SESSION_IDLE_CLOSE=0 GRAPHMEM_LOG_FORMAT=json \
+    GRAPHMEM_SESSION_IDLE_CLOSE=0 GRAPHMEM_LOG_FORMAT=json GRAPHMEM_EMBEDDING_QUERY_CACHE="${BENCH_QUERY_CACHE:-0}" \
     "$graphmem" serve >"$log" 2>&1 &
   server_pid[$name]=$!
   for _ in $(seq 1 240); do
