@@ -4,6 +4,7 @@ import (
 	"errors"
 	"log/slog"
 	"net"
+	"slices"
 	"strings"
 	"testing"
 
@@ -41,5 +42,28 @@ func TestUnreachableNeo4jFailsFast(t *testing.T) {
 	s.noteReach(errors.New("a statement that failed for its own reasons"))
 	if !s.unreachable.Load() {
 		t.Fatal("an ordinary error cleared the unreachable mark")
+	}
+}
+
+// TestRawListKeysAreTheSearchFields: the full-text statement returns raw
+// candidates as rows of rawListKeys, every other search statement as maps
+// of rawSearchFields; the two lists must name the same properties.
+func TestRawListKeysAreTheSearchFields(t *testing.T) {
+	var fields []string
+	for _, f := range strings.Split(rawSearchFields, ",") {
+		fields = append(fields, strings.TrimPrefix(strings.TrimSpace(f), "."))
+	}
+	if !slices.Equal(fields, rawListKeys) {
+		t.Errorf("rawSearchFields %v, rawListKeys %v", fields, rawListKeys)
+	}
+	if got := rawList("n"); !strings.HasPrefix(got, "[n.id, n.session_id, ") || !strings.HasSuffix(got, ", n.current_predicates]") {
+		t.Errorf("rawList: %s", got)
+	}
+	m := rawListMap([]any{"e1", "s1", nil, int64(3), "message", "user", nil, "hi", nil, nil, nil, true, nil, nil, nil, nil})
+	if m["id"] != "e1" || m["seq"] != int64(3) || m["stale"] != true || len(m) != 7 {
+		t.Errorf("rawListMap: %v", m)
+	}
+	if rawListMap(nil) != nil || rawListMap([]any{"short"}) != nil {
+		t.Error("a missing or short row must decode to nil")
 	}
 }

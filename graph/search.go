@@ -117,6 +117,39 @@ const (
 	insightSearchFields = `.id, .key, .text, .confidence, .status, .created_at, .superseded_at, .superseded_by, .source_event_ids, .fact_ids, .generated_by`
 )
 
+// rawListKeys are the properties of rawSearchFields, in the order rawList
+// returns them: a row of values instead of a map, so the full-text
+// statement does not ship every property's name with each of its
+// candidates.
+var rawListKeys = []string{"id", "session_id", "user_id", "seq", "kind", "role", "name", "content", "metadata",
+	"occurred_at", "recorded_at", "stale", "stale_by", "stale_by_session", "stale_predicates", "current_predicates"}
+
+// rawList is the Cypher list of a raw node's rawListKeys, the node bound
+// as v (a fixed variable name of the statement, never caller input).
+func rawList(v string) string {
+	parts := make([]string, len(rawListKeys))
+	for i, k := range rawListKeys {
+		parts[i] = v + "." + k
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+// rawListMap turns a rawList row back into the property map decodeRaw
+// reads (nil for a missing node), leaving out nulls as Neo4j does.
+func rawListMap(v any) map[string]any {
+	vals, ok := v.([]any)
+	if !ok || len(vals) != len(rawListKeys) {
+		return nil
+	}
+	m := make(map[string]any, len(vals))
+	for i, x := range vals {
+		if x != nil {
+			m[rawListKeys[i]] = x
+		}
+	}
+	return m
+}
+
 // memoryFilter is the scope condition on a tiered node bound as node: the
 // user's; in the scope's session and of its agent when they are set
 // (insights span sessions and agents, and always qualify); a superseded
@@ -186,7 +219,7 @@ func (s *Store) SearchText(ctx context.Context, sc SearchScope, terms, grams []s
 		  OPTIONAL MATCH (next:Raw {tenant: $tenant, session_id: node.session_id, seq: node.seq + 1})
 		    WHERE node.content CONTAINS '?' AND next.user_id = $user AND next.kind <> 'condensation_request'
 		      AND (NOT $at OR next.occurred_at <= $asof)
-		  RETURN collect({p: node {`+rawSearchFields+`}, score: score, next: next {`+rawSearchFields+`}}) AS raws
+		  RETURN collect([score, `+rawList("node")+`, CASE WHEN next IS NULL THEN null ELSE `+rawList("next")+` END]) AS raws
 		}
 		CALL () {
 		  CALL db.index.fulltext.queryRelationships('fact_text', $factq, {limit: $factn}) YIELD relationship AS r, score
@@ -225,13 +258,19 @@ func (s *Store) SearchText(ctx context.Context, sc SearchScope, terms, grams []s
 	}
 	rec := res.Records[0]
 	var out Candidates
-	for _, row := range rows(rec, "raws") {
-		ev, err := decodeRaw(mapOf(row, "p"))
+	rawRows, _ := get[[]any](rec, "raws")
+	for _, r := range rawRows {
+		row, _ := r.([]any)
+		if len(row) != 3 {
+			continue
+		}
+		score, _ := row[0].(float64)
+		ev, err := decodeRaw(rawListMap(row[1]))
 		if err != nil {
 			return out, err
 		}
-		hit := RawHit{Event: ev, Score: f64(row, "score")}
-		if next := mapOf(row, "next"); next != nil {
+		hit := RawHit{Event: ev, Score: score}
+		if next := rawListMap(row[2]); next != nil {
 			reply, err := decodeRaw(next)
 			if err != nil {
 				return out, err
