@@ -89,13 +89,14 @@ func (s *Store) VectorSearch(ctx context.Context, sc SearchScope, q VectorQuery)
 // vectorHitFields projects a vector hit as full-text search reads the same
 // tier: never the embedding, nor a summary's stored condensation record and
 // config (which made the vector hits' payload several times the text
-// search's). vectorHitKind names its tier, so no label list is shipped.
-const (
-	vectorHitFields = `CASE WHEN node:Raw THEN node {` + rawSearchFields + `}
+// search's). A raw turn, most of the hits, comes as a row of values
+// (rawList), as in the full-text statement. vectorHitKind names its tier,
+// so no label list is shipped.
+var vectorHitFields = `CASE WHEN node:Raw THEN ` + rawList("node") + `
 		     WHEN node:Event THEN node {` + eventSearchFields + `}
 		     ELSE node {` + insightSearchFields + `} END`
-	vectorHitKind = `CASE WHEN node:Raw THEN 'raw' WHEN node:Event THEN 'event' WHEN node:Insight THEN 'insight' ELSE '' END`
-)
+
+const vectorHitKind = `CASE WHEN node:Raw THEN 'raw' WHEN node:Event THEN 'event' WHEN node:Insight THEN 'insight' ELSE '' END`
 
 // vectorNodes reads the nodes of the best ranked memories until limit of
 // them pass the scope filter (or none is left): most searches take one
@@ -218,7 +219,11 @@ func decodeVectorHits(list []map[string]any, score func(map[string]any) (float64
 		h.Score, h.FactVec = score(row)
 		switch h.Kind {
 		case "raw":
-			ev, err := decodeRaw(p)
+			props := rawListMap(row["p"])
+			if props == nil {
+				continue
+			}
+			ev, err := decodeRaw(props)
 			if err != nil {
 				return nil, err
 			}
