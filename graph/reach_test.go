@@ -45,16 +45,16 @@ func TestUnreachableNeo4jFailsFast(t *testing.T) {
 	}
 }
 
-// TestRawListKeysAreTheSearchFields: the full-text statement returns raw
-// candidates as rows of rawListKeys, every other search statement as maps
-// of rawSearchFields; the two lists must name the same properties.
+// TestRawListKeysAreTheSearchFields: raw candidates come as rows of
+// rawListKeys or as maps of rawSearchFields; both name the same
+// properties, and a row decodes to the map decodeRaw reads.
 func TestRawListKeysAreTheSearchFields(t *testing.T) {
 	var fields []string
 	for _, f := range strings.Split(rawSearchFields, ",") {
 		fields = append(fields, strings.TrimPrefix(strings.TrimSpace(f), "."))
 	}
-	if !slices.Equal(fields, rawListKeys) {
-		t.Errorf("rawSearchFields %v, rawListKeys %v", fields, rawListKeys)
+	if !slices.Equal(fields, rawListKeys) || !strings.HasPrefix(rawSearchFields, ".id, .session_id, ") {
+		t.Errorf("rawSearchFields %q, rawListKeys %v", rawSearchFields, rawListKeys)
 	}
 	if got := rawList("n"); !strings.HasPrefix(got, "[n.id, n.session_id, ") || !strings.HasSuffix(got, ", n.current_predicates]") {
 		t.Errorf("rawList: %s", got)

@@ -109,7 +109,6 @@ func luceneQuery(scope string, fields []string, terms []string) string {
 // Search reads only the properties results show: never embeddings, nor an
 // event node's stored condensation record and config, which are large.
 const (
-	rawSearchFields   = `.id, .session_id, .user_id, .seq, .kind, .role, .name, .content, .metadata, .occurred_at, .recorded_at, .stale, .stale_by, .stale_by_session, .stale_predicates, .current_predicates`
 	eventSearchFields = `.id, .session_id, .user_id, .kind, .seq, .text, .covered_ids, .occurred_from, .occurred_to, .created_at, .stale`
 	factSearchFields  = `.id, .fact, .predicate, .qualifier, .polarity, .confidence, .strength, .preference, .status, .valid_from, .valid_to, .observed_at, .recorded_at, .source_event_ids, .session_ids, .superseded_by`
 	// An insight's every property but its embedding (which node {.*} shipped
@@ -117,12 +116,15 @@ const (
 	insightSearchFields = `.id, .key, .text, .confidence, .status, .created_at, .superseded_at, .superseded_by, .source_event_ids, .fact_ids, .generated_by`
 )
 
-// rawListKeys are the properties of rawSearchFields, in the order rawList
-// returns them: a row of values instead of a map, so the full-text
-// statement does not ship every property's name with each of its
-// candidates.
+// rawListKeys are the properties search reads of a raw turn: as a map
+// projection (rawSearchFields) or, where a statement returns many turns, as
+// a row of values in this order (rawList), so Neo4j does not ship every
+// property's name with each candidate.
 var rawListKeys = []string{"id", "session_id", "user_id", "seq", "kind", "role", "name", "content", "metadata",
 	"occurred_at", "recorded_at", "stale", "stale_by", "stale_by_session", "stale_predicates", "current_predicates"}
+
+// rawSearchFields is rawListKeys as a map projection's fields.
+var rawSearchFields = "." + strings.Join(rawListKeys, ", .")
 
 // rawList is the Cypher list of a raw node's rawListKeys, the node bound
 // as v (a fixed variable name of the statement, never caller input).
