@@ -315,6 +315,10 @@ func (r *search) runningTotals() {
 			rest = append(rest, c)
 		}
 	}
+	if len(group) == 0 {
+		r.supersedeAmounts(r.countedByMeaning(rest))
+		return
+	}
 	// A later total need not repeat what is counted ("I've spent £240 on
 	// the wedding flowers so far", then "with the cake we're at £610 so
 	// far"): an amount said in nearly the same words and meaning as one
@@ -328,6 +332,49 @@ func (r *search) runningTotals() {
 		}
 	}
 	r.supersedeAmounts(group)
+}
+
+// countedByMeaning is the running total of an amount question none of
+// whose statements names what it counts: the user says it in other words
+// ("How many chickens does the user keep?" of "we keep three hens", then
+// "we're at four hens now"; children and kids; Scottish mountains and
+// Munros). The amounts said near the question in meaning count it, and so
+// do the amounts that count the same noun as one of them ("17 Munros done",
+// too terse to sit near the question). They are one total when the newest
+// says it is the present state (a change: "now", "so far") or counts the
+// same noun as an older one; otherwise a newer amount near the question
+// may count something else ("15 eggs a week") and nothing is superseded.
+func (r *search) countedByMeaning(amounts []*candidate) []*candidate {
+	var group []*candidate
+	nouns := map[string]bool{}
+	for _, c := range amounts {
+		if c.vec != nil && !c.terse && c.cos >= r.cfg.SlotQuerySimilarity {
+			group = append(group, c)
+			for _, n := range countedNouns(c.Text) {
+				nouns[n] = true
+			}
+		}
+	}
+	if len(group) == 0 {
+		return nil
+	}
+	for _, c := range amounts {
+		if !slices.Contains(group, c) && slices.ContainsFunc(countedNouns(c.Text), func(n string) bool { return nouns[n] }) {
+			group = append(group, c)
+		}
+	}
+	if len(group) < 2 {
+		return nil
+	}
+	newest := slices.MaxFunc(group, func(a, b *candidate) int { return a.OccurredAt.Compare(b.OccurredAt) })
+	counts := countedNouns(newest.Text)
+	same := slices.ContainsFunc(group, func(c *candidate) bool {
+		return c != newest && slices.ContainsFunc(countedNouns(c.Text), func(n string) bool { return slices.Contains(counts, n) })
+	})
+	if !newest.change && !same {
+		return nil
+	}
+	return group
 }
 
 // countedTotals: a question for progress ("How far along is the user's

@@ -431,6 +431,57 @@ func TestRunningTotalsJoinByMeaning(t *testing.T) {
 	}
 }
 
+// TestRunningTotalsCountedInOtherWords: when no statement names what an
+// amount question counts ("chickens" of "hens"), the amounts near the
+// question in meaning are its total, with those counting the same noun
+// ("17 hens", too terse to sit near it): the newest is current. A newer
+// amount near the question that is no present total and counts something
+// else ("15 eggs a week") supersedes nothing, nor does an amount far from
+// the question.
+func TestRunningTotalsCountedInOtherWords(t *testing.T) {
+	t.Parallel()
+	jan := time.Date(2025, 1, 10, 9, 0, 0, 0, time.UTC)
+	mk := func(id, text string, at time.Time, cos float64) *candidate {
+		c := rawCandidate(graph.RawEvent{NewRawEvent: graph.NewRawEvent{ID: id, Kind: graph.RawMessage, Role: "user", Content: text, OccurredAt: at}, SessionID: "s-" + id})
+		c.Parts = ScoreParts{Vector: 0.5}
+		c.setVec([]float32{1, 0})
+		c.cos = cos
+		return c
+	}
+	query := "How many chickens does the user keep?"
+	run := func(cands ...*candidate) {
+		set := candidateSet{}
+		for _, c := range cands {
+			set[c.ID] = c
+		}
+		(&search{cfg: DefaultConfig(), in: SearchInput{Query: query}, set: set}).runningTotals()
+	}
+	three := mk("three", "We keep three hens in the back garden.", jan, 0.6)
+	four := mk("four", "A fox got one, but we picked up two ex-batts, so we're at four hens now.", jan.AddDate(0, 3, 0), 0.45)
+	far := mk("far", "Our rent is £1,150 a month now.", jan.AddDate(0, 4, 0), 0.05)
+	run(three, four, far)
+	if three.Status != StatusSuperseded || three.SupersededBy != "four" {
+		t.Errorf("three hens = %s by %q, want superseded by four hens", three.Status, three.SupersededBy)
+	}
+	if four.Status == StatusSuperseded || far.Status == StatusSuperseded {
+		t.Errorf("four hens %s, rent %s: want both current", four.Status, far.Status)
+	}
+
+	three = mk("three", "We keep three hens in the back garden.", jan, 0.6)
+	terse := mk("terse", "Got two more hens, 5 hens!", jan.AddDate(0, 5, 0), 0.2)
+	run(three, terse)
+	if three.Status != StatusSuperseded || three.SupersededBy != "terse" {
+		t.Errorf("three hens = %s by %q, want superseded by the newer count of hens far from the query", three.Status, three.SupersededBy)
+	}
+
+	three = mk("three", "We keep three hens in the back garden.", jan, 0.6)
+	eggs := mk("eggs", "We get about 15 eggs a week from them.", jan.AddDate(0, 1, 0), 0.5)
+	run(three, eggs)
+	if three.Status == StatusSuperseded {
+		t.Errorf("15 eggs a week superseded the hens: %+v", three.SearchResult)
+	}
+}
+
 // TestRevisedStatementSupersedesTheOlder: with no embedder, a newer
 // statement that says it revises something and names what the question
 // asks about supersedes the older statement naming it; a second value
