@@ -60,7 +60,7 @@ var endings = []string{"sold", "gave away", "given away", "passed away", "died",
 	"got rid of", "quit", "quitted", "stopped", "gave up", "given up", "no longer", "broke up", "split up", "lost", "ended",
 	"moved out", "left", "retired", "dropped out", "cancelled", "canceled", "don't have", "do not have", "not anymore", "anymore",
 	"any more", "scrapped", "wrote off", "written off", "returned", "sold off", "separate ways", "parted ways", "called off",
-	"lapse", "lapsed", "ditched", "called it quits"}
+	"lapse", "lapsed", "ditched", "called it quits", "stolen", "nicked", "totalled", "totaled"}
 
 // corrections are the phrases with which a speaker takes back what they
 // just said; they count at the start of a sentence or after a comma.
@@ -418,9 +418,11 @@ func newsLike(ws []string) bool {
 // nowWords say what holds at present.
 var nowWords = set("now", "currently", "nowadays", "anymore")
 
-// changeVerbs report that something of the speaker's changed.
+// changeVerbs report that something of the speaker's changed, or was
+// gained or lost ("The Trek was nicked", "a new boiler was bought").
 var changeVerbs = set("moved", "pushed", "switched", "changed", "rescheduled", "postponed", "cancelled", "canceled",
-	"replaced", "swapped", "sold", "quit", "stopped", "ended", "raised", "dropped", "promoted", "rebooked")
+	"replaced", "swapped", "sold", "quit", "stopped", "ended", "raised", "dropped", "promoted", "rebooked",
+	"bought", "stolen", "nicked", "totalled", "totaled", "wrecked")
 
 // statedPrefix returns the clauses of a question sentence before the
 // clause that asks, when they say something in the first person ("My

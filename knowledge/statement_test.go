@@ -35,6 +35,10 @@ func TestReadStatement(t *testing.T) {
 		{"I've switched my gym days to Tuesday; does the routine still work?", FormStatement, true},
 		{"Lovely garden! Is that new?", FormQuestion, false},
 		{"The class moved to Thursday mornings. Can you redo the timetable?", FormStatement, false},
+		// A possession gained or lost, in the passive, is the speaker's news.
+		{"The Trek was nicked from outside the station in August. What tyre pressures should I run?", FormStatement, true},
+		{"The boiler finally got replaced, and a smart thermostat was bought too. How do I set it up?", FormStatement, true},
+		{"The train was packed. What time is quieter?", FormQuestion, false},
 		// Clauses of the speaker's own before the clause that asks state.
 		{"My flight to Rome leaves at 6:40 on Friday, when should I leave for the airport?", FormStatement, true},
 		{"We moved to Leeds in May, is the weather always this bad?", FormStatement, true},
@@ -162,6 +166,7 @@ func TestEndingMarkers(t *testing.T) {
 		"I don't have the motorbike any more.":    true,
 		"Sam and I went our separate ways.":       true,
 		"I let the allotment lapse.":              true,
+		"My bike got nicked outside the gym.":     true,
 		"We bought a camper van.":                 false,
 		"Biscuit loves sleeping on the sofa.":     false,
 		"I joined a choir that rehearses weekly.": false,

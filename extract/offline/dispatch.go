@@ -293,6 +293,7 @@ func (r *recognizers) read(u *utterance, toks []tok, inherited string) (subject 
 	r.hobbies.routineScan(c)
 	r.schedules.movedScan(c)
 	r.possessions.boughtScan(c)
+	r.possessions.passiveScan(c)
 	r.plans.tripScan(c)
 	r.work.livingScan(c)
 	r.work.tradeScan(c)

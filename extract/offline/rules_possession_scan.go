@@ -68,3 +68,66 @@ func (r *possessionRules) providerWith(c *clause, i int, neg bool) bool {
 // providerNouns name a service one is "with" a provider for. Grows by a word.
 var providerNouns = wordSet(`contract,plan,tariff,deal,sim,account,accounts,broadband,mortgage,insurance,energy,
 electricity,gas,network,phone,mobile,bank,banking,policy,subscription,provider,fibre,internet,pension,isp`)
+
+// passiveScan reads a possession's loss or purchase said in the passive,
+// whatever verb the clause is parsed around: "The Trek was nicked from
+// outside the station", "my phone got stolen", "our van has been written
+// off" end what the speaker owned (a thing of theirs: my, our, the);
+// "a Canyon Grizl was bought to replace it" is a thing the speaker bought,
+// unless an agent is named ("by the council"). A loss that nearly
+// happened or may yet happen is not one.
+func (r *possessionRules) passiveScan(c *clause) {
+	if c.said.speaker == "" || c.hedge {
+		return
+	}
+	t := c.toks
+	for k := 1; k < len(t); k++ {
+		how := ""
+		switch {
+		case lossParticiples[t[k].w], t[k].w == "written" && c.at(k+1) == "off":
+			how = "lost"
+		case alt("bought|purchased", t[k].w) && c.at(k+1) != "by":
+			how = "bought"
+		default:
+			continue
+		}
+		aux := k - 1
+		if !alt("was|were|got|been|gets|is|are", t[aux].w) {
+			continue
+		}
+		if t[aux].w == "been" && aux > 0 && alt("has|have|had", t[aux-1].w) {
+			aux--
+		}
+		for _, w := range t[:k] {
+			if alt("might|may|could|will|'ll|would|if|not|never|nearly|almost|whether", w.w) {
+				return
+			}
+		}
+		dets := "my|our|the"
+		if how == "bought" {
+			dets = "my|our|the|a|an"
+		}
+		for start := max(aux-6, 0); start < aux; start++ {
+			if !alt(dets, t[start].w) {
+				continue
+			}
+			np := takeNP(t, start)
+			if np.next != aux || !usableObject(np) || !isProduct(np) && !np.hasName {
+				continue
+			}
+			subj := c.subj
+			c.subj = c.said.speaker
+			if how == "lost" {
+				r.parted(c, np, how)
+			} else {
+				r.possess(c, np, false, how)
+			}
+			c.subj = subj
+			return
+		}
+	}
+}
+
+// lossParticiples say a thing was taken from its owner or destroyed.
+// Grows by a word.
+var lossParticiples = wordSet(`stolen,nicked,pinched,nabbed,swiped,totalled,totaled,wrecked,destroyed`)

@@ -22,6 +22,9 @@ func TestRelationshipAndPetTransitions(t *testing.T) {
 		{name: "splitting a bill", text: "We split the bill.", none: []want{{pred: "HAS_STATUS", obj: "single"}}},
 		{name: "a sighting", text: "I saw Tom yesterday.", none: []want{{pred: "PARTNER_OF", obj: "Tom"}}},
 		{name: "seeing a professional", text: "I started seeing a therapist.", none: []want{{pred: "PARTNER_OF"}}},
+		{name: "bought, in the passive", text: "The Trek was nicked in August, and with the payout a Canyon Grizl was bought to replace it.",
+			want: []want{{pred: "OWNS", obj: "Canyon Grizl", says: "bought"}}},
+		{name: "bought by someone else", text: "A new library was bought by the council.", none: []want{{pred: "OWNS"}}},
 	})
 }
 
@@ -39,6 +42,8 @@ func TestEndingsCarryValidTo(t *testing.T) {
 		{"sold", "I sold the Corolla yesterday.", "OWNS", "Corolla", "2024-09-13"},
 		{"sold, the car no longer driven", "I sold the Corolla yesterday.", "DRIVES", "Corolla", "2024-09-13"},
 		{"gave away", "We gave the old piano away today.", "OWNS", "piano", "2024-09-14"},
+		{"stolen, in the passive", "My iPhone got stolen on the tube yesterday.", "OWNS", "iPhone", "2024-09-13"},
+		{"written off, in the passive", "Our Fiesta has been written off since yesterday.", "DRIVES", "Fiesta", "2024-09-13"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -57,7 +62,8 @@ func TestEndingsCarryValidTo(t *testing.T) {
 	}
 	// Controls: no pet, no ending.
 	for _, text := range []string{"My grandad passed away.", "I lost my keys.", "I put the kettle on.", "I gave my sister a hug.",
-		"I might sell the Corolla."} {
+		"I might sell the Corolla.", "I nearly had my phone stolen.", "My car might be stolen if I park there.",
+		"A bike was stolen from the rack."} {
 		for _, f := range extractUser(t, text, defaultAt).Facts {
 			if f.ValidTo != nil {
 				t.Errorf("%q ended %s", text, f.Predicate)
