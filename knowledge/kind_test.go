@@ -1,6 +1,7 @@
 package knowledge
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/graphmem/graphmem/ontology"
@@ -236,6 +237,46 @@ func TestPlanEndingWithoutQualifier(t *testing.T) {
 			}
 			if got := describe(tom); got != tc.tom {
 				t.Errorf("tom: %s, want %s", got, tc.tom)
+			}
+		})
+	}
+}
+
+// TestPlanEndingByShortName: an ending that names its object by part of
+// the name ("The Trek was nicked") ends the one current fact whose object
+// begins or ends with those words; two such objects are ambiguous, and a
+// name that is not a whole word of it ("Tre") matches nothing.
+func TestPlanEndingByShortName(t *testing.T) {
+	now := day("2026-01-01")
+	named := func(f *Fact, name string) *Fact { f.ObjectName = name; return f }
+	for _, tc := range []struct {
+		name    string
+		short   string
+		others  []string // names of further current OWNS objects
+		outcome Outcome
+		bike    string
+	}{
+		{"the first word", "Trek", nil, Ended, "bike superseded until 2025-08-01"},
+		{"the last word", "Domane", nil, Ended, "bike superseded until 2025-08-01"},
+		{"not a whole word", "Tre", nil, Created, "bike current"},
+		{"ambiguous", "Trek", []string{"Trek Marlin"}, Created, "bike current"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			bike := named(stored("bike", "OWNS", "trek-domane", "2024-01-01"), "Trek Domane")
+			facts := []*Fact{bike}
+			for i, o := range tc.others {
+				facts = append(facts, named(stored(fmt.Sprint("other", i), "OWNS", fmt.Sprint("o", i), "2024-02-01"), o))
+			}
+			in := named(incoming("lost", "OWNS", "short", "2025-08-01"), tc.short)
+			end := day("2025-08-01")
+			in.ValidTo = &end
+			st := &State{Facts: map[string][]*Fact{"user": facts}}
+			d := Plan(st, []*Fact{in}, now, Policy{})
+			if d.Actions[0].Outcome != tc.outcome {
+				t.Errorf("outcome %s, want %s", d.Actions[0].Outcome, tc.outcome)
+			}
+			if got := describe(bike); got != tc.bike {
+				t.Errorf("bike: %s, want %s", got, tc.bike)
 			}
 		})
 	}

@@ -2,6 +2,7 @@ package knowledge
 
 import (
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -157,6 +158,9 @@ func planOne(st *State, n *Fact, now time.Time, p Policy) Action {
 				same = append(same, m)
 			}
 		}
+		if len(same) == 0 {
+			same = endedByShortName(facts, n)
+		}
 	}
 	for _, m := range same {
 		if !m.IsCurrent() {
@@ -208,4 +212,32 @@ func reinforce(m, n *Fact) {
 		m.LastSeen = n.ObservedAt
 	}
 	m.Changed = !m.New
+}
+
+// endedByShortName finds the current fact an ending names by part of its
+// object's name: "The Trek was nicked" ends "rides a Trek Domane", "we
+// sold the Octavia" ends "owns a Skoda Octavia estate". The short name
+// must be the whole words at the start or the end of exactly one current
+// object of the same subject and predicate; two candidates ("the Trek"
+// of a Trek Domane and a Trek Marlin) are ambiguous and end nothing.
+func endedByShortName(facts []*Fact, n *Fact) []*Fact {
+	short := strings.ToLower(strings.TrimSpace(n.ObjectName))
+	if short == "" {
+		return nil
+	}
+	var found []*Fact
+	for _, m := range facts {
+		if !m.IsCurrent() || m.Subject != n.Subject || m.Predicate.Name != n.Predicate.Name || m.Polarity != n.Polarity ||
+			m.Object == n.Object || m.ObjectName == "" {
+			continue
+		}
+		long := strings.ToLower(m.ObjectName)
+		if strings.HasPrefix(long, short+" ") || strings.HasSuffix(long, " "+short) {
+			found = append(found, m)
+		}
+	}
+	if len(found) != 1 {
+		return nil
+	}
+	return found
 }
