@@ -330,11 +330,14 @@ func (s *Store) candidateTypes(p ontology.Predicate) []string {
 // to the write's objects (to recognize a replay). Conflict candidates never
 // come from anything but the same subject.
 func (s *Store) loadFacts(ctx context.Context, tx neo4j.ManagedTransaction, kw *knowledgeWrite, ents map[string]*resolvedEntity) (map[string][]*knowledge.Fact, error) {
-	var subjects, objects, names []string
+	var subjects, objects, names, endSources []string
 	for _, f := range kw.facts {
 		subjects = append(subjects, ents[f.subj].id)
 		objects = append(objects, ents[f.obj].id)
 		names = append(names, s.candidateTypes(f.pred)...)
+		if f.validTo != nil {
+			endSources = append(endSources, f.sources...)
+		}
 	}
 	types, err := s.relTypeList(names...)
 	if err != nil {
@@ -348,12 +351,16 @@ func (s *Store) loadFacts(ctx context.Context, tx neo4j.ManagedTransaction, kw *
 		UNWIND $subjects AS sid
 		MATCH (s:Entity {tenant: $tenant, id: sid})-[r:$any($types)]->(o:Entity)
 		WHERE s.user_id = $user AND r.tenant = $tenant AND r.user_id = $user
-		  AND (r.status = 'current' OR o.id IN $objects)
+		  AND (r.status = 'current' OR o.id IN $objects
+		       // what an ending of this window already closed, when it named
+		       // the object otherwise ("the Skoda"): a replay must find it
+		       OR ($session IN r.session_ids AND any(e IN r.source_event_ids WHERE e IN $endSources)))
 		  // A fact retention expired (graph/retention.go) is out of the
 		  // knowledge state: said again, it comes back as a new version.
 		  AND r.status <> 'expired'
 		RETURN sid, type(r) AS type, o.id AS oid, o.name AS oname, r {.*} AS p`,
-		map[string]any{"tenant": kw.Tenant, "user": kw.UserID, "subjects": knUnique(subjects), "objects": knUnique(objects), "types": types})
+		map[string]any{"tenant": kw.Tenant, "user": kw.UserID, "subjects": knUnique(subjects), "objects": knUnique(objects), "types": types,
+			"session": kw.SessionID, "endSources": knUnique(endSources)})
 	if err != nil {
 		return nil, err
 	}

@@ -278,6 +278,14 @@ func TestPlanEndingByShortName(t *testing.T) {
 			if got := describe(bike); got != tc.bike {
 				t.Errorf("bike: %s, want %s", got, tc.bike)
 			}
+			// A retried window says it again: nothing changes.
+			again := named(incoming("lost", "OWNS", "short", "2025-08-01"), tc.short) // the same turn and session
+			again.ValidTo = &end
+			before := len(st.Facts["user"])
+			d = Plan(st, []*Fact{again}, now, Policy{})
+			if tc.outcome == Ended && (d.Actions[0].Outcome != Unchanged || len(st.Facts["user"]) != before) {
+				t.Errorf("replay: outcome %s, %d facts (was %d); want unchanged", d.Actions[0].Outcome, len(st.Facts["user"]), before)
+			}
 		})
 	}
 }

@@ -160,6 +160,11 @@ func planOne(st *State, n *Fact, now time.Time, p Policy) Action {
 		}
 		if len(same) == 0 {
 			same = endedByShortName(facts, n)
+			if len(same) == 0 {
+				if m := endedByShortNameBefore(facts, n); m != nil {
+					return Action{Outcome: Unchanged, Fact: m} // a replay: the ending is already on m
+				}
+			}
 		}
 	}
 	for _, m := range same {
@@ -214,6 +219,27 @@ func reinforce(m, n *Fact) {
 	m.Changed = !m.New
 }
 
+// shortNameOf reports whether short is the whole words at the start or
+// the end of long, ignoring case.
+func shortNameOf(short, long string) bool {
+	short, long = strings.ToLower(strings.TrimSpace(short)), strings.ToLower(long)
+	return short != "" && (strings.HasPrefix(long, short+" ") || strings.HasSuffix(long, " "+short))
+}
+
+// endedByShortNameBefore finds the fact an ending by a short name already
+// ended, when the same window is written again (a retried job): the one
+// whose evidence holds the ending's.
+func endedByShortNameBefore(facts []*Fact, n *Fact) *Fact {
+	for _, m := range facts {
+		if m.Subject == n.Subject && m.Predicate.Name == n.Predicate.Name && m.Polarity == n.Polarity && m.Object != n.Object &&
+			shortNameOf(n.ObjectName, m.ObjectName) && containsAll(m.Sources, n.Sources) && containsAll(m.Sessions, n.Sessions) &&
+			containsAll(m.Events, n.Events) {
+			return m
+		}
+	}
+	return nil
+}
+
 // endedByShortName finds the current fact an ending names by part of its
 // object's name: "The Trek was nicked" ends "rides a Trek Domane", "we
 // sold the Octavia" ends "owns a Skoda Octavia estate". The short name
@@ -221,18 +247,10 @@ func reinforce(m, n *Fact) {
 // object of the same subject and predicate; two candidates ("the Trek"
 // of a Trek Domane and a Trek Marlin) are ambiguous and end nothing.
 func endedByShortName(facts []*Fact, n *Fact) []*Fact {
-	short := strings.ToLower(strings.TrimSpace(n.ObjectName))
-	if short == "" {
-		return nil
-	}
 	var found []*Fact
 	for _, m := range facts {
-		if !m.IsCurrent() || m.Subject != n.Subject || m.Predicate.Name != n.Predicate.Name || m.Polarity != n.Polarity ||
-			m.Object == n.Object || m.ObjectName == "" {
-			continue
-		}
-		long := strings.ToLower(m.ObjectName)
-		if strings.HasPrefix(long, short+" ") || strings.HasSuffix(long, " "+short) {
+		if m.IsCurrent() && m.Subject == n.Subject && m.Predicate.Name == n.Predicate.Name && m.Polarity == n.Polarity &&
+			m.Object != n.Object && shortNameOf(n.ObjectName, m.ObjectName) {
 			found = append(found, m)
 		}
 	}
