@@ -125,7 +125,8 @@ func (s *Store) ForgetUser(ctx context.Context, r ForgetRequest) (Erasure, error
 	if err := s.deleteDependents(ctx, `MATCH (n:Memory {tenant: $tenant}) WHERE n.user_id = $user`, p, counts, r.Progress); err != nil {
 		return Erasure{}, err
 	}
-	s.vcache.drop(userKey{r.Tenant, r.UserID}) // their vectors leave this replica's memory too
+	s.vcache.drop(userKey{r.Tenant, r.UserID})     // their vectors leave this replica's memory too
+	s.rcache.dropUser(userKey{r.Tenant, r.UserID}) // and so do their turns' texts
 	// Facts are relationships between the user's entities; counted on
 	// their own before the entities take them along.
 	types, err := s.allFactTypes()

@@ -116,15 +116,11 @@ const (
 	insightSearchFields = `.id, .key, .text, .confidence, .status, .created_at, .superseded_at, .superseded_by, .source_event_ids, .fact_ids, .generated_by`
 )
 
-// rawListKeys are the properties search reads of a raw turn: as a map
-// projection (rawSearchFields) or, where a statement returns many turns, as
-// a row of values in this order (rawList), so Neo4j does not ship every
-// property's name with each candidate.
+// rawListKeys are the properties of a raw turn search reads when it
+// misses the raw cache (rawcache.go), as a row of values in this order
+// (rawList), so Neo4j does not ship every property's name with each turn.
 var rawListKeys = []string{"id", "session_id", "user_id", "seq", "kind", "role", "name", "content", "metadata",
 	"occurred_at", "recorded_at", "stale", "stale_by", "stale_by_session", "stale_predicates", "current_predicates"}
-
-// rawSearchFields is rawListKeys as a map projection's fields.
-var rawSearchFields = "." + strings.Join(rawListKeys, ", .")
 
 // rawList is the Cypher list of a raw node's rawListKeys, the node bound
 // as v (a fixed variable name of the statement, never caller input).
@@ -221,7 +217,7 @@ func (s *Store) SearchText(ctx context.Context, sc SearchScope, terms, grams []s
 		  OPTIONAL MATCH (next:Raw {tenant: $tenant, session_id: node.session_id, seq: node.seq + 1})
 		    WHERE node.content CONTAINS '?' AND next.user_id = $user AND next.kind <> 'condensation_request'
 		      AND (NOT $at OR next.occurred_at <= $asof)
-		  RETURN collect([score, `+rawList("node")+`, CASE WHEN next IS NULL THEN null ELSE `+rawList("next")+` END]) AS raws
+		  RETURN collect([score, `+rawLight("node")+`, CASE WHEN next IS NULL THEN null ELSE `+rawLight("next")+` END]) AS raws
 		}
 		CALL () {
 		  CALL db.index.fulltext.queryRelationships('fact_text', $factq, {limit: $factn}) YIELD relationship AS r, score
@@ -261,25 +257,47 @@ func (s *Store) SearchText(ctx context.Context, sc SearchScope, terms, grams []s
 	rec := res.Records[0]
 	var out Candidates
 	rawRows, _ := get[[]any](rec, "raws")
+	// Each candidate is a light row and, when it asks, the reply's light
+	// row; both are completed together.
+	var lights []lightRaw
+	var scores []float64
+	var replyAt []int // index in lights of each candidate's reply, or -1
 	for _, r := range rawRows {
 		row, _ := r.([]any)
 		if len(row) != 3 {
 			continue
 		}
+		l, ok := decodeLight(sc.Tenant, sc.UserID, row[1])
+		if !ok {
+			continue
+		}
 		score, _ := row[0].(float64)
-		ev, err := decodeRaw(rawListMap(row[1]))
-		if err != nil {
-			return out, err
+		scores = append(scores, score)
+		lights = append(lights, l)
+		replyAt = append(replyAt, -1)
+		if next, ok := decodeLight(sc.Tenant, sc.UserID, row[2]); ok {
+			replyAt[len(replyAt)-1] = len(lights)
+			lights = append(lights, next)
 		}
-		hit := RawHit{Event: ev, Score: score}
-		if next := rawListMap(row[2]); next != nil {
-			reply, err := decodeRaw(next)
-			if err != nil {
-				return out, err
+	}
+	evs, found, err := s.completeRaws(ctx, sc, lights)
+	if err != nil {
+		return out, fmt.Errorf("search text: %w", err)
+	}
+	for i, at := 0, 0; i < len(scores); i++ {
+		hit := RawHit{Event: evs[at], Score: scores[i]}
+		ok := found[at]
+		at++
+		if replyAt[i] >= 0 {
+			if found[at] {
+				reply := evs[at]
+				hit.Next = &reply
 			}
-			hit.Next = &reply
+			at++
 		}
-		out.Raw = append(out.Raw, hit)
+		if ok {
+			out.Raw = append(out.Raw, hit)
+		}
 	}
 	for _, row := range rows(rec, "facts") {
 		f := decodeFact(mapOf(row, "p"))
@@ -405,7 +423,7 @@ func (s *Store) Expand(ctx context.Context, sc SearchScope, seeds, types []strin
 		  WHERE `+memoryFilter+`
 		  WITH node AS r, collect(DISTINCT e.id) AS ents
 		  ORDER BY size(ents) DESC, r.occurred_at DESC LIMIT $mlimit
-		  RETURN collect({r: r {`+rawSearchFields+`}, ents: ents}) AS mentions
+		  RETURN collect({r: `+rawLight("r")+`, ents: ents}) AS mentions
 		}
 		RETURN between, hops, mentions`, params)
 	if err != nil {
@@ -418,18 +436,29 @@ func (s *Store) Expand(ctx context.Context, sc SearchScope, seeds, types []strin
 	rec := res.Records[0]
 	out.Between = decodeHops(rows(rec, "between"))
 	out.Hops = decodeHops(rows(rec, "hops"))
+	var lights []lightRaw
+	var ents [][]string
 	for _, row := range rows(rec, "mentions") {
-		ev, err := decodeRaw(mapOf(row, "r"))
-		if err != nil {
-			return out, err
+		l, ok := decodeLight(sc.Tenant, sc.UserID, row["r"])
+		if !ok {
+			continue
 		}
-		m := RawMention{Event: ev}
+		var ids []string
 		for _, e := range row["ents"].([]any) {
 			if id, ok := e.(string); ok {
-				m.Entities = append(m.Entities, id)
+				ids = append(ids, id)
 			}
 		}
-		out.Mentions = append(out.Mentions, m)
+		lights, ents = append(lights, l), append(ents, ids)
+	}
+	evs, found, err := s.completeRaws(ctx, sc, lights)
+	if err != nil {
+		return out, fmt.Errorf("search expand: %w", err)
+	}
+	for i, ev := range evs {
+		if found[i] {
+			out.Mentions = append(out.Mentions, RawMention{Event: ev, Entities: ents[i]})
+		}
 	}
 	return out, nil
 }

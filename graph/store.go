@@ -39,6 +39,10 @@ type Config struct {
 	// since (0: 5 s).
 	VectorCacheBytes   int64
 	VectorCacheRefresh time.Duration
+	// RawCacheTurns bounds the raw turns this replica keeps the immutable
+	// part of for search (rawcache.go): 0 means DefaultRawCacheTurns,
+	// negative turns the cache off (every search reads its turns' text).
+	RawCacheTurns int
 	// ExtraFactTypes extends the ontology's fact vocabulary (validated).
 	ExtraFactTypes []string
 	// Observe, when set, is called after every query with its name,
@@ -68,6 +72,9 @@ type Store struct {
 	// vcache holds users' vectors for exact vector search in Go
 	// (vectorcache.go); nil without an embedder.
 	vcache *vectorCache
+	// rcache holds the immutable part of raw turns search read
+	// (rawcache.go); nil when RawCacheTurns is negative.
+	rcache *rawCache
 }
 
 // Open connects to Neo4j, retrying until ConnectTimeout so a server that is
@@ -110,7 +117,7 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (*Store, error) {
 		return nil, fmt.Errorf("open graph: %w: %w", ErrInvalid, err)
 	}
 	s := &Store{driver: driver, cfg: cfg, log: log, factTypes: ontology.Vocabulary(cfg.ExtraFactTypes...),
-		tracer: telemetry.Tracer(cfg.Tracer, "graph")}
+		tracer: telemetry.Tracer(cfg.Tracer, "graph"), rcache: newRawCache(cfg.RawCacheTurns)}
 	if cfg.EmbeddingDimensions > 0 && cfg.VectorCacheBytes >= 0 {
 		s.vcache = newVectorCache(cfg.VectorCacheBytes, cfg.VectorCacheRefresh)
 	}

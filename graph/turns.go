@@ -27,7 +27,7 @@ func (s *Store) PrecedingTurns(ctx context.Context, sc SearchScope, turns []Turn
 		MATCH (r:Raw {tenant: $tenant, session_id: k.session, id: k.id}) WHERE r.user_id = $user
 		MATCH (p:Raw {tenant: $tenant, session_id: r.session_id, seq: r.seq - 1})
 		WHERE p.user_id = $user AND p.kind <> 'condensation_request' AND (NOT $at OR p.occurred_at <= $asof)
-		RETURN collect({session: k.session, id: k.id, p: p {`+rawSearchFields+`}}) AS turns`, params)
+		RETURN collect({session: k.session, id: k.id, p: `+rawLight("p")+`}) AS turns`, params)
 	if err != nil {
 		return nil, fmt.Errorf("preceding turns: %w", err)
 	}
@@ -37,12 +37,21 @@ func (s *Store) PrecedingTurns(ctx context.Context, sc SearchScope, turns []Turn
 	}
 	// One collected record: a row per turn costs the driver and Neo4j
 	// about twice as much (docs/retrieval.md).
+	var lights []lightRaw
+	var of []TurnRef
 	for _, row := range rows(res.Records[0], "turns") {
-		ev, err := decodeRaw(mapOf(row, "p"))
-		if err != nil {
-			return nil, err
+		if l, ok := decodeLight(sc.Tenant, sc.UserID, row["p"]); ok {
+			lights, of = append(lights, l), append(of, TurnRef{str(row, "session"), str(row, "id")})
 		}
-		out[TurnRef{str(row, "session"), str(row, "id")}] = ev
+	}
+	evs, found, err := s.completeRaws(ctx, sc, lights)
+	if err != nil {
+		return nil, fmt.Errorf("preceding turns: %w", err)
+	}
+	for i, ev := range evs {
+		if found[i] {
+			out[of[i]] = ev
+		}
 	}
 	return out, nil
 }

@@ -92,7 +92,7 @@ func (s *Store) VectorSearch(ctx context.Context, sc SearchScope, q VectorQuery)
 // search's). A raw turn, most of the hits, comes as a row of values
 // (rawList), as in the full-text statement. vectorHitKind names its tier,
 // so no label list is shipped.
-var vectorHitFields = `CASE WHEN node:Raw THEN ` + rawList("node") + `
+var vectorHitFields = `CASE WHEN node:Raw THEN ` + rawLight("node") + `
 		     WHEN node:Event THEN node {` + eventSearchFields + `}
 		     ELSE node {` + insightSearchFields + `} END`
 
@@ -166,7 +166,7 @@ func (s *Store) vectorNodes(ctx context.Context, sc SearchScope, ranked []scored
 		}
 		var hits []VectorHit
 		if len(res.Records) > 0 {
-			if hits, err = decodeVectorHits(rows(res.Records[0], "hits"), func(row map[string]any) (float64, []float32) {
+			if hits, err = s.decodeVectorHits(ctx, sc, rows(res.Records[0], "hits"), func(row map[string]any) (float64, []float32) {
 				return score[str(row, "eid")], viaFact[str(row, "eid")]
 			}); err != nil {
 				return nil, err
@@ -205,29 +205,30 @@ func (s *Store) vectorScan(ctx context.Context, sc SearchScope, q VectorQuery) (
 	if len(res.Records) == 0 {
 		return nil, nil
 	}
-	hits, err := decodeVectorHits(rows(res.Records[0], "hits"), func(row map[string]any) (float64, []float32) { return f64(row, "score"), nil })
+	hits, err := s.decodeVectorHits(ctx, sc, rows(res.Records[0], "hits"), func(row map[string]any) (float64, []float32) { return f64(row, "score"), nil })
 	return slices.DeleteFunc(hits, func(h VectorHit) bool { return !q.wants(h.Kind, h.Score) }), err
 }
 
 // decodeVectorHits reads the hits of one collected list, in its order;
-// score gives a row's score and the vector of the fact that earned it, if one did.
-func decodeVectorHits(list []map[string]any, score func(map[string]any) (float64, []float32)) ([]VectorHit, error) {
+// score gives a row's score and the vector of the fact that earned it, if
+// one did. Raw turns come as light rows, completed from the raw cache.
+func (s *Store) decodeVectorHits(ctx context.Context, sc SearchScope, list []map[string]any,
+	score func(map[string]any) (float64, []float32)) ([]VectorHit, error) {
 	out := make([]VectorHit, 0, len(list))
+	var lights []lightRaw
+	var rawAt []int // index in out of each light row's hit
 	for _, row := range list {
 		p := mapOf(row, "p")
 		h := VectorHit{Kind: str(row, "kind")}
 		h.Score, h.FactVec = score(row)
 		switch h.Kind {
 		case "raw":
-			props := rawListMap(row["p"])
-			if props == nil {
+			l, ok := decodeLight(sc.Tenant, sc.UserID, row["p"])
+			if !ok {
 				continue
 			}
-			ev, err := decodeRaw(props)
-			if err != nil {
-				return nil, err
-			}
-			h.Raw = ev
+			lights = append(lights, l)
+			rawAt = append(rawAt, len(out))
 		case "event":
 			h.Node = decodeEventNode(p)
 		case "insight":
@@ -236,6 +237,30 @@ func decodeVectorHits(list []map[string]any, score func(map[string]any) (float64
 			continue
 		}
 		out = append(out, h)
+	}
+	if len(lights) == 0 {
+		return out, nil
+	}
+	evs, found, err := s.completeRaws(ctx, sc, lights)
+	if err != nil {
+		return nil, err
+	}
+	gone := map[int]bool{}
+	for i, at := range rawAt {
+		if found[i] {
+			out[at].Raw = evs[i]
+		} else {
+			gone[at] = true // deleted between the statements
+		}
+	}
+	if len(gone) > 0 {
+		kept := out[:0]
+		for i, h := range out {
+			if !gone[i] {
+				kept = append(kept, h)
+			}
+		}
+		out = kept
 	}
 	return out, nil
 }
