@@ -47,11 +47,11 @@ func TestUnreachableNeo4jFailsFast(t *testing.T) {
 // TestRawListDecodes: a raw turn's row of rawListKeys decodes to the map
 // decodeRaw reads.
 func TestRawListDecodes(t *testing.T) {
-	if got := rawList("n"); !strings.HasPrefix(got, "[n.id, n.session_id, ") || !strings.HasSuffix(got, ", n.current_predicates]") {
+	if got := rawList("n"); !strings.HasPrefix(got, "[n.id, n.session_id, ") || !strings.HasSuffix(got, ", n.recorded_at]") {
 		t.Errorf("rawList: %s", got)
 	}
-	m := rawListMap([]any{"e1", "s1", nil, int64(3), "message", "user", nil, "hi", nil, nil, nil, true, nil, nil, nil, nil})
-	if m["id"] != "e1" || m["seq"] != int64(3) || m["stale"] != true || len(m) != 7 {
+	m := rawListMap([]any{"e1", "s1", nil, int64(3), "message", "user", nil, "hi", nil, nil, "r"})
+	if m["id"] != "e1" || m["seq"] != int64(3) || m["content"] != "hi" || m["recorded_at"] != "r" || len(m) != 7 {
 		t.Errorf("rawListMap: %v", m)
 	}
 	if rawListMap(nil) != nil || rawListMap([]any{"short"}) != nil {

@@ -116,11 +116,12 @@ const (
 	insightSearchFields = `.id, .key, .text, .confidence, .status, .created_at, .superseded_at, .superseded_by, .source_event_ids, .fact_ids, .generated_by`
 )
 
-// rawListKeys are the properties of a raw turn search reads when it
-// misses the raw cache (rawcache.go), as a row of values in this order
-// (rawList), so Neo4j does not ship every property's name with each turn.
+// rawListKeys are the immutable properties of a raw turn, which search
+// reads when it misses the raw cache (rawcache.go; the marks that change
+// come with every light row), as a row of values in this order (rawList),
+// so Neo4j does not ship every property's name with each turn.
 var rawListKeys = []string{"id", "session_id", "user_id", "seq", "kind", "role", "name", "content", "metadata",
-	"occurred_at", "recorded_at", "stale", "stale_by", "stale_by_session", "stale_predicates", "current_predicates"}
+	"occurred_at", "recorded_at"}
 
 // rawList is the Cypher list of a raw node's rawListKeys, the node bound
 // as v (a fixed variable name of the statement, never caller input).

@@ -89,8 +89,8 @@ func (s *Store) VectorSearch(ctx context.Context, sc SearchScope, q VectorQuery)
 // vectorHitFields projects a vector hit as full-text search reads the same
 // tier: never the embedding, nor a summary's stored condensation record and
 // config (which made the vector hits' payload several times the text
-// search's). A raw turn, most of the hits, comes as a row of values
-// (rawList), as in the full-text statement. vectorHitKind names its tier,
+// search's). A raw turn, most of the hits, comes as a light row whose
+// text the raw cache holds (rawLight), as in the full-text statement. vectorHitKind names its tier,
 // so no label list is shipped.
 var vectorHitFields = `CASE WHEN node:Raw THEN ` + rawLight("node") + `
 		     WHEN node:Event THEN node {` + eventSearchFields + `}

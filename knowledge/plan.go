@@ -159,11 +159,9 @@ func planOne(st *State, n *Fact, now time.Time, p Policy) Action {
 			}
 		}
 		if len(same) == 0 {
-			same = endedByShortName(facts, n)
-			if len(same) == 0 {
-				if m := endedByShortNameBefore(facts, n); m != nil {
-					return Action{Outcome: Unchanged, Fact: m} // a replay: the ending is already on m
-				}
+			var replayed *Fact
+			if same, replayed = endedByShortName(facts, n); replayed != nil {
+				return Action{Outcome: Unchanged, Fact: replayed} // a retried window: the ending is already on it
 			}
 		}
 	}
@@ -226,36 +224,29 @@ func shortNameOf(short, long string) bool {
 	return short != "" && (strings.HasPrefix(long, short+" ") || strings.HasSuffix(long, " "+short))
 }
 
-// endedByShortNameBefore finds the fact an ending by a short name already
-// ended, when the same window is written again (a retried job): the one
-// whose evidence holds the ending's.
-func endedByShortNameBefore(facts []*Fact, n *Fact) *Fact {
-	for _, m := range facts {
-		if m.Subject == n.Subject && m.Predicate.Name == n.Predicate.Name && m.Polarity == n.Polarity && m.Object != n.Object &&
-			shortNameOf(n.ObjectName, m.ObjectName) && containsAll(m.Sources, n.Sources) && containsAll(m.Sessions, n.Sessions) &&
-			containsAll(m.Events, n.Events) {
-			return m
-		}
-	}
-	return nil
-}
-
 // endedByShortName finds the current fact an ending names by part of its
 // object's name: "The Trek was nicked" ends "rides a Trek Domane", "we
-// sold the Octavia" ends "owns a Skoda Octavia estate". The short name
+// sold the Skoda" ends "drives a Skoda Octavia estate". The short name
 // must be the whole words at the start or the end of exactly one current
 // object of the same subject and predicate; two candidates ("the Trek"
 // of a Trek Domane and a Trek Marlin) are ambiguous and end nothing.
-func endedByShortName(facts []*Fact, n *Fact) []*Fact {
-	var found []*Fact
+// When the same window is written again (a retried job), replayed is the
+// fact it already ended: the one whose evidence holds the ending's.
+func endedByShortName(facts []*Fact, n *Fact) (current []*Fact, replayed *Fact) {
 	for _, m := range facts {
-		if m.IsCurrent() && m.Subject == n.Subject && m.Predicate.Name == n.Predicate.Name && m.Polarity == n.Polarity &&
-			m.Object != n.Object && shortNameOf(n.ObjectName, m.ObjectName) {
-			found = append(found, m)
+		if m.Subject != n.Subject || m.Predicate.Name != n.Predicate.Name || m.Polarity != n.Polarity || m.Object == n.Object ||
+			!shortNameOf(n.ObjectName, m.ObjectName) {
+			continue
+		}
+		switch {
+		case m.IsCurrent():
+			current = append(current, m)
+		case containsAll(m.Sources, n.Sources) && containsAll(m.Sessions, n.Sessions) && containsAll(m.Events, n.Events):
+			replayed = m
 		}
 	}
-	if len(found) != 1 {
-		return nil
+	if len(current) != 1 {
+		return nil, replayed
 	}
-	return found
+	return current, nil
 }
