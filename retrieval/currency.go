@@ -122,7 +122,11 @@ func (r *search) currency(ctx context.Context) error {
 	for _, c := range stmts {
 		if c.vec != nil && !c.terse {
 			topicOf[c] = r.s.topics.Read(c.vec).Topic
-			if topicOf[c] == "" && c.factVec != nil {
+			if c.factVec != nil && (topicOf[c] == "" || asked != "" && topicOf[c] != asked) {
+				// A turn whose words read as another topic may still have
+				// given a fact of the asked one ("standups drag on for forty
+				// minutes... as a backend dev": measure by its words, work
+				// by its fact).
 				factTopic[c] = r.s.topics.Read(c.factVec).Topic
 			}
 		}
@@ -131,7 +135,11 @@ func (r *search) currency(ctx context.Context) error {
 		r.topicAgreement(weighBy, weighBy == asked, stmts, topicOf)
 	}
 	r.revisedStatements() // again, now by meaning as well as by the question's words
-	if len(stmts) < 2 {
+	if len(stmts) < 2 && asked == "" {
+		// One statement and no sure topic: no slot to hold it. With a
+		// sure topic, a newer fact of the slot may stand beside it
+		// (slotFacts): "now works at Lumenfold" after a turn that only
+		// named the old job.
 		return nil
 	}
 	// Each statement's closeness to the asked topic, read once.
@@ -525,6 +533,12 @@ func (r *search) revisedStatements() {
 			continue // a supposed change ("if we moved to Porto, what would we pay?") revises nothing
 		}
 		amountOnly := revisesAmountOnly(e.c.Text)
+		if amountOnly && !hasAmount(e.c.Text) && amountQuestion(r.in.Query) == nil && r.slotTopic != ontology.TopicMeasure {
+			// "My gym membership has gone up again" names no new amount:
+			// it revises a price, which only a question for an amount asks
+			// about, not which gym.
+			continue
+		}
 		for _, o := range stmts[i+1:] {
 			if o.c.Status == StatusSuperseded || !o.c.OccurredAt.Before(e.c.OccurredAt) {
 				continue
@@ -1140,6 +1154,13 @@ func (r *search) topicAgreement(asked string, sure bool, stmts []*candidate, top
 func (r *search) evidencePriors() {
 	relations := knowledge.MentionsRelation(r.in.Query)
 	for _, c := range r.set {
+		// A fact whose subject is not the user ("Callum lives in Tromsø")
+		// answers a question about the user only when the question names
+		// a relation ("Where does the user's brother live?").
+		if c.Kind == KindFact && r.text.User != nil && c.ends[0] != "" && c.ends[0] != r.text.User.ID && !relations {
+			c.demote(r.cfg.OtherPersonWeight, "a fact about someone else, not the user")
+			continue
+		}
 		if c.Kind != KindRaw {
 			continue
 		}

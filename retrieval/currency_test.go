@@ -516,6 +516,63 @@ func TestRevisedStatementSupersedesTheOlder(t *testing.T) {
 	}
 }
 
+// TestAmountRevisionNeedsAnAmountQuestion: "the membership has gone up"
+// revises a price. It supersedes an older statement that gives a number
+// (here a programme's length) only for a question that asks for an
+// amount; "Which gym does the user go to?" asks for a choice.
+func TestAmountRevisionNeedsAnAmountQuestion(t *testing.T) {
+	t.Parallel()
+	jan := time.Date(2025, 1, 10, 9, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		query      string
+		superseded bool
+	}{
+		{"Which climbing gym does the user go to?", false},
+		{"How much is the user's climbing gym membership?", true},
+	} {
+		t.Run(tc.query, func(t *testing.T) {
+			raws := []graph.RawEvent{
+				userTurn("old", "I climb at Boulder Barn, the gym membership is 45 a month and I go on a 12-week plan.", jan),
+				userTurn("new", "The climbing gym membership has gone up again.", jan.AddDate(0, 3, 0)),
+			}
+			_, byID := textOnlySearch(t, raws, jan.AddDate(0, 4, 0), tc.query)
+			if got := byID["old"].Status == StatusSuperseded; got != tc.superseded {
+				t.Fatalf("older statement superseded = %v, want %v (%+v)", got, tc.superseded, byID["old"])
+			}
+		})
+	}
+}
+
+// TestFactAboutSomeoneElse: for a question about the user, a fact whose
+// subject is another person ranks below the user's own evidence, unless
+// the question names a relation.
+func TestFactAboutSomeoneElse(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		query   string
+		demoted bool
+	}{
+		{"Which city does the user live in?", true},
+		{"Where does the user's brother live?", false},
+	} {
+		t.Run(tc.query, func(t *testing.T) {
+			brother := &candidate{SearchResult: SearchResult{ID: "f1", Kind: KindFact, Text: "Callum lives in Tromsø", Status: StatusCurrent},
+				ends: [2]string{"callum", "tromso"}, predicate: "LIVES_IN"}
+			own := &candidate{SearchResult: SearchResult{ID: "f2", Kind: KindFact, Text: "The user lives in Aberdeen", Status: StatusCurrent},
+				ends: [2]string{"u", "aberdeen"}, predicate: "LIVES_IN"}
+			r := &search{cfg: DefaultConfig(), in: SearchInput{Query: tc.query}, text: graph.Candidates{User: &graph.EntityHit{ID: "u", IsUser: true}},
+				set: candidateSet{"a": brother, "b": own}}
+			r.evidencePriors()
+			if got := brother.factor > 0 && brother.factor < 1; got != tc.demoted {
+				t.Fatalf("the brother's fact demoted = %v (factor %.2f), want %v", got, brother.factor, tc.demoted)
+			}
+			if own.factor != 0 && own.factor != 1 {
+				t.Fatalf("the user's own fact was demoted: %v", own.reasons)
+			}
+		})
+	}
+}
+
 // TestRevisedStatementByMeaning: once vectors are known, a revision close
 // in meaning supersedes an older statement that shares no word with it or
 // the question; a distant one does not.

@@ -299,6 +299,21 @@ func (c *clause) subject(inherited string) (string, int) {
 		u.out.ents[t[0].w] == nil {
 		return u.speaker, 0
 	}
+	// "Been bouldering twice a week", "Haven't touched a drop since March",
+	// "Just started at Monzo": a sentence that opens with the perfect's
+	// auxiliary, or with a time adverb before a past verb, is the
+	// speaker's ("Have you tried..." asks).
+	if inherited == "" && t[0].first && len(t) > 1 && u.speaker != "" {
+		_, f, _ := verbOf(t[1].w)
+		switch {
+		case t[0].w == "been" && t[1].kind == nlp.Word:
+			return u.speaker, 0
+		case t[0].w == "have" && (alt("not|never|just|been|finally|already|recently", t[1].w) || isParticiple(t[1].w)):
+			return u.speaker, 0
+		case alt("just|finally|recently|officially", t[0].w) && f == formPast:
+			return u.speaker, 0
+		}
+	}
 	// A name, possibly followed by "and I" (→ the speaker).
 	if t[0].cap && t[0].kind == nlp.Word && !nameStop[t[0].w] {
 		j := 0
@@ -416,6 +431,9 @@ func (c *clause) parseAux(i int) {
 				if w == "had" {
 					c.past = true
 				}
+				// The adverbs before the participle are read; the loop
+				// goes on at the participle ("I've completely come round").
+				i = at - 1
 				if next == "got" { // "have got" is "have"; "I've really got into" skips the adverb
 					c.verbAt, c.verb, c.form = at, "have", formBase
 					return

@@ -135,8 +135,9 @@ func newRecognizers() *recognizers {
 		"pick": r.either(r.hobbies.rulePickUp, r.tastes.wouldPickOver, r.tastes.habitChoice), "choose": r.either(nil, r.tastes.wouldPickOver, r.tastes.habitChoice),
 		"develop": r.either(nil, r.tastes.developedTaste), "acquire": r.either(nil, r.tastes.developedTaste),
 		"play": r.hobbies.rulePlay, "practice": r.hobbies.rulePractice, "practise": r.hobbies.rulePractice,
-		"smoke": r.hobbies.ruleHabit, "vape": r.hobbies.ruleHabit,
-		"do": r.either(r.hobbies.rulePractice, r.tastes.doneWith, r.study.doingDegree, r.tastes.cannotEndure),
+		"smoke": r.hobbies.ruleHabit, "vape": r.hobbies.ruleHabit, "touch": r.hobbies.untouched, "pack": r.hobbies.packedIn,
+		"boulder": r.hobbies.ruleActivity,
+		"do":      r.either(r.hobbies.rulePractice, r.tastes.doneWith, r.study.doingDegree, r.tastes.cannotEndure),
 		// plans
 		"plan": r.plans.rulePlan, "intend": r.plans.rulePlan, "want": r.plans.rulePlan, "hope": r.plans.rulePlan,
 		"aim": r.plans.rulePlan, "dream": r.plans.rulePlan, "consider": r.plans.rulePlan, "think": r.either(r.plans.rulePlan, r.tastes.usedToThink),
@@ -188,6 +189,7 @@ func newRecognizers() *recognizers {
 		r.tastes.replyLanguageFrame,      // "please answer me in Spanish from now on"
 		r.tastes.replyStyleFrame,         // "keep your answers short", "I'd like longer explanations from now on"
 		r.tastes.howILikeFrame,           // "medium-well is how I want my steak", "black is how I take my coffee"
+		r.tastes.thingIFrame,             // "another thing I'm hooked on lately is kimchi", "what I love most is the sea"
 	}
 	return r
 }
@@ -275,6 +277,7 @@ func (r *recognizers) read(u *utterance, toks []tok, inherited string) (subject 
 			c.temporal = true
 		}
 	}
+	r.work.asRole(u, toks) // before the lead "As a nurse," is stripped
 	toks = c.stripLead(toks)
 	if len(toks) == 0 {
 		return inherited, false
@@ -297,6 +300,7 @@ func (r *recognizers) read(u *utterance, toks []tok, inherited string) (subject 
 	r.plans.tripScan(c)
 	r.work.livingScan(c)
 	r.work.tradeScan(c)
+	r.work.firstStintScan(c)
 	r.kin.putDownScan(c)
 	r.health.myConditionScan(c)
 	if r.frame(c) {
@@ -349,4 +353,25 @@ func (r *recognizers) dispatch(c *clause) {
 	if groupActivities[c.verb] {
 		r.work.playsIn(c)
 	}
+}
+
+// guessWho reads "Guess who got the ward manager post!", "guess who's
+// engaged": the speaker announcing news of their own, as "I got...".
+func guessWho(toks []tok) []tok {
+	if len(toks) < 3 || toks[0].w != "guess" || toks[1].w != "who" {
+		return toks
+	}
+	rest := toks[2:]
+	_, f, ok := verbOf(rest[0].w)
+	if !(ok && f == formPast) && !alt("is|has|just|finally|officially", rest[0].w) {
+		return toks
+	}
+	me := toks[1]
+	me.w, me.orig, me.cap, me.first = "i", "I", true, true
+	if rest[0].w == "is" {
+		rest = append([]tok{{w: "am", orig: "am", start: rest[0].start, end: rest[0].end, kind: rest[0].kind}}, rest[1:]...)
+	} else if rest[0].w == "has" {
+		rest = append([]tok{{w: "have", orig: "have", start: rest[0].start, end: rest[0].end, kind: rest[0].kind}}, rest[1:]...)
+	}
+	return append([]tok{me}, rest...)
 }

@@ -164,7 +164,7 @@ allotment,greenhouse,polytunnel,beehive,shed`)
 
 // occupations are job titles (singular, folded). Multi-word titles end in
 // one of these heads: "data analyst", "software engineer".
-var occupations = wordSet(`nurse,doctor,physician,surgeon,dentist,pharmacist,therapist,counselor,counsellor,
+var occupations = wordSet(`nurse,dev,doctor,physician,surgeon,dentist,pharmacist,therapist,counselor,counsellor,
 psychologist,psychiatrist,teacher,professor,lecturer,tutor,instructor,coach,trainer,student,researcher,
 scientist,engineer,developer,programmer,analyst,designer,architect,consultant,manager,director,executive,
 ceo,cto,cfo,founder,entrepreneur,accountant,lawyer,attorney,paralegal,judge,banker,economist,writer,author,

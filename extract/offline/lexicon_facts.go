@@ -122,7 +122,7 @@ rowing,hunting,birdwatching,backpacking,clubbing,boating,sledding,paddleboarding
 
 // activityVerbs map hobby verbs to their activity name.
 var activityVerbs = wordSet(`run,swim,paint,draw,cook,bake,hike,dance,sing,write,knit,garden,surf,ski,climb,
-meditate,jog,cycle,bike,camp,fish,read,brew,sew,crochet`)
+meditate,jog,cycle,bike,camp,fish,read,brew,sew,crochet,boulder`)
 
 // creations are verbs whose past tense with an object makes something.
 var creations = wordSet(`paint,draw,make,cook,bake,write,knit,build,compose,create`)

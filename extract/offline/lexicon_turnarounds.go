@@ -72,3 +72,8 @@ stress,comfort,people`)
 // "off sick", "off duty", "off the hook").
 var offNotFood = wordSet(`work,sick,school,duty,today,tomorrow,tonight,home,shift,call,season,track,course,limits,grid,
 radar,hook,mark,guard,balance,colour,color,topic,road,line,air,base,camera,script,peak,leave,holiday,week,weekend,day`)
+
+// mannerAdverbs may stand between a verb of turning and its particle ("I've
+// fallen hard for", "come right round to", "warmed up slowly to").
+var mannerAdverbs = wordSet(`hard,completely,totally,fully,really,right,properly,truly,utterly,well,slowly,gradually,
+finally,quite,somewhat,rather,genuinely`)

@@ -125,6 +125,9 @@ garden - - -
 surf - - -
 ski - - -
 climb - - -
+boulder - - -
+pack - - -
+touch - - -
 meditate - - meditating
 jog jogged jogged jogging
 cycle - - cycling

@@ -12,7 +12,43 @@ var objectlessHabits = wordSet(`smoke,vape`)
 // habitNouns name, by its verb, the habit whose last instance is counted
 // from ("since my last cigarette"). Grows by a noun.
 var habitNouns = map[string]string{"cigarette": "smoke", "cig": "smoke", "fag": "smoke", "smoke": "smoke",
-	"vape": "vape", "drink": "drink", "bet": "gamble"}
+	"vape": "vape", "drink": "drink", "drop": "drink", "alcohol": "drink", "booze": "drink", "bet": "gamble"}
+
+// untouched: "I haven't touched a cigarette since March", "Haven't touched
+// a drop in months": not having taken the habit's thing for a while says
+// the habit stopped. Only the perfect says so ("I didn't touch a drink at
+// the wedding" is one evening).
+func (r *hobbyRules) untouched(c *clause) {
+	if !c.neg || !c.perfect || c.modal != "" || c.would || c.future {
+		return
+	}
+	np := takeNP(c.toks, c.verbAt+1)
+	if verb := habitNouns[np.head()]; verb != "" {
+		r.emitHabit(c, verb, true, true)
+	}
+}
+
+// packedIn: "I've packed in football", "packed football in", "packed up
+// smoking": British for giving something up.
+func (r *hobbyRules) packedIn(c *clause) {
+	if c.neg || c.future || c.modal != "" || c.would || !(c.past || c.perfect) {
+		return
+	}
+	i := c.verbAt + 1
+	if alt("in|up", c.at(i)) {
+		i++
+	}
+	w := c.at(i)
+	if _, f, ok := verbOf(w); ok && f == formIng {
+		r.stopActivity(c, c.gerundPhrase(w, i+1))
+		return
+	}
+	np := takeNP(c.toks, i)
+	if i == c.verbAt+1 && !alt("in|up", c.at(i+len(np.toks))) {
+		return // "I packed my bags": nothing was given up
+	}
+	r.givenUp(c, np, "gave up")
+}
 
 // ruleHabit: "I smoke about ten a day", "I still vape", "I don't smoke
 // anymore", "I used to smoke".

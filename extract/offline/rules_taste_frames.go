@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/graphmem/graphmem/ontology"
@@ -600,4 +601,78 @@ func (r *tasteRules) offFood(c *clause, i int) bool {
 	}
 	c.emit(fx{pred: "LIKES", obj: k, neg: true, conf: 0.75, strength: 0.6, tmpl: "{S} is off {O} (avoids it)", noDate: true})
 	return true
+}
+
+// thingIFrame reads a pseudo-cleft of taste: "Another thing I'm hooked on
+// lately is kimchi", "The thing I'm obsessed with right now is padel", "What
+// I love most is the sea", "One thing I can't stand is coriander". The
+// clause before "is" says the taste, the phrase after it names its thing.
+func (r *tasteRules) thingIFrame(c *clause) bool {
+	t := c.toks
+	i := 0
+	switch {
+	case c.at(0) == "what" && c.at(1) == "i":
+		i = 2
+	case alt("the|another|one|my|a", c.at(0)) && alt("thing|things", c.at(1)) && c.at(2) == "i":
+		i = 3
+	case alt("the|another|one|my|a", c.at(0)) && alt("thing|things", c.at(1)) && c.at(2) == "that" && c.at(3) == "i":
+		i = 4
+	default:
+		return false
+	}
+	if c.neg || c.future || c.modal != "" && c.modal != "can" || c.would {
+		return false
+	}
+	// Where the taste's "is" stands: the first "is"/"are" after i.
+	be := -1
+	for j := i; j < len(t) && j < i+8; j++ {
+		if alt("is|are|was", t[j].w) && j > i {
+			be = j
+			break
+		}
+	}
+	if be < 0 || be+1 >= len(t) {
+		return false
+	}
+	pred, phrase := "", ""
+	mid := t[i:be]
+	has := func(w string) bool { return slices.ContainsFunc(mid, func(x tok) bool { return x.w == w }) }
+	switch {
+	case has("not") || has("never") || has("n't"):
+		if has("stand") || has("bear") || has("stomach") {
+			pred, phrase = "DISLIKES", "can't stand"
+		}
+	case has("hate") || has("loathe") || has("detest") || has("dislike") || has("despise"):
+		pred, phrase = "DISLIKES", "dislikes"
+	case has("love") || has("adore") || has("like") || has("enjoy") || has("loving") || has("enjoying"):
+		pred, phrase = "LIKES", "loves"
+	default:
+		for _, x := range mid {
+			if prep, ok := likeAdjectives[x.w]; ok && has(prep) {
+				pred, phrase = "LIKES", "is "+x.w+" "+prep
+				break
+			}
+		}
+	}
+	if pred == "" {
+		return false
+	}
+	j := be + 1
+	for alt("definitely|probably|really|just|still|honestly|totally", c.at(j)) {
+		j++
+	}
+	np := trimTrailingAdverbs(takeNP(t, j))
+	if !usableObject(np) || pronounObjects[np.head()] || evalPositive[np.toks[0].w] || evalNegative[np.toks[0].w] {
+		return false
+	}
+	if alt("that|when|how|being|to", np.toks[0].w) {
+		return false // "what I love is that...", "...is being outside": a situation, not a thing
+	}
+	subj := c.subj
+	c.subj = c.said.speaker
+	ok := r.emitTaste(c, j, pred, phrase)
+	if !ok {
+		c.subj = subj
+	}
+	return ok
 }

@@ -273,6 +273,9 @@ func (r *tasteRules) turnaround(c *clause) bool {
 		return false
 	}
 	i := c.verbAt + 1
+	for k := 0; k < 2 && mannerAdverbs[c.at(i)]; k++ {
+		i++ // "I've fallen hard for crosswords", "come right round to"
+	}
 	pred, phrase := "", ""
 	switch c.verb {
 	case "come":

@@ -127,3 +127,65 @@ var professionGerunds = map[string]string{
 	"plumbing": "plumber", "catering": "caterer", "hairdressing": "hairdresser", "tutoring": "tutor", "modelling": "model",
 	"acting": "actor", "retail": "retail worker", "hospitality": "hospitality worker", "social work": "social worker",
 }
+
+// firstStintScan reads "I've just wrapped up my first week at Lumenfold",
+// "my first day at Monzo went fine": a first day, week or shift at an
+// organisation is a job begun there.
+func (r *workRules) firstStintScan(c *clause) {
+	t := c.toks
+	if c.said.speaker == "" || c.hedge {
+		return
+	}
+	for i := 0; i+4 < len(t); i++ {
+		if t[i].w != "my" || !alt("first|1st", t[i+1].w) || !alt("day|days|week|weeks|month|shift|fortnight", t[i+2].w) ||
+			!alt("at|with", t[i+3].w) {
+			continue
+		}
+		np := takeNP(t, i+4)
+		if !isOrgLike(np) && !knownOrgs[np.key()] {
+			return // "my first week at the gym", "my first day at school"
+		}
+		subj := c.subj
+		c.subj = c.said.speaker
+		r.employer(c, np, false, "started")
+		c.subj = subj
+		return
+	}
+}
+
+// asRole reads the lead of a clause before it is stripped (asRoleScan).
+func (r *workRules) asRole(u *utterance, toks []tok) {
+	if len(toks) > 0 && toks[0].w == "as" {
+		c := &clause{said: u, toks: toks}
+		c.scanMarkers()
+		r.asRoleScan(c)
+	}
+}
+
+// asRoleScan reads "As a backend dev, how do I...", "As a nurse, I see...":
+// the speaker's own role, named before the clause it qualifies.
+func (r *workRules) asRoleScan(c *clause) {
+	t := c.toks
+	if c.said.speaker == "" || c.hedge || len(t) < 5 || t[0].w != "as" || !alt("a|an", t[1].w) {
+		return
+	}
+	np := takeNP(t, 1)
+	if np.empty() || np.hasName || c.at(np.next) != "," {
+		return
+	}
+	role := np.lower()
+	if !occupations[np.head()] && !occupations[lastTwo(role)] {
+		return // "As a kid, I...", "As a result, ..."
+	}
+	// The clause after the comma must be the speaker's ("As a nurse, I
+	// ...", "As a dev, how do I ..."), not about someone else ("As a
+	// teacher, my sister gets long holidays").
+	rest := t[np.next+1:]
+	if !slices.ContainsFunc(rest[:min(len(rest), 4)], func(x tok) bool { return x.w == "i" }) {
+		return
+	}
+	subj := c.subj
+	c.subj = c.said.speaker
+	r.role(c, np, false)
+	c.subj = subj
+}

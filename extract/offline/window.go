@@ -111,6 +111,7 @@ func (w *window) read(ev extract.Event) {
 			// short?"); it states nothing else.
 			for _, toks := range clauses(s.toks) {
 				c := &clause{said: u}
+				w.rules.work.asRole(u, toks) // "As a backend dev, how do I..."
 				if toks = c.stripLead(toks); len(toks) > 0 {
 					c.toks = toks
 					c.relationMentions()
@@ -122,7 +123,7 @@ func (w *window) read(ev extract.Event) {
 		if s.question {
 			stated = statedClauses(s.toks)
 		} else {
-			stated = clauses(s.toks)
+			stated = clauses(guessWho(s.toks))
 		}
 		if speaker != "" && len(stated) > 0 {
 			prev := ""
