@@ -122,11 +122,7 @@ func (r *search) currency(ctx context.Context) error {
 	for _, c := range stmts {
 		if c.vec != nil && !c.terse {
 			topicOf[c] = r.s.topics.Read(c.vec).Topic
-			if c.factVec != nil && (topicOf[c] == "" || asked != "" && topicOf[c] != asked) {
-				// A turn whose words read as another topic may still have
-				// given a fact of the asked one ("standups drag on for forty
-				// minutes... as a backend dev": measure by its words, work
-				// by its fact).
+			if topicOf[c] == "" && c.factVec != nil {
 				factTopic[c] = r.s.topics.Read(c.factVec).Topic
 			}
 		}
@@ -135,11 +131,7 @@ func (r *search) currency(ctx context.Context) error {
 		r.topicAgreement(weighBy, weighBy == asked, stmts, topicOf)
 	}
 	r.revisedStatements() // again, now by meaning as well as by the question's words
-	if len(stmts) < 2 && asked == "" {
-		// One statement and no sure topic: no slot to hold it. With a
-		// sure topic, a newer fact of the slot may stand beside it
-		// (slotFacts): "now works at Lumenfold" after a turn that only
-		// named the old job.
+	if len(stmts) < 2 {
 		return nil
 	}
 	// Each statement's closeness to the asked topic, read once.

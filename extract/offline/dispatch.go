@@ -102,7 +102,7 @@ func newRecognizers() *recognizers {
 		"drive": r.possessions.ruleDrive,
 		"own":   r.possessions.ruleOwn, "buy": r.possessions.ruleOwn, "purchase": r.possessions.ruleOwn,
 		"rent": r.possessions.ruleOwn, "lease": r.possessions.ruleOwn,
-		"sell": r.possessions.ruleSell,
+		"sell": r.possessions.ruleSell, "inherit": r.possessions.ruleInherit,
 		"use":  r.possessions.ruleUse,
 		"keep": r.either(r.possessions.ruleKeep, r.keptAnimals),
 		// kin
@@ -301,6 +301,7 @@ func (r *recognizers) read(u *utterance, toks []tok, inherited string) (subject 
 	r.work.livingScan(c)
 	r.work.tradeScan(c)
 	r.work.firstStintScan(c)
+	r.study.myDegreeScan(c)
 	r.kin.putDownScan(c)
 	r.health.myConditionScan(c)
 	if r.frame(c) {

@@ -18,7 +18,7 @@ diploma,certificate,foundation,postdoc,apprenticeship,pgce,mphil,dphil,md`)
 var disciplines = wordSet(`architecture,law,medicine,nursing,dentistry,pharmacy,engineering,mathematics,maths,math,physics,
 chemistry,biology,biochemistry,economics,history,philosophy,psychology,sociology,politics,geography,english,linguistics,
 anthropology,archaeology,accounting,finance,business,management,marketing,journalism,music,art,design,drama,theatre,
-film,computing,informatics,statistics,geology,astronomy,veterinary,midwifery,physiotherapy,education,theology,classics,
+film,computing,informatics,statistics,geology,astronomy,science,veterinary,midwifery,physiotherapy,education,theology,classics,
 criminology,agriculture,zoology,neuroscience,genetics,ecology`)
 
 // studyYears are the years of a course ("my second year of medicine").

@@ -86,6 +86,7 @@ eat ate eaten -
 have had had having
 own - - -
 buy bought bought -
+inherit - - -
 purchase - - purchasing
 sell sold sold -
 get got gotten getting

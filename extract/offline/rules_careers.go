@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/graphmem/graphmem/nlp"
@@ -266,4 +267,77 @@ func (r *workRules) studyingToBe(c *clause) bool {
 	k := c.said.out.named("student "+np.lower(), ontology.Concept, 2)
 	c.emit(fx{pred: "WORKS_AS", obj: k, art: "a", tmpl: "{S} is studying to become " + np.det + " " + np.lower() + " ({aO})"})
 	return true
+}
+
+// myDegreeScan reads a course named by its owner wherever it stands in the
+// clause: "First week of my nursing degree at Glasgow Caledonian done!",
+// "my physics masters is killing me", "the deadline for my diploma in
+// fashion design". The speaker is doing that course, unless the clause
+// says it is over ("I finished my law degree in 2019").
+func (r *studyRules) myDegreeScan(c *clause) {
+	t := c.toks
+	if c.said.speaker == "" || c.hedge {
+		return
+	}
+	for i := 0; i+1 < len(t); i++ {
+		if t[i].w != "my" {
+			continue
+		}
+		if i > 0 && alt("finished|completed|graduated|passed|left|quit|dropped|abandoned|got|did|after|before", t[i-1].w) {
+			return // over, or a time reference: "after my degree"
+		}
+		// the field before the degree noun: "my nursing degree", "my
+		// computer science masters"
+		j := i + 1
+		for j < len(t) && j < i+4 && !degreeNouns[t[j].w] && t[j].kind == nlp.Word && !alt("in|on|at|of|for|and", t[j].w) {
+			j++
+		}
+		if j >= len(t) || !degreeNouns[t[j].w] || t[j].w == "certificate" || t[j].w == "foundation" {
+			continue
+		}
+		var field []string
+		for _, x := range t[i+1 : j] {
+			if _, kin := relations[x.w]; kin || x.w == "'s" {
+				field = nil // "my sister's nursing degree" is hers
+				break
+			}
+			if !alt("new|first|second|third|final|part-time|full-time|online|evening|whole", x.w) {
+				field = append(field, x.orig)
+			}
+		}
+		next := j + 1
+		if len(field) == 0 && alt("in|on", c.at(next)) { // "my degree in fashion design"
+			np := takeNP(t, next+1)
+			if usableObject(np) {
+				field = []string{np.surface()}
+				next = np.next
+			}
+		}
+		if len(field) == 0 || len(field) > 3 {
+			continue
+		}
+		name := strings.ToLower(strings.Join(field, " "))
+		if !slices.ContainsFunc(strings.Fields(name), func(w string) bool { return disciplines[w] }) {
+			return // "my dream degree": no field of study
+		}
+		subj := c.subj
+		c.subj = c.said.speaker
+		k := c.said.out.named(name, ontology.Concept, 1)
+		c.said.out.mention(c.said.event.ID, k)
+		c.emit(fx{pred: "STUDIES", obj: k, tmpl: "{S} is studying {O}"})
+		if c.at(next) == "at" {
+			// The place is its capitalised words ("at Glasgow Caledonian
+			// done!" names Glasgow Caledonian).
+			end := next + 1
+			for end < len(t) && t[end].cap && t[end].kind == nlp.Word {
+				end++
+			}
+			if end > next+1 {
+				named := append(append([]tok{}, t[:end]...), tok{w: ".", kind: nlp.Punct})
+				r.studyPlace(&clause{said: c.said, subj: c.subj, toks: named, date: c.date}, next, false)
+			}
+		}
+		c.subj = subj
+		return
+	}
 }

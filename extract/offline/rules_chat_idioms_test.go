@@ -6,7 +6,7 @@ import "testing"
 // subject left out, a lead phrase naming the speaker's role, an
 // announcement ("Guess who..."), a pseudo-cleft of taste, an adverb inside
 // a phrasal verb, a habit not touched since, a job begun by its first
-// week. The sentences are this file's own, not the scenarios'.
+// week, a course named by its owner, a thing inherited. The sentences are this file's own, not the scenarios'.
 func TestChatIdioms(t *testing.T) {
 	runRuleCases(t, []ruleCase{
 		// the subject left out
@@ -53,6 +53,19 @@ func TestChatIdioms(t *testing.T) {
 			want: []want{{pred: "WORKS_AT", obj: "Deliveroo"}}},
 		{name: "first day at a place that is no employer", text: "My first day at the new gym nearly killed me.",
 			none: []want{{pred: "WORKS_AT"}}},
+		// a course named by its owner, a thing inherited
+		{name: "my course, anywhere in the clause", text: "Exams for my midwifery degree at Keele start on Monday.",
+			want: []want{{pred: "STUDIES", obj: "midwifery"}, {pred: "STUDIES_AT", obj: "Keele"}}},
+		{name: "my course, field after it", text: "The reading list for my masters in economics is endless.",
+			want: []want{{pred: "STUDIES", obj: "economics"}}},
+		{name: "a course that is over", text: "I completed my chemistry degree years ago.",
+			none: []want{{pred: "STUDIES"}}},
+		{name: "a relative's course", text: "My brother's history degree costs a fortune.",
+			none: []want{{pred: "STUDIES"}}},
+		{name: "inherited a thing", text: "I inherited my nan's Singer sewing machine.",
+			want: []want{{pred: "OWNS", obj: "Singer sewing machine"}}},
+		{name: "inherited a trait", text: "I inherited my mum's temper.",
+			none: []want{{pred: "OWNS"}}},
 		// pseudo-clefts of taste
 		{name: "the thing I'm obsessed with", text: "The thing I'm obsessed with at the moment is sourdough.",
 			want: []want{{pred: "LIKES", obj: "sourdough"}}},

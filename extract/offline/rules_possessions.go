@@ -49,6 +49,28 @@ func (r *possessionRules) ruleOwn(c *clause) {
 	r.possess(c, np, c.neg || c.usedTo, how)
 }
 
+// ruleInherit: "I inherited my granddad's Omega Seamaster", "we inherited
+// Mum's piano": what was left to the speaker is the speaker's now (a
+// product or a named thing, not "a sense of humour").
+func (r *possessionRules) ruleInherit(c *clause) {
+	if c.future || c.modal != "" || c.would || c.neg || !c.past && !c.perfect {
+		return
+	}
+	i := c.verbAt + 1
+	np := takeNP(c.toks, i)
+	for j := i; j < np.next; j++ {
+		if c.toks[j].w == "'s" { // the previous owner's: "my granddad's watch"
+			np = takeNP(c.toks, j+1)
+			break
+		}
+	}
+	if !usableObject(np) || !isProduct(np) && !np.hasName {
+		return
+	}
+	np.det = "a"
+	r.possess(c, np, false, "inherited")
+}
+
 // ruleSell: "I sold the Corolla".
 func (r *possessionRules) ruleSell(c *clause) {
 	if c.future || c.modal != "" || c.would || c.neg || !c.past && !c.perfect {
