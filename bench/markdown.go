@@ -283,7 +283,7 @@ func kuMD(m *mdWriter, r *results, runOf func(string) *serverRun) {
 	}
 	m.w("## Knowledge updates (%s)", strings.Join(sizes, "; "))
 	m.w("")
-	m.w("Pass rules of datasets/knowledge-update/README.md. dev and held-out are the halves of bench/data/ku-own.jsonl (bench/dataset.Half); chats-dev is bench/data/ku-chats-a.jsonl and ku-chats-c.jsonl, chats-held-out ku-chats-b.jsonl and ku-chats-d.jsonl (assistant chats written blind, split by file).")
+	m.w("Pass rules of datasets/knowledge-update/README.md. dev and held-out are the halves of bench/data/ku-own.jsonl (bench/dataset.Half); chats-dev is bench/data/ku-chats-a, -c and -e.jsonl, chats-held-out ku-chats-b, -d and -f.jsonl (assistant chats written blind, split by file).")
 	m.table("set · check", "BM25 raw events")
 	for _, set := range sets {
 		types := map[string]bool{}
