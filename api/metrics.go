@@ -97,6 +97,20 @@ func (m *Metrics) WatchQueryCache(stats func() (hits, misses int64)) {
 		}, func() float64 { _, mi := stats(); return float64(mi) }))
 }
 
+// WatchRawCache exports the raw turn cache's counts
+// (graphmem_raw_cache_turns_total{result="hit"|"miss"}: the turns search
+// rows named that came from the replica's cache or were read from Neo4j),
+// read from stats at each scrape.
+func (m *Metrics) WatchRawCache(stats func() (hits, misses int64)) {
+	const help = "Raw turns search rows named, served from this replica's raw turn cache (hit) or read from Neo4j (miss)."
+	m.Registry.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{
+		Name: "graphmem_raw_cache_turns_total", Help: help, ConstLabels: prometheus.Labels{"result": "hit"},
+	}, func() float64 { h, _ := stats(); return float64(h) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "graphmem_raw_cache_turns_total", Help: help, ConstLabels: prometheus.Labels{"result": "miss"},
+		}, func() float64 { _, mi := stats(); return float64(mi) }))
+}
+
 // ObserveQuery records one Neo4j query; graph.Config.Observe points here.
 func (m *Metrics) ObserveQuery(op string, d time.Duration, err error) {
 	m.queryDuration.WithLabelValues(op, outcome(err)).Observe(d.Seconds())

@@ -28,3 +28,17 @@ func TestMetricsExportTheQueryCache(t *testing.T) {
 		t.Error("the hit count was not read again at the second scrape")
 	}
 }
+
+func TestMetricsExportTheRawCache(t *testing.T) {
+	m := NewMetrics()
+	hits, misses := int64(7), int64(2)
+	m.WatchRawCache(func() (int64, int64) { return hits, misses })
+	rec := httptest.NewRecorder()
+	m.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	b, _ := io.ReadAll(rec.Body)
+	for _, want := range []string{`graphmem_raw_cache_turns_total{result="hit"} 7`, `graphmem_raw_cache_turns_total{result="miss"} 2`} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("metrics lack %q", want)
+		}
+	}
+}

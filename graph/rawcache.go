@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	lru "github.com/hashicorp/golang-lru/v2"
@@ -89,8 +90,10 @@ type cachedRaw struct {
 }
 
 // rawCache is the replica's cache of raw turns; nil caches nothing.
+// hits and misses count the turns search rows asked for, for /metrics.
 type rawCache struct {
-	lru *lru.Cache[rawTurnKey, cachedRaw]
+	lru          *lru.Cache[rawTurnKey, cachedRaw]
+	hits, misses atomic.Int64
 }
 
 func newRawCache(turns int) *rawCache {
@@ -111,9 +114,21 @@ func (c *rawCache) get(l lightRaw) (RawEvent, bool) {
 	}
 	e, ok := c.lru.Get(l.key)
 	if !ok || e.dropped != l.dropped || !e.ev.RecordedAt.Equal(l.recordedAt) {
+		c.misses.Add(1)
 		return RawEvent{}, false
 	}
+	c.hits.Add(1)
 	return e.ev, true
+}
+
+// RawCacheStats returns how many turns search found in this replica's raw
+// turn cache (hits) and read from the graph (misses) since it started; zero
+// when the cache is off.
+func (s *Store) RawCacheStats() (hits, misses int64) {
+	if s.rcache == nil {
+		return 0, 0
+	}
+	return s.rcache.hits.Load(), s.rcache.misses.Load()
 }
 
 func (c *rawCache) put(k rawTurnKey, ev RawEvent, dropped bool) {

@@ -46,9 +46,13 @@ func TestSearchReadsTurnsThroughTheRawCache(t *testing.T) {
 		!first.Event.OccurredAt.Equal(at) || first.Next == nil || first.Next.ID != "e2" || first.Next.Role != "assistant" {
 		t.Fatalf("first search = %+v (reply %+v)", first.Event, first.Next)
 	}
+	hits, _ := s.RawCacheStats()
 	if again := search(); again.Event.Content != first.Event.Content || again.Next == nil ||
 		again.Next.Content != first.Next.Content || !again.Event.RecordedAt.Equal(first.Event.RecordedAt) {
 		t.Fatalf("second search = %+v (reply %+v), want what the first returned", again.Event, again.Next)
+	}
+	if after, _ := s.RawCacheStats(); after < hits+2 {
+		t.Errorf("raw cache hits %d → %d over a repeated search; want the turn and its reply counted", hits, after)
 	}
 	if _, err := s.ForgetSession(ctx, graph.ForgetRequest{Tenant: tenant, UserID: "alice", SessionID: "s1", Who: tenant}); err != nil {
 		t.Fatal(err)

@@ -38,6 +38,9 @@ func TestRawCacheServesOnlyTheSameTurn(t *testing.T) {
 	if _, ok := c.get(lightRaw{key: bob, recordedAt: at}); !ok {
 		t.Error("erasing alice dropped bob's turn")
 	}
+	if h, m := c.hits.Load(), c.misses.Load(); h != 2 || m != 3 {
+		t.Errorf("counted %d hits and %d misses, want 2 and 3 (a stale copy is a miss)", h, m)
+	}
 	var off *rawCache = newRawCache(-1)
 	off.put(k, ev, false)
 	if _, ok := off.get(row); ok {

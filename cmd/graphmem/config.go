@@ -76,6 +76,7 @@ type Config struct {
 	EmbedThreads  int           `env:"EMBEDDING_THREADS" envDefault:"1" desc:"local embedder: ONNX Runtime threads per call"`
 	QueryCompute  string        `env:"EMBEDDING_QUERY_COMPUTE" envDefault:"int8" desc:"local embedder: how a search's question is embedded: int8 (the products that do not read a LayerNorm on ONNX Runtime's int8 kernels, a fifth less CPU; stored memories stay fp32) or fp32"`
 	QueryCache    int           `env:"EMBEDDING_QUERY_CACHE" envDefault:"4096" desc:"questions whose vectors search keeps, per tenant, for when they are asked again (about 1.6 KB each with MiniLM); 0: off"`
+	RawCacheTurns int           `env:"RAW_CACHE_TURNS" envDefault:"50000" desc:"raw turns whose text search keeps in this replica's memory instead of reading it from Neo4j again (about 600 bytes each); 0: off"`
 	EmbedWorkers  int           `env:"EMBEDDING_WORKERS" envDefault:"1" desc:"concurrent batches of the embedding lane (0, or WORKERS=0: no lane on this replica)"`
 	EntityVectors bool          `env:"ENTITY_VECTORS" envDefault:"false" desc:"also embed entity names for entity resolution (off: measured to merge unrelated short names)"`
 	EmbedModel    string        `env:"EMBEDDING_MODEL" desc:"openai embedder: model name"`
@@ -285,6 +286,9 @@ func (c Config) validate() error {
 	default:
 		bad("EMBEDDER", "%q must be local, openai or off", c.Embedder)
 	}
+	if c.RawCacheTurns < 0 || c.RawCacheTurns > 10_000_000 {
+		bad("RAW_CACHE_TURNS", "%d must be within 0-10000000", c.RawCacheTurns)
+	}
 	if c.QueryCache < 0 || c.QueryCache > 1_000_000 {
 		bad("EMBEDDING_QUERY_CACHE", "%d must be within 0-1000000", c.QueryCache)
 	}
@@ -413,6 +417,15 @@ func parseWeights(spec string, allowed []string) (map[string]float64, error) {
 
 // searchConfig turns the SEARCH_* settings into the ranking configuration,
 // starting from the defaults for anything not set.
+// rawCacheTurns maps RAW_CACHE_TURNS to graph.Config.RawCacheTurns, where
+// 0 means the default and a negative size turns the cache off.
+func (c Config) rawCacheTurns() int {
+	if c.RawCacheTurns == 0 {
+		return -1
+	}
+	return c.RawCacheTurns
+}
+
 func (c Config) searchConfig() retrieval.Config {
 	sc := retrieval.DefaultConfig()
 	sc.Fusion = c.SearchFusion

@@ -61,6 +61,7 @@ func TestDefaultsMatchThePackagesDefaults(t *testing.T) {
 		{"JOB_BACKOFF", cfg.JobBackoff, jobs.DefaultBaseBackoff},
 		{"WORKERS", cfg.Workers, jobs.DefaultConcurrency},
 		{"SEARCH_*", cfg.searchConfig(), retrieval.DefaultConfig()},
+		{"RAW_CACHE_TURNS", cfg.rawCacheTurns(), graph.DefaultRawCacheTurns},
 	} {
 		if !reflect.DeepEqual(c.got, c.want) {
 			t.Errorf("GRAPHMEM_%s defaults to %v, its package to %v", c.name, c.got, c.want)
@@ -305,5 +306,23 @@ func TestQueryComputeIsChecked(t *testing.T) {
 	getenv, environ = envOf("GRAPHMEM_EMBEDDING_QUERY_COMPUTE", "fp32")
 	if _, err := loadConfig(getenv, environ); err != nil {
 		t.Fatalf("fp32 query compute refused: %v", err)
+	}
+}
+
+// TestRawCacheTurns: 0 turns the raw turn cache off (graph.Config reads 0
+// as its default, a negative size as off); a size out of range is refused
+// naming the variable.
+func TestRawCacheTurns(t *testing.T) {
+	getenv, environ := envOf("GRAPHMEM_RAW_CACHE_TURNS", "0")
+	cfg, err := loadConfig(getenv, environ)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := cfg.rawCacheTurns(); got >= 0 {
+		t.Errorf("RAW_CACHE_TURNS=0 gives graph.Config.RawCacheTurns %d, want a negative size (off)", got)
+	}
+	getenv, environ = envOf("GRAPHMEM_RAW_CACHE_TURNS", "-5")
+	if _, err := loadConfig(getenv, environ); err == nil || !strings.Contains(err.Error(), "GRAPHMEM_RAW_CACHE_TURNS") {
+		t.Fatalf("a negative size: error %v, want one naming GRAPHMEM_RAW_CACHE_TURNS", err)
 	}
 }

@@ -238,6 +238,7 @@ func buildApp(ctx context.Context, cfg Config, keys *api.KeyRing, log *slog.Logg
 		URI: cfg.Neo4jURI, Username: cfg.Neo4jUser, Password: cfg.neo4jPassword(), Database: cfg.Neo4jDatabase,
 		QueryTimeout: cfg.Neo4jTimeout, ExtraFactTypes: cfg.ExtraFactTypes,
 		EmbeddingDimensions: dims, Observe: metrics.ObserveQuery, AppVersion: version, Tracer: tracer,
+		RawCacheTurns: cfg.rawCacheTurns(),
 	}, log)
 	if err != nil {
 		closeEmbedder()
@@ -298,6 +299,9 @@ func buildApp(ctx context.Context, cfg Config, keys *api.KeyRing, log *slog.Logg
 	}
 	if embedder != nil && cfg.QueryCache > 0 {
 		metrics.WatchQueryCache(search.QueryCacheStats)
+	}
+	if cfg.RawCacheTurns > 0 {
+		metrics.WatchRawCache(store.RawCacheStats)
 	}
 	a.svc = svc
 	life := memory.NewLifecycle(store, log)            // erasure, export, pins, retention
