@@ -21,6 +21,8 @@ func TestChatIdioms(t *testing.T) {
 		// habits not touched since
 		{name: "untouched cigarettes", text: "I haven't touched a cigarette in six weeks.",
 			want: []want{{pred: "PRACTICES", obj: "smoking", neg: true}}},
+		{name: "untouched since a month", text: "I haven't touched a cigarette since March.",
+			want: []want{{pred: "PRACTICES", obj: "smoking", neg: true, says: "no longer smokes (since March 2024)"}}},
 		{name: "one evening is no habit", text: "I didn't touch a drink at the party.",
 			none: []want{{pred: "PRACTICES"}}},
 		// phrasal verbs of giving up, adverbs inside phrasal verbs

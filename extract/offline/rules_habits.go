@@ -85,7 +85,7 @@ func (r *hobbyRules) emitHabit(c *clause, verb string, neg, ended bool) {
 	tmpl := "{S} " + verb + "s{D}"
 	switch {
 	case neg && ended:
-		tmpl = "{S} no longer " + verb + "s{D}"
+		tmpl = "{S} no longer " + verb + "s{since D}" // "no longer smokes (since March 2024)"
 	case neg:
 		tmpl = "{S} does not " + verb
 	}
