@@ -277,7 +277,6 @@ func (r *recognizers) read(u *utterance, toks []tok, inherited string) (subject 
 			c.temporal = true
 		}
 	}
-	r.work.asRole(u, toks) // before the lead "As a nurse," is stripped
 	toks = c.stripLead(toks)
 	if len(toks) == 0 {
 		return inherited, false
@@ -354,25 +353,4 @@ func (r *recognizers) dispatch(c *clause) {
 	if groupActivities[c.verb] {
 		r.work.playsIn(c)
 	}
-}
-
-// guessWho reads "Guess who got the ward manager post!", "guess who's
-// engaged": the speaker announcing news of their own, as "I got...".
-func guessWho(toks []tok) []tok {
-	if len(toks) < 3 || toks[0].w != "guess" || toks[1].w != "who" {
-		return toks
-	}
-	rest := toks[2:]
-	_, f, ok := verbOf(rest[0].w)
-	if !(ok && f == formPast) && !alt("is|has|just|finally|officially", rest[0].w) {
-		return toks
-	}
-	me := toks[1]
-	me.w, me.orig, me.cap, me.first = "i", "I", true, true
-	if rest[0].w == "is" {
-		rest = append([]tok{{w: "am", orig: "am", start: rest[0].start, end: rest[0].end, kind: rest[0].kind}}, rest[1:]...)
-	} else if rest[0].w == "has" {
-		rest = append([]tok{{w: "have", orig: "have", start: rest[0].start, end: rest[0].end, kind: rest[0].kind}}, rest[1:]...)
-	}
-	return append([]tok{me}, rest...)
 }

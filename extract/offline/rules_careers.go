@@ -47,7 +47,12 @@ func (r *studyRules) studyPlace(c *clause, i int, ended bool) {
 	if c.at(i) != "at" {
 		return
 	}
-	org := takeNP(c.toks, i+1)
+	r.studyAt(c, takeNP(c.toks, i+1), ended)
+}
+
+// studyAt emits the place of study org names, when it is a name or a
+// known organisation.
+func (r *studyRules) studyAt(c *clause, org nounPhrase, ended bool) {
 	if !org.hasName && !knownOrgs[org.key()] {
 		return
 	}
@@ -328,13 +333,14 @@ func (r *studyRules) myDegreeScan(c *clause) {
 		if c.at(next) == "at" {
 			// The place is its capitalised words ("at Glasgow Caledonian
 			// done!" names Glasgow Caledonian).
-			end := next + 1
-			for end < len(t) && t[end].cap && t[end].kind == nlp.Word {
-				end++
+			org := takeNP(t, next+1)
+			n := 0
+			for n < len(org.toks) && org.toks[n].cap {
+				n++
 			}
-			if end > next+1 {
-				named := append(append([]tok{}, t[:end]...), tok{w: ".", kind: nlp.Punct})
-				r.studyPlace(&clause{said: c.said, subj: c.subj, toks: named, date: c.date}, next, false)
+			if n > 0 {
+				org.toks = org.toks[:n]
+				r.studyAt(c, org, false)
 			}
 		}
 		c.subj = subj

@@ -44,7 +44,7 @@ func (r *hobbyRules) packedIn(c *clause) {
 		return
 	}
 	np := takeNP(c.toks, i)
-	if i == c.verbAt+1 && !alt("in|up", c.at(i+len(np.toks))) {
+	if i == c.verbAt+1 && !alt("in|up", c.at(np.next)) {
 		return // "I packed my bags": nothing was given up
 	}
 	r.givenUp(c, np, "gave up")

@@ -97,6 +97,12 @@ func (w *window) read(ev extract.Event) {
 	}
 	u := &utterance{event: ev, speaker: speaker, talk: d, out: w.out, people: w.people}
 	for _, s := range sentences(ev.Content, ev.OccurredAt) {
+		if speaker != "" {
+			// "As a nurse, I ...", "As a backend dev, how do I ...": a lead
+			// that the clauses lose when it is stripped, read once per
+			// sentence, statement or question.
+			w.rules.work.asRole(u, s.toks)
+		}
 		if speaker != "" && !s.question && w.correction(u, s) {
 			w.mentionNames(ev.ID, s.toks)
 			continue
@@ -111,7 +117,6 @@ func (w *window) read(ev extract.Event) {
 			// short?"); it states nothing else.
 			for _, toks := range clauses(s.toks) {
 				c := &clause{said: u}
-				w.rules.work.asRole(u, toks) // "As a backend dev, how do I..."
 				if toks = c.stripLead(toks); len(toks) > 0 {
 					c.toks = toks
 					c.relationMentions()
@@ -227,3 +232,23 @@ func statedClauses(toks []tok) [][]tok {
 
 // speakerWords are the words of a speaker saying something of their own.
 var speakerWords = wordSet(`i,we,my,our,me,us`)
+
+// guessWho reads "Guess who got the ward manager post!", "guess who's
+// engaged": the speaker announcing news of their own, as "I got...".
+func guessWho(toks []tok) []tok {
+	if len(toks) < 3 || toks[0].w != "guess" || toks[1].w != "who" {
+		return toks
+	}
+	rest := toks[2:]
+	_, f, ok := verbOf(rest[0].w)
+	if !(ok && f == formPast) && !alt("is|has|just|finally|officially", rest[0].w) {
+		return toks
+	}
+	me := toks[1]
+	me.w, me.orig, me.cap, me.first = "i", "I", true, true
+	out := append([]tok{me}, rest...)
+	if firstPerson, ok := map[string]string{"is": "am", "has": "have"}[rest[0].w]; ok {
+		out[1].w, out[1].orig = firstPerson, firstPerson // "who's engaged" → "I am engaged"
+	}
+	return out
+}
