@@ -112,4 +112,10 @@ var pastCues = map[string]bool{
 	"saw": true, "left": true, "began": true, "started": true, "moved": true, "ran": true,
 	"bought": true, "sold": true, "became": true, "gave": true, "found": true, "told": true,
 	"felt": true, "since": true, "married": true, "born": true, "visited": true, "attended": true,
+	// irregular past tenses, which the "-ed" test misses ("I quit sugar in
+	// January" is last January, not next)
+	"quit": true, "broke": true, "lost": true, "won": true, "wrote": true, "spent": true, "flew": true, "drove": true,
+	"taught": true, "caught": true, "fell": true, "grew": true, "knew": true, "paid": true, "kept": true, "slept": true,
+	"swam": true, "sang": true, "rode": true, "wore": true, "chose": true, "tore": true, "sent": true, "built": true,
+	"brought": true, "held": true, "fought": true, "forgot": true, "ate": true, "drank": true, "threw": true,
 }
