@@ -354,7 +354,11 @@ func Decide(c ReviewedConflict, oldF, newF *Fact, w Winner, now time.Time) (bool
 // hating horror podcasts is one taste, not a change. Both must be
 // many-value preferences (likes, dislikes) with names known.
 func kindTurn(m, n *Fact) bool {
-	if !m.Predicate.Preference || !n.Predicate.Preference || m.Predicate.Exclusive() || n.Predicate.Exclusive() ||
+	// A favourite (one value per category) is taken back by an aversion to
+	// its kind ("can't do horror anymore" after "horror films are my
+	// favourite"); otherwise one-value slots follow their own rule.
+	aversionToFavourite := m.Predicate.Exclusive() && !n.Predicate.Exclusive() && n.Polarity == ontology.Negative
+	if !m.Predicate.Preference || !n.Predicate.Preference || m.Predicate.Exclusive() && !aversionToFavourite || n.Predicate.Exclusive() ||
 		m.Polarity == n.Polarity || m.ObjectName == "" || n.ObjectName == "" {
 		return false
 	}
@@ -368,9 +372,40 @@ func kindTurn(m, n *Fact) bool {
 		return true // n likes a sort of the kind m disliked
 	case SameKind(m.ObjectName, n.ObjectName):
 		return true // "gone off horror films" after "loves horror movies"
+	case GenreOf(m.ObjectName, n.ObjectName) || GenreOf(n.ObjectName, m.ObjectName):
+		return true // "can't do horror anymore" after "loves horror films"
 	}
 	return false
 }
+
+// GenreOf reports whether the name medium is the name genre said with the
+// medium it comes in ("horror films", "horror"; "jazz music", "jazz";
+// "sci-fi novels", "sci-fi"): a taste for the one is a taste for the
+// other. The medium is a head of headKinds or one of mediaHeads; "chocolate
+// cake" is no medium of "chocolate".
+func GenreOf(medium, genre string) bool {
+	m, g := kindWords(medium), kindWords(genre)
+	if len(g) == 0 || len(m) != len(g)+1 {
+		return false
+	}
+	head := m[len(m)-1]
+	if hk := headKinds[head]; hk == "" || hk == "food" || hk == "sweet" || hk == "biscuit" || hk == "chips" || hk == "flat" || hk == "holiday" {
+		if !mediaHeads[head] {
+			return false
+		}
+	}
+	for i := range g {
+		if nlp.Singular(m[i]) != nlp.Singular(g[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// mediaHeads are the media a genre comes in besides headKinds' ("jazz
+// music", "true crime podcasts").
+var mediaHeads = map[string]bool{"music": true, "podcast": true, "album": true, "record": true, "documentary": true,
+	"comic": true, "manga": true, "anime": true, "audiobook": true, "story": true}
 
 // SameKind reports whether two names speak of one kind of thing in other
 // words: the same modifiers and head nouns that name the same thing

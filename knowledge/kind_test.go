@@ -75,6 +75,28 @@ func TestSameKind(t *testing.T) {
 	}
 }
 
+// TestGenreOf: a genre said with its medium is the genre.
+func TestGenreOf(t *testing.T) {
+	for _, c := range []struct {
+		medium, genre string
+		want          bool
+	}{
+		{"horror films", "horror", true},
+		{"Jazz music", "jazz", true},
+		{"true crime podcasts", "true crime", true},
+		{"sci-fi novels", "sci-fi", true},
+		{"chocolate cake", "chocolate", false}, // a food made of it, not a medium
+		{"spicy food", "spicy", false},         // food is no medium
+		{"horror", "horror films", false},      // the other way round
+		{"war films", "horror", false},
+		{"horror films", "", false},
+	} {
+		if got := GenreOf(c.medium, c.genre); got != c.want {
+			t.Errorf("GenreOf(%q, %q) = %v, want %v", c.medium, c.genre, got, c.want)
+		}
+	}
+}
+
 func TestActivityWith(t *testing.T) {
 	for _, c := range []struct {
 		spec, gen string
@@ -139,6 +161,26 @@ func TestPlanKindTurns(t *testing.T) {
 			existing: []*Fact{stored("tread", "DISLIKES", "o-rt", "2024-01-01").with(objectNamed("running on a treadmill"))},
 			in:       []*Fact{incoming("run", "LIKES", "o-r", "2025-03-01").with(objectNamed("running"))},
 			states:   []string{"run current", "tread current"},
+		},
+		{
+			name:     "a newer aversion to a genre closes the liking of it in a medium",
+			existing: []*Fact{stored("films", "LIKES", "o-hf", "2024-01-01").with(objectNamed("horror films"))},
+			in:       []*Fact{incoming("cant", "DISLIKES", "o-h", "2025-03-01").with(objectNamed("horror"))},
+			kinds:    []string{"polarity/resolved/new"},
+			states:   []string{"cant current", "films superseded until 2025-03-01 by cant"},
+		},
+		{
+			name:     "a newer aversion to a genre closes the favourite of it in a medium",
+			existing: []*Fact{stored("fav", "HAS_FAVORITE", "o-hf", "2024-01-01").with(objectNamed("horror films"))},
+			in:       []*Fact{incoming("cant", "DISLIKES", "o-h", "2025-03-01").with(objectNamed("horror"))},
+			kinds:    []string{"polarity/resolved/new"},
+			states:   []string{"cant current", "fav superseded until 2025-03-01 by cant"},
+		},
+		{
+			name:     "a newer liking of another genre leaves the favourite",
+			existing: []*Fact{stored("fav", "HAS_FAVORITE", "o-hf", "2024-01-01").with(objectNamed("horror films"))},
+			in:       []*Fact{incoming("war", "LIKES", "o-w", "2025-03-01").with(objectNamed("war films"))},
+			states:   []string{"fav current", "war current"},
 		},
 		{
 			name:     "liking the kind and hating one sub-kind coexist",
