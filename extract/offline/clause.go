@@ -26,6 +26,7 @@ type clause struct {
 	coord    bool // the clause was joined by "and"/"or"/"but"/"then"
 	temporal bool // "when I have kids": a condition unless in the past
 	comma    bool // the clause followed a comma
+	opening  bool // the clause opens its sentence, before leads such as "Finally," were stripped
 
 	verbAt    int    // index of the main verb (or of the copula complement)
 	verb      string // the main verb's lemma; "" for a copula clause
@@ -114,6 +115,10 @@ func (c *clause) stripLead(toks []tok) []tok {
 			toks = toks[1:] // "Weirdly the treadmill is my favourite bit now"
 			continue
 		}
+		if n := weekdayLead(toks); n > 0 {
+			toks = toks[n:] // "Monday I started at Halvorsen", "On Friday we moved"
+			continue
+		}
 		if w == "since" && len(toks) > 1 && toks[1].w == "then" {
 			toks = toks[2:]
 			continue
@@ -133,6 +138,26 @@ func (c *clause) stripLead(toks []tok) []tok {
 		break
 	}
 	return toks
+}
+
+// weekdayLead is the length of a day said before the subject without a
+// comma ("Monday I started at ...", "on Friday we moved"), which the date
+// finder leaves as a word; 0 when no "I" or "we" follows.
+func weekdayLead(toks []tok) int {
+	i := 0
+	if i < len(toks) && alt("on|last|this", toks[i].w) {
+		i++
+	}
+	if i+1 >= len(toks) {
+		return 0
+	}
+	if _, ok := nlp.ParseWeekday(toks[i].w); !ok || strings.HasSuffix(toks[i].w, "s") {
+		return 0 // "On Fridays I go to the pub quiz" is a routine, read as one
+	}
+	if !alt("i|we", toks[i+1].w) {
+		return 0
+	}
+	return i + 1
 }
 
 // labelLen returns the length of a short heading that announces a statement
@@ -303,7 +328,7 @@ func (c *clause) subject(inherited string) (string, int) {
 	// "Just started at Monzo": a sentence that opens with the perfect's
 	// auxiliary, or with a time adverb before a past verb, is the
 	// speaker's ("Have you tried..." asks).
-	if inherited == "" && t[0].first && len(t) > 1 && u.speaker != "" {
+	if inherited == "" && (t[0].first || c.opening) && len(t) > 1 && u.speaker != "" {
 		_, f, _ := verbOf(t[1].w)
 		switch {
 		case t[0].w == "been" && t[1].kind == nlp.Word:
@@ -311,6 +336,10 @@ func (c *clause) subject(inherited string) (string, int) {
 		case t[0].w == "have" && (alt("not|never|just|been|finally|already|recently", t[1].w) || isParticiple(t[1].w)):
 			return u.speaker, 0
 		case alt("just|finally|recently|officially", t[0].w) && f == formPast:
+			return u.speaker, 0
+		case negatedOpening(t):
+			return u.speaker, 0
+		case leftOutSubject(t, c.date != nil):
 			return u.speaker, 0
 		}
 	}
@@ -356,6 +385,106 @@ func (c *clause) subject(inherited string) (string, int) {
 	}
 	return "", 0
 }
+
+// leftOutSubject reports whether a sentence opens with its verb, the
+// subject left out as chat does, after adverbs such as "just" or
+// "finally": a past tense ("Finally got a new laptop"; a verb whose past
+// is its base, "quit dairy", "cut out sugar", only with a date, since
+// without one it is an imperative), a present participle with a
+// complement and no copula after it ("Heading to Rome next month",
+// "Starting my PhD at ETH in October"; "Running is my thing" has a
+// subject), or "had to" ("Had to put our cat down").
+func leftOutSubject(t []tok, dated bool) bool {
+	k := 0
+	for k < len(t) && alt("just|finally|recently|already|officially|also|still|currently|only|now|literally|actually", t[k].w) {
+		k++
+	}
+	if k+1 >= len(t) || t[k].kind != nlp.Word || firstNames[t[k].w] {
+		return false
+	}
+	w := t[k].w
+	if w == "had" && t[k+1].w == "to" {
+		return true
+	}
+	_, f, ok := verbOf(w)
+	if !ok {
+		return false
+	}
+	switch f {
+	case formPast, formPart:
+		return true
+	case formBase:
+		return dated && pastIsBase[w]
+	case formIng:
+		if t[k+1].kind != nlp.Word || auxiliaries[t[k+1].w] {
+			return false
+		}
+		if w == "going" && t[k+1].w == "to" && k+2 < len(t) && isBaseVerb(t[k+2].w) {
+			return false // "Gonna be a great night", "gonna volunteer next month": "it", or a plan
+		}
+		for _, x := range t[k+1:] {
+			if alt("is|was|are|were|has|had|will|would|can|could|does|did|'s", x.w) || gerundSubjectVerbs[x.w] {
+				return false // "Running marathons is my thing", "Biking sounds fun"
+			}
+			if _, f, ok := verbOf(x.w); ok && (f == formS || f == formPast) {
+				return false // "Painting helps me unwind", "Volunteering there made me happy"
+			}
+			if alt("you|your|you're|yours", x.w) {
+				return false // "Looking forward to hearing your story": a reply to the listener
+			}
+		}
+		if lemma, _, _ := verbOf(w); likeStrength[lemma] > 0 && alt("your|the|that|this|those|these|it", t[k+1].w) {
+			return false // "Loving your new passion!": a reply about the listener's thing
+		}
+		return true
+	}
+	return false
+}
+
+// gerundSubjectVerbs are verbs that follow a gerund used as a subject
+// ("Painting helps", "Biking sounds like fun"), known to no rule.
+var gerundSubjectVerbs = wordSet(`sounds,seems,looks,feels,helps,makes,keeps,brings,gives,takes,means,gets,costs,
+sounded,seemed,looked,felt,helped,brought,gave,took,meant`)
+
+// pastIsBase are verbs whose past tense is spelled as their base form.
+var pastIsBase = wordSet(`quit,cut,put,set,hit,let,shut,spread,split,cost,hurt,bet,burst,cast,read`)
+
+// negatedOpening reports whether a sentence with its subject left out
+// opens with a negation: "can't stand coriander", "never liked olives",
+// "won't eat pork again", "don't drink anymore". "Don't" followed by a
+// verb of doing is an imperative to the listener ("Don't forget I'm
+// vegan", "don't use bullet points"), so after "do not" only a verb of
+// taste, habit or state is the speaker's.
+func negatedOpening(t []tok) bool {
+	i := 0
+	switch {
+	case t[0].w == "never":
+		i = 1
+	case len(t) > 2 && alt("can|could|will|would|did|does|do", t[0].w) && t[1].w == "not":
+		i = 2
+	default:
+		return false
+	}
+	for i < len(t) && alt("really|even|ever|just|actually|honestly|exactly", t[i].w) {
+		i++
+	}
+	if i >= len(t) {
+		return false
+	}
+	lemma, _, ok := verbOf(t[i].w)
+	if !ok && !(t[0].w == "never" && alt("been|had|liked|smoked", t[i].w)) {
+		return false
+	}
+	if t[0].w == "do" {
+		return negatedStates[lemma]
+	}
+	return true
+}
+
+// negatedStates are the verbs after which "don't" states the speaker's
+// taste, habit or state, not an instruction.
+var negatedStates = wordSet(`like,love,enjoy,eat,drink,smoke,own,have,live,work,drive,play,mind,care,fancy,watch,
+read,cook,need,do,get,touch,vape,gamble,speak,trust,believe,remember,know`)
 
 // isFrameVerb reports whether w is a verb form that opens a known frame
 // after a name ("Emma lives in Rome").
@@ -492,8 +621,8 @@ done:
 				// copula complements.
 				return
 			}
-			if c.be && f == formIng {
-				c.progressive = true
+			if c.be && f == formIng || f == formIng && i == 0 {
+				c.progressive = true // "I'm heading to Rome", and with the subject left out "Heading to Rome"
 			}
 			if c.be && f != formIng && f != formPast && f != formPart {
 				return // "my favourite drink is tea": "drink" is a noun here
@@ -501,6 +630,9 @@ done:
 			c.verb, c.form = lemma, f
 			if f == formPast && !c.perfect {
 				c.past = true
+			}
+			if f == formBase && pastIsBase[t[i].w] && c.date != nil && c.date.Until.Before(c.said.event.OccurredAt) {
+				c.past, c.form = true, formPast // "I quit dairy last month"
 			}
 			if c.be && f == formIng {
 				c.be = false
@@ -669,6 +801,37 @@ func doSupport(t []tok, i int) bool {
 	return ok
 }
 
+// frontedPhrase is the length of a short prepositional phrase of time said
+// before the subject without a comma ("After the surgery I gave up
+// running", "Since the wedding we've lived in Hove"): the preposition, at
+// most four words with no verb among them, then "I" or "we" and an
+// auxiliary or a verb. The phrase dates the clause; it is not its subject.
+func frontedPhrase(toks []tok) int {
+	if len(toks) < 4 || !alt("after|before|since|following|during|until", toks[0].w) {
+		return 0
+	}
+	for k := 2; k < len(toks)-1 && k <= 5; k++ {
+		w := toks[k].w
+		if alt("i|we", w) {
+			next := toks[k+1].w
+			if auxiliaries[next] || clauseAdverbs[next] {
+				return k
+			}
+			if _, f, ok := verbOf(next); ok && f != formIng && f != formPart {
+				return k
+			}
+			return 0
+		}
+		if toks[k].kind != nlp.Word || auxiliaries[w] || subjectPronouns[w] {
+			return 0
+		}
+		if _, _, ok := verbOf(w); ok {
+			return 0
+		}
+	}
+	return 0
+}
+
 // frontedSpan is the length of a span of time said before the subject
 // without a comma ("After ten years in London we've moved to Bristol",
 // "After a decade at Lloyds I've joined a startup"): a duration, then at
@@ -676,6 +839,9 @@ func doSupport(t []tok, i int) bool {
 // own, and not a "when" that makes the clause a condition. 0 when the
 // clause opens otherwise ("After we moved, ..." has a verb: a clause).
 func frontedSpan(toks []tok) int {
+	if n := frontedPhrase(toks); n > 0 {
+		return n
+	}
 	if len(toks) < 5 || !alt("after|following|within", toks[0].w) {
 		return 0
 	}

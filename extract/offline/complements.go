@@ -311,6 +311,9 @@ func (r *recognizers) get(c *clause) {
 	case "married", "engaged", "divorced", "separated":
 		r.couples.maritalStatus(c, c.at(i), i+1, false)
 		return
+	case "hitched":
+		r.couples.maritalStatus(c, "married", i+1, false) // "Priya and I got hitched"
+		return
 	case "diagnosed":
 		if c.at(i+1) == "with" {
 			r.health.diagnosed(c, i+2) // "got diagnosed with coeliac disease"

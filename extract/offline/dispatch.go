@@ -73,7 +73,7 @@ func newRecognizers() *recognizers {
 		// work
 		"work":  r.either(r.work.ruleWork, r.workFreelance),
 		"join":  r.work.ruleJoin,
-		"leave": r.either(r.work.ruleLeave, r.leftStudy), "quit": r.either(r.work.ruleLeave, r.leftStudy), "resign": r.work.ruleLeave, "retire": r.work.ruleLeave,
+		"leave": r.either(r.work.ruleLeave, r.leftStudy), "quit": r.either(r.work.ruleLeave, r.leftStudy, r.hobbies.quitTaking), "resign": r.work.ruleLeave, "freelance": r.work.ruleFreelance, "retire": r.work.ruleLeave,
 		"volunteer": r.work.ruleVolunteer, "qualify": r.work.ruleQualify,
 		// study
 		"learn": r.either(r.study.ruleLearn, r.tastes.begunToLike), "study": r.either(r.study.ruleStudy, r.study.examPrep, r.work.studyingToBe),
@@ -104,19 +104,23 @@ func newRecognizers() *recognizers {
 		"rent": r.possessions.ruleOwn, "lease": r.possessions.ruleOwn,
 		"sell": r.possessions.ruleSell, "inherit": r.possessions.ruleInherit,
 		"use":  r.possessions.ruleUse,
-		"keep": r.either(r.possessions.ruleKeep, r.keptAnimals),
+		"keep": r.either(r.possessions.ruleKeep, r.tastes.keepReachingFor, r.keptAnimals),
 		// kin
 		"adopt": r.kin.ruleAdopt, "rescue": r.kin.ruleAdopt,
-		"pass": r.either(r.kin.ruleEnding, r.study.examPassed), "die": r.kin.ruleEnding, "lose": r.either(r.kin.ruleEnding, r.tastes.lostInterest), "bury": r.kin.ruleEnding,
+		"pass": r.either(r.kin.ruleEnding, r.study.examPassed), "die": r.kin.ruleEnding, "lose": r.either(r.kin.ruleEnding, r.tastes.lostInterest, r.possessions.lostThing), "bury": r.kin.ruleEnding,
 		"put": r.either(r.kin.ruleEnding, r.work.gaveNotice), "say": r.either(r.kin.ruleEnding, r.tastes.neverSayNo), "care": r.either(nil, r.tastes.caresFor, r.kin.caresForRelative),
 		"celebrate": r.kin.ruleCelebrate,
 		// couples
-		"marry": r.couples.ruleMarry, "date": r.couples.ruleDate, "break": r.couples.ruleBreak,
+		"marry": r.couples.ruleMarry, "date": r.couples.ruleDate, "break": r.either(r.couples.ruleBreak, r.health.injured),
+		"sprain": r.either(nil, r.health.injured), "fracture": r.either(nil, r.health.injured), "tear": r.either(nil, r.health.injured),
+		"twist": r.either(nil, r.health.injured), "dislocate": r.either(nil, r.health.injured), "injure": r.either(nil, r.health.injured),
+		"hurt": r.either(nil, r.health.injured), "strain": r.either(nil, r.health.injured), "rupture": r.either(nil, r.health.injured),
 		"split": r.couples.ruleBreak, "part": r.either(nil, r.couples.separateWays), "call": r.either(nil, r.couples.separateWays), "see": r.couples.ruleSee,
-		"divorce": r.couples.ruleDivorce, "propose": r.couples.ruleProposed,
+		"divorce": r.couples.ruleDivorce, "tie": r.either(nil, r.couples.tiedTheKnot), "propose": r.couples.ruleProposed,
 		// outings
-		"go": r.either(r.outings.ruleGo, r.tastes.turnaround, r.goFreelance, r.couples.separateWays), "take": r.either(r.outings.ruleTake, r.tastes.wouldPickOver, r.tookUp, r.possessions.takeNewVehicle), "attend": r.outings.ruleAttend,
-		"watch": r.either(r.outings.ruleWatch, r.tastes.habitTaste), "sign": r.outings.ruleSign,
+		"go": r.either(r.outings.ruleGo, r.tastes.turnaround, r.goFreelance, r.couples.separateWays), "take": r.either(r.outings.ruleTake, r.tastes.wouldPickOver, r.tookUp, r.possessions.takeNewVehicle), "attend": r.outings.ruleAttend, "head": r.outings.ruleGo,
+		"watch": r.either(r.outings.ruleWatch, r.tastes.habitTaste), "binge": r.outings.ruleWatch, "rewatch": r.outings.ruleWatch,
+		"finish": r.outings.ruleFinish, "sign": r.outings.ruleSign,
 		// hobbies
 		"start": r.either(r.hobbies.ruleStart, r.work.startedJob, r.tastes.begunToLike, r.couples.startSeeing, r.study.doingDegree),
 		"begin": r.either(r.hobbies.ruleStart, r.work.startedJob, r.tastes.begunToLike, r.study.doingDegree),
@@ -131,7 +135,7 @@ func newRecognizers() *recognizers {
 		"read": r.either(r.hobbies.ruleActivity, r.tastes.habitTaste), "listen": r.either(nil, r.tastes.habitTaste), "make": r.hobbies.ruleActivity, "create": r.hobbies.ruleActivity,
 		"build": r.hobbies.ruleActivity, "compose": r.hobbies.ruleActivity, "collect": r.hobbies.ruleCollect,
 		"brew": r.hobbies.ruleActivity, "sew": r.hobbies.ruleActivity, "crochet": r.hobbies.ruleActivity,
-		"spend": r.hobbies.ruleSpend, "teach": r.work.ruleTeach, "help": r.work.ruleHelpOut, "promote": r.work.rulePromoted,
+		"spend": r.either(r.hobbies.ruleSpend, r.budgets.canSpend, r.outings.spentIn), "teach": r.work.ruleTeach, "help": r.work.ruleHelpOut, "promote": r.work.rulePromoted,
 		"pick": r.either(r.hobbies.rulePickUp, r.tastes.wouldPickOver, r.tastes.habitChoice), "choose": r.either(nil, r.tastes.wouldPickOver, r.tastes.habitChoice),
 		"develop": r.either(nil, r.tastes.developedTaste), "acquire": r.either(nil, r.tastes.developedTaste),
 		"play": r.hobbies.rulePlay, "practice": r.hobbies.rulePractice, "practise": r.hobbies.rulePractice,
@@ -277,7 +281,8 @@ func (r *recognizers) read(u *utterance, toks []tok, inherited string) (subject 
 			c.temporal = true
 		}
 	}
-	toks = c.stripLead(toks)
+	c.opening = len(toks) > 0 && toks[0].first
+	toks = itCleft(c.stripLead(toks))
 	if len(toks) == 0 {
 		return inherited, false
 	}
@@ -301,6 +306,9 @@ func (r *recognizers) read(u *utterance, toks []tok, inherited string) (subject 
 	r.work.tradeScan(c)
 	r.work.firstStintScan(c)
 	r.study.myDegreeScan(c)
+	r.outings.backFromScan(c)
+	r.outings.progressScan(c)
+	r.couples.divorceScan(c)
 	r.kin.putDownScan(c)
 	r.health.myConditionScan(c)
 	if r.frame(c) {
@@ -312,8 +320,10 @@ func (r *recognizers) read(u *utterance, toks []tok, inherited string) (subject 
 	}
 	c.subj = subj
 	c.parseAux(i)
-	if c.modal == "should" || c.modal == "must" || c.modal == "can" && !c.neg {
-		return subj, false // advice and ability are not facts ("I should learn Spanish")
+	if c.modal == "should" || c.modal == "must" || c.modal == "can" && !c.neg && c.verb != "spend" {
+		// Advice and ability are not facts ("I should learn Spanish");
+		// what one can spend is a budget ("I can spend up to £400 on it").
+		return subj, false
 	}
 	if c.would && !c.desire() {
 		return subj, false // "I would live in Paris if..." is hypothetical

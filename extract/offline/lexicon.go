@@ -78,7 +78,7 @@ python,go,golang,java,javascript,typescript,rust,c,c++,c#,ruby,php,kotlin,swift,
 erlang,clojure,lua,perl,r,julia,sql,dart,zig,ocaml,f#,fortran,cobol,matlab`)
 
 // foods are dishes, ingredients and drinks (singular, folded).
-var foods = wordSet(`sushi,pizza,pasta,burger,hamburger,cheeseburger,taco,burrito,curry,ramen,noodle,rice,
+var foods = wordSet(`sushi,pizza,caffeine,carbs,pasta,burger,hamburger,cheeseburger,taco,burrito,curry,ramen,noodle,rice,
 bread,cheese,chocolate,ice cream,cake,cookie,pie,salad,soup,steak,chicken,beef,pork,lamb,fish,salmon,tuna,
 shrimp,prawn,shellfish,lobster,crab,oyster,meat,egg,tofu,tempeh,vegetable,veggie,fruit,apple,banana,orange,
 strawberry,blueberry,grape,mango,pineapple,avocado,tomato,potato,fries,french fries,chips,olive,mushroom,
@@ -160,7 +160,8 @@ var productNouns = wordSet(`phone,smartphone,laptop,computer,pc,tablet,watch,sma
 e-bike,guitar,piano,violin,keyboard,tv,television,console,headphones,earbuds,printer,drone,house,apartment,
 flat,condo,boat,kayak,tent,bed,sofa,couch,desk,car,truck,van,motorcycle,scooter,e-reader,speaker,microphone,
 campervan,motorhome,caravan,narrowboat,canoe,paddleboard,telescope,sewing machine,3d printer,smoker,barbecue,hot tub,
-allotment,greenhouse,polytunnel,beehive,shed`)
+allotment,greenhouse,polytunnel,beehive,shed,wallet,purse,handbag,backpack,rucksack,suitcase,passport,keys,
+ring,necklace,glasses,sunglasses,kindle,ipad,iphone,airpods,record player,turntable,amp,ukulele,drum kit`)
 
 // occupations are job titles (singular, folded). Multi-word titles end in
 // one of these heads: "data analyst", "software engineer".

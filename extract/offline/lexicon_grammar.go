@@ -81,6 +81,21 @@ var isAfterCopula = wordSet(`my,your,his,her,our,their,a,an,not,so,really,very,j
 gonna,going,too,such,pretty,quite,definitely,absolutely,totally,probably,actually,awesome,amazing,great,
 in,on,at,from,been,got`)
 
+// hasAfterContraction are past participles that make a "'s" read "has",
+// never a possessive ("my sister's gone vegan", "Sam's moved to Leeds");
+// a participle that is also an adjective before a noun ("broken") is not
+// listed.
+var hasAfterContraction = wordSet(`gone,moved,started,left,quit,finished,taken,given,joined,bought,sold,split,passed,
+retired,switched,stopped,decided,found,landed,signed,become,begun,done,seen,met,married,adopted,lost,won,
+changed,booked,applied,enrolled,graduated,relocated,transferred,dropped,got,gotten`)
+
+// isBeforeState are words that make a "'s" read "is" before a state or an
+// ongoing change ("my girlfriend's vegan", "my brother's moving to Oslo");
+// "-ing" words that are also nouns ("wedding", "cooking") are not listed.
+var isBeforeState = wordSet(`vegan,vegetarian,pescatarian,pregnant,engaged,retired,single,allergic,sick,ill,
+unemployed,moving,getting,starting,leaving,working,living,dating,seeing,expecting,going,studying,training,
+learning,trying,staying,teaching,doing,off,back,away,now,still,also,finally,officially`)
+
 // chatForms are common apostrophe-less spellings.
 var chatForms = map[string][]string{
 	"im": {"i", "am"}, "ive": {"i", "have"}, "dont": {"do", "not"}, "didnt": {"did", "not"},

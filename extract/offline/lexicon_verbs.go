@@ -137,6 +137,12 @@ camp - - -
 fish - - -
 read read read -
 watch - - -
+binge binged binged bingeing
+head - - -
+tie tied tied tying
+freelance - - freelancing
+rewatch - - -
+finish - - -
 make made made making
 create - - creating
 build built built -
@@ -235,6 +241,14 @@ rehome - - rehoming
 recycle - - recycling
 injure - - injuring
 sprain - - -
+damage - - damaging
+bruise - - bruising
+rupture - - rupturing
+strain - - -
+hurt hurt hurt -
+dislocate - - dislocating
+twist - - -
+tear tore torn tearing
 fracture - - fracturing
 recover - - -
 diagnose - - diagnosing

@@ -18,12 +18,72 @@ func (r *budgetRules) ruleBudgetChange(c *clause) {
 		return
 	}
 	qual, j := r.budgetSlot(c, i)
+	if j >= 0 && c.at(j) == "from" {
+		j = fromTo(c.toks, j) - 1 // "cut our grocery budget from 180 to 130"
+	}
 	if j < 0 || c.at(j) != "to" {
 		return
 	}
-	if amt, _ := readAmount(c.toks, j+1); amt != "" {
+	if amt := budgetAmount(c.toks, j+1); amt != "" {
 		r.budget(c, owner, qual, amt, true)
 	}
+}
+
+// canSpend: "I can spend up to £400 on a wedding present" sets a budget
+// for the present.
+func (r *budgetRules) canSpend(c *clause) bool {
+	if c.neg || !alt("can|could", c.modal) || c.subj != c.said.speaker || c.subj == "" {
+		return false
+	}
+	amt, j := readAmount(c.toks, c.verbAt+1)
+	if amt == "" || c.at(j) != "on" {
+		return false
+	}
+	q := takeNP(c.toks, j+1)
+	if q.empty() {
+		return false
+	}
+	r.budget(c, c.subj, q.head(), amt, false)
+	return true
+}
+
+// fromTo skips "from <value> to" at i, so a change said with its old value
+// ("from 180 to 130", "from £1,200 to £1,350") reads the new one; i when
+// the words at i are not that.
+func fromTo(t []tok, i int) int {
+	if i >= len(t) || t[i].w != "from" {
+		return i
+	}
+	for k := i + 1; k < len(t) && k <= i+5; k++ {
+		switch {
+		case t[k].w == "to" && k > i+1:
+			return k + 1
+		case t[k].kind == nlp.Number || t[k].kind == nlp.Symbol || currencies[t[k].w] || amountMultipliers[t[k].w] ||
+			measureUnits[t[k].w] || amountHedges[t[k].w] && t[k].w != "to":
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// budgetAmount reads the sum a budget is set to: a sum of money, or a bare
+// number, which the word "budget" already makes money ("our grocery budget
+// is 130 now").
+func budgetAmount(t []tok, i int) string {
+	if amt, _ := readAmount(t, i); amt != "" {
+		return amt
+	}
+	for i < len(t) && amountHedges[t[i].w] {
+		i++
+	}
+	if i < len(t) && t[i].kind == nlp.Number && !isOrdinal(t[i].w) {
+		if i+1 < len(t) && amountMultipliers[t[i+1].w] {
+			return t[i].orig + " " + t[i+1].orig
+		}
+		return t[i].orig
+	}
+	return ""
 }
 
 // budgetFrame: "my budget for the trip is 2000 euros", "our trip budget is
@@ -32,6 +92,9 @@ func (r *budgetRules) budgetFrame(c *clause) bool {
 	owner, i := c.possessor(0)
 	if owner == "" && c.at(0) == "the" {
 		owner, i = c.said.speaker, 1
+	}
+	if owner == "" && len(c.toks) > 0 && c.toks[0].first {
+		owner = c.said.speaker // "budget for the new laptop is about 1200 bucks": chat drops the "my"
 	}
 	if owner == "" {
 		return false
@@ -44,14 +107,15 @@ func (r *budgetRules) budgetFrame(c *clause) bool {
 	if !ok && budgetChangeVerbs[c.at(j)] {
 		// "my trip budget went up to 4000 dollars"
 		n, ok, now = j+1, true, true
-		for alt("up|down|to|now|from", c.at(n)) {
+		for alt("up|down|to|now", c.at(n)) {
 			n++
 		}
+		n = fromTo(c.toks, n)
 	}
 	if !ok || neg {
 		return false
 	}
-	amt, _ := readAmount(c.toks, n)
+	amt := budgetAmount(c.toks, n)
 	if amt == "" {
 		return false
 	}

@@ -230,6 +230,17 @@ func (r *workRules) freelance(c *clause, i int) bool {
 	return true
 }
 
+// ruleFreelance: "I freelance as a translator now", "Been freelancing
+// since January": working for oneself, as the verb says it.
+func (r *workRules) ruleFreelance(c *clause) {
+	if c.neg || c.future || c.would || c.modal != "" || c.past && !c.perfect {
+		return
+	}
+	k := c.value("self-employed")
+	c.emit(fx{pred: "WORKS_AT", obj: k, tmpl: "{S} is self-employed (freelance{D})", rank: 2})
+	r.roleAfter(c, c.verbAt+1)
+}
+
 // apprentice: "I'm apprenticing with a carpenter", "I'm training as an
 // electrician", "I'm retraining as a plumber", "training to be a nurse":
 // the trade is the speaker's role now.

@@ -259,3 +259,47 @@ func (r *coupleRules) ruleProposed(c *clause) {
 	c.emit(fx{pred: "PARTNER_OF", obj: partner, tmpl: "{S} is engaged to {O}{D}"})
 	c.subj = partner
 }
+
+// tiedTheKnot: "Priya and I tied the knot on Saturday", "tied the knot
+// with Sam in June": the idiom of marrying.
+func (r *coupleRules) tiedTheKnot(c *clause) bool {
+	if c.neg || c.modal != "" || !c.seq(c.verbAt+1, "the", "knot") {
+		return false
+	}
+	if c.future || c.would || c.progressive {
+		return true // a plan; "tying the knot next May" names no one to marry yet
+	}
+	r.maritalStatus(c, "married", c.verbAt+3, false)
+	return true
+}
+
+// divorceScan reads a divorce said as news of the divorce itself: "my
+// divorce came through on Thursday", "Divorce was finalised last week",
+// "the divorce is final". Someone else's ("my sister's divorce") is hers.
+func (r *coupleRules) divorceScan(c *clause) {
+	t := c.toks
+	if c.said.speaker == "" || c.hedge || len(t) < 3 {
+		return
+	}
+	i := 0
+	switch {
+	case alt("my|our|the", t[0].w) && t[1].w == "divorce":
+		i = 2
+	case t[0].w == "divorce" && (t[0].first || c.opening):
+		i = 1
+	default:
+		return
+	}
+	for k := i; k < len(t) && k < i+3; k++ {
+		if alt("not|never|might|may|will|if", t[k].w) {
+			return
+		}
+		if alt("finalised|finalized|final|official|through|done|granted|settled", t[k].w) {
+			subj := c.subj
+			c.subj = c.said.speaker
+			r.status(c, "divorced", false)
+			c.subj = subj
+			return
+		}
+	}
+}

@@ -124,11 +124,32 @@ func conditionPhrase(c *clause, i int) nounPhrase {
 	if np.empty() || np.det != "" && !(np.det == "a" && conditionNouns["a "+np.lower()]) {
 		return nounPhrase{}
 	}
-	if conditionNouns[np.lower()] || conditionNouns[np.head()] || conditionNouns[lastTwo(np.lower())] {
+	if conditionNouns[np.lower()] || conditionNouns[np.head()] || conditionNouns[lastTwo(np.lower())] || medicalTerm(np.head()) {
 		return np
 	}
 	return nounPhrase{}
 }
+
+// medicalTerm reports whether a word is named as a condition by its
+// ending: an inflammation ("tendonitis", "bronchitis"), a disease process
+// ("endometriosis", "scoliosis") or a pain ("fibromyalgia"), so the list
+// of conditions need not name them all. Words that end so and are none
+// ("dose", "purpose") are too short or lack the stem.
+func medicalTerm(w string) bool {
+	if len(w) < 7 {
+		return false
+	}
+	for _, end := range []string{"itis", "osis", "algia", "emia", "aemia", "opathy", "oma"} {
+		if strings.HasSuffix(w, end) && !notMedical[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// notMedical end like a condition without being one.
+var notMedical = wordSet(`diploma,aroma,diplomacy,symbiosis,osmosis,hypnosis,nostalgia,
+telepathy,empathy,sympathy,homeopathy,naturopathy,academia,bohemia`)
 
 // hasCondition emits HAS_CONDITION for a condition named as a noun ("I
 // don't have diabetes" says what is not, and is left out).
@@ -168,3 +189,44 @@ func (r *healthRules) myConditionScan(c *clause) {
 		return
 	}
 }
+
+// injured: "I broke my ankle playing football", "sprained my wrist last
+// week", "I've torn my ACL": an injury to a part of the speaker's body is a
+// condition ("broken ankle"), dated when said. "I broke my phone" names no
+// body part and is left to the other rules.
+func (r *healthRules) injured(c *clause) bool {
+	if c.neg || c.future || c.modal != "" || c.would || !c.past && !c.perfect {
+		return false
+	}
+	i := c.verbAt + 1
+	if !alt("my|our", c.at(i)) {
+		return false
+	}
+	j := i + 1
+	for j < len(c.toks) && j < i+3 && alt("left|right|lower|upper|big|little", c.at(j)) {
+		j++
+	}
+	part := c.at(j)
+	if !bodyParts[part] && !bodyParts[nlp.Singular(part)] {
+		return false
+	}
+	p, ok := injuryParticiples[c.verb]
+	if !ok {
+		return false
+	}
+	np := nounPhrase{toks: []tok{{w: p, orig: p, kind: nlp.Word}, c.toks[j]}}
+	if k, _ := c.object(np, ontology.Condition, 2); k != "" {
+		c.emit(fx{pred: "HAS_CONDITION", obj: k, tmpl: "{S} got a {O}{D}"})
+	}
+	return true
+}
+
+// injuryParticiples name the injury each verb does ("broke" → "broken").
+var injuryParticiples = map[string]string{"break": "broken", "sprain": "sprained", "fracture": "fractured",
+	"tear": "torn", "twist": "twisted", "dislocate": "dislocated", "pull": "pulled", "injure": "injured",
+	"hurt": "hurt", "damage": "damaged", "bruise": "bruised", "strain": "strained", "rupture": "ruptured"}
+
+// bodyParts are the parts of a body an injury is said of. Grows by a word.
+var bodyParts = wordSet(`ankle,knee,wrist,arm,leg,hip,back,neck,shoulder,elbow,foot,feet,toe,finger,thumb,hand,rib,
+collarbone,hamstring,calf,achilles,acl,meniscus,ligament,tendon,nose,jaw,tooth,teeth,spine,pelvis,shin,heel,
+groin,quad,disc,rotator,cuff,muscle`)

@@ -139,6 +139,19 @@ func (r *hobbyRules) givenUp(c *clause, np nounPhrase, phrase string) bool {
 	return true
 }
 
+// quitTaking: "I quit caffeine in March", "quit dairy last month": a food
+// or drink given up (a job or a course quit is ruleLeave's and leftStudy's).
+func (r *hobbyRules) quitTaking(c *clause) bool {
+	if c.neg || c.future || c.modal != "" || c.would || !c.past && !c.perfect {
+		return false
+	}
+	np := takeNP(c.toks, c.verbAt+1)
+	if typ, _ := classify(np); typ != ontology.Food && typ != ontology.Activity {
+		return false
+	}
+	return r.givenUp(c, np, "quit")
+}
+
 // cutOut: "I've cut out espresso completely", "I cut out sugar in
 // January": a food, drink or habit given up.
 func (r *hobbyRules) cutOut(c *clause) bool {

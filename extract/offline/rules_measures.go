@@ -30,6 +30,10 @@ func (r *measureRules) measureFrame(c *clause) bool {
 	// "my X is N", "my X went up to N", "my X takes N minutes"; "this
 	// week's long run was 21 km" is the speaker's too.
 	owner, i := c.possessor(0)
+	if owner == "" && c.said.speaker != "" && len(t) > 1 && t[0].first && measureNames[t[0].w] != "" &&
+		(alt("is|'s|went|has|was", t[1].w) || measureChanges[t[1].w]) {
+		owner = c.said.speaker // "Rent's just gone up to £1,350": chat drops the "my"
+	}
 	if owner == "" && c.said.speaker != "" && alt("this|last|today|yesterday|tonight", c.at(0)) {
 		j := 0
 		if c.at(0) == "this" || c.at(0) == "last" {
@@ -53,7 +57,7 @@ func (r *measureRules) measureFrame(c *clause) bool {
 			return false
 		}
 		k := j + 1
-		if alt("has|have", t[j].w) {
+		if alt("has|have", t[j].w) || t[j].w == "'s" && (measureChanges[c.at(k)] || alt("been|just", c.at(k))) {
 			if !measureChanges[c.at(k)] && c.at(k) != "been" {
 				return false
 			}
@@ -61,6 +65,11 @@ func (r *measureRules) measureFrame(c *clause) bool {
 		}
 		if alt("takes|took", t[j].w) && c.at(k) == "me" {
 			k++
+		}
+		if alt("is|'s", t[j].w) {
+			for alt("just|been|now", c.at(k)) || measureChanges[c.at(k)] {
+				k++ // "Rent's just gone up to ...": the contraction read as "is"
+			}
 		}
 		if text, ok := c.measureValue(k); ok {
 			r.emitMeasure(c, owner, name, text)
@@ -141,6 +150,22 @@ func (r *measureRules) measureFrame(c *clause) bool {
 		for i < len(t) && measureFillers[t[i].w] && t[i].w != "a" && t[i].w != "the" {
 			i++ // "I'm down to 84 kilos", "I'm up to nearly 90 kg"
 		}
+		i = fromTo(t, i) // "I'm down from 94 to 81 kg"
+		if c.at(i) == "on" {
+			// "I'm on 52k now", "I'm on £38,000": a sum one is on is a pay
+			amt, _ := readAmount(t, i+1)
+			switch {
+			case amt != "" || i+1 >= len(t) || t[i+1].kind != nlp.Number:
+			case strings.HasSuffix(t[i+1].w, "k"):
+				amt = t[i+1].orig // "52k"
+			case i+2 < len(t) && alt("k|grand", t[i+2].w):
+				amt = t[i+1].orig + " " + t[i+2].orig
+			}
+			if amt != "" {
+				r.emitMeasure(c, speaker, "salary", amt)
+				return true
+			}
+		}
 	}
 	if c.at(0) == "i" && (c.at(1) == "'m" || c.at(1) == "am") && i < len(t) && t[i].kind == nlp.Number {
 		// "I'm 72 kg now", "I'm 1.65 m and 60 kg": the unit names the measure
@@ -199,7 +224,7 @@ func measureName(toks []tok) string {
 				continue
 			}
 		}
-		if _, kin := relations[t.w]; t.kind != nlp.Word || t.cap || kin {
+		if _, kin := relations[t.w]; t.kind != nlp.Word || t.cap && !t.first || kin {
 			return "" // a person's name or role: "my daughter Mia is 5" is an age
 		}
 		ws = append(ws, t.w)
@@ -231,6 +256,12 @@ func (c *clause) measureValue(i int) (string, bool) {
 	t := c.toks
 	for i < len(t) && measureFillers[t[i].w] {
 		i++
+	}
+	if j := fromTo(t, i); j > i {
+		i = j // "went up from 1,200 to 1,350 a month"
+		for i < len(t) && measureFillers[t[i].w] {
+			i++
+		}
 	}
 	start := i
 	if i < len(t) && (t[i].w == "£" || t[i].w == "$" || t[i].w == "€") {

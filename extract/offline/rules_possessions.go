@@ -114,10 +114,32 @@ func (r *possessionRules) ruleGiveAway(c *clause) bool {
 		i++
 	}
 	np := takeNP(c.toks, i)
-	if c.at(i-1) != "away" && c.at(np.next) != "away" || !usableObject(np) || !isProduct(np) && !np.hasName {
+	if !usableObject(np) || !isProduct(np) && !np.hasName {
 		return false
 	}
-	r.parted(c, np, "gave away")
+	switch {
+	case c.at(i-1) == "away" || c.at(np.next) == "away":
+		r.parted(c, np, "gave away")
+	case alt("my|our", np.det) && c.at(np.next) == "to" && isProduct(np):
+		r.parted(c, np, "gave away") // "I gave my old car to my brother"
+	default:
+		return false
+	}
+	return true
+}
+
+// lostThing: "I lost my phone on the bus", "we've lost the car keys": a
+// thing of the speaker's no longer had. A person or a pet lost is
+// kin.ruleEnding's; "lost my temper" names no product.
+func (r *possessionRules) lostThing(c *clause) bool {
+	if c.neg || c.future || c.modal != "" || c.would || !c.past && !c.perfect || c.subj != c.said.speaker {
+		return false
+	}
+	np := takeNP(c.toks, c.verbAt+1)
+	if !alt("my|our", np.det) || !usableObject(np) || !isProduct(np) {
+		return false
+	}
+	r.parted(c, np, "lost")
 	return true
 }
 

@@ -35,6 +35,9 @@ func (r *switchRules) ruleSwitch(c *clause) {
 			from = takeNP(t, to.next+1)
 		}
 	case alt("replace|trade|swap|exchange|ditch|dump|drop", c.verb):
+		if c.verb == "trade" && c.at(i) == "in" {
+			i++ // "traded in the Corolla for a Niro"
+		}
 		from = takeNP(t, i)
 		j := from.next
 		if c.at(j) == "in" && c.at(j+1) == "for" {

@@ -368,3 +368,27 @@ func (r *tasteRules) howILikeFrame(c *clause) bool {
 		tmpl: "{S} prefers {O}", noDate: true, rank: 1})
 	return true
 }
+
+// keepReachingFor: "I keep reaching for Rui Kanemoto", "I keep going back
+// to that ramen place", "these days it's oat milk I keep coming back to":
+// a habit of choosing one thing over and over says the speaker likes it.
+func (r *tasteRules) keepReachingFor(c *clause) bool {
+	if c.subj != c.said.speaker || c.neg || c.future || c.would || c.modal != "" || c.past && !c.perfect {
+		return false
+	}
+	i := c.verbAt + 1
+	switch {
+	case c.seq(i, "reaching", "for"), c.seq(i, "returning", "to"):
+		i += 2
+	case c.seq(i, "going", "back", "to"), c.seq(i, "coming", "back", "to"):
+		i += 3
+	default:
+		return false
+	}
+	np := takeNP(c.toks, i)
+	if !usableObject(np) || abstractObjects[np.head()] || alt("my|our|his|her|their|your", np.det) {
+		return false // "I keep reaching for my phone" is a habit, not a taste
+	}
+	r.likeObjects(c, i, "LIKES", false, 0.8, "keeps "+words(c.toks[c.verbAt+1:i]))
+	return true
+}

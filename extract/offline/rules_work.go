@@ -101,6 +101,16 @@ func (r *workRules) ruleLeave(c *clause) {
 		return
 	}
 	np := takeNP(t, i)
+	if c.verb == "retire" && (c.past || c.perfect) {
+		// "I retired last month", "retired from the council after 30
+		// years": the employer slot becomes retirement, which closes the
+		// old employer as self-employment does.
+		c.emit(fx{pred: "WORKS_AT", obj: c.value("retired"), tmpl: "{S} is retired{since D}", rank: 2})
+		if np.hasName && (isOrgLike(np) || knownOrgs[np.key()]) || np.det == "the" && isOrgLike(np) {
+			r.employer(c, np, true, how)
+		}
+		return
+	}
 	if !usableObject(np) {
 		return
 	}

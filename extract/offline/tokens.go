@@ -74,6 +74,12 @@ func expand(t nlp.Token, next string) []string {
 			}
 			return []string{base, "is"}
 		}
+		if hasAfterContraction[next] {
+			return []string{base, "has"} // "my sister's gone vegan"
+		}
+		if isBeforeState[next] {
+			return []string{base, "is"} // "my girlfriend's vegan", "Sam's moving to Leeds"
+		}
 		return []string{base, "'s"}
 	case strings.HasSuffix(w, "s'"):
 		return []string{strings.TrimSuffix(w, "'"), "'s"}
@@ -210,6 +216,13 @@ func clauses(toks []tok) [][]tok {
 			}
 			continue // quotes and other punctuation carry no clause structure
 		}
+		if alt("i|we", t.w) && len(cur) > 1 && len(cur) <= 7 && reportEnds(cur) && !alt("i|we|you", cur[0].w) &&
+			i+1 < len(toks) && (auxiliaries[toks[i+1].w] || isVerbForm(toks[i+1].w)) {
+			// "The doctor says I've got high blood pressure", "turns
+			// out I'm coeliac": someone else's report of the speaker
+			// is the speaker's news, as with "that" (below).
+			flush()
+		}
 		if t.w == "that" && len(cur) > 1 && reportsThat(cur) && startsClause(toks, i+1) {
 			// "I found out in spring that I'm coeliac": the news is a
 			// clause of its own, read as the speaker's statement.
@@ -220,6 +233,12 @@ func clauses(toks []tok) [][]tok {
 		// we went camping"), not before a time ("after work").
 		if clauseBreakers[t.w] && len(cur) > 0 && !(t.w == "since" && i+1 < len(toks) && toks[i+1].w == dateTok) &&
 			!((t.w == "before" || t.w == "after" || t.w == "until") && !startsClause(toks, i+1)) {
+			flush()
+		}
+		if subordinateEnds(cur, toks, i) {
+			// "Since the twins arrived I can't do horror anymore": a
+			// subordinate clause said first ends where the main clause's
+			// subject comes, comma or not, as it would at a comma.
 			flush()
 		}
 		if (t.w == "and" || t.w == "or" || t.w == "&" || t.w == "then") && len(cur) > 0 && startsClause(toks, i+1) &&
@@ -268,6 +287,32 @@ func clauses(toks []tok) [][]tok {
 		out = append(out, pending)
 	}
 	return out
+}
+
+// fronting are the conjunctions that open a subordinate clause said before
+// its main clause ("Since we moved ...", "When the kids are asleep ...").
+var fronting = wordSet(`since,when,after,before,once,because,while,although,though,whenever,until`)
+
+// subordinateEnds reports whether toks[i] opens the main clause after a
+// fronted subordinate clause written without a comma: cur opens with a
+// subordinating conjunction, already holds its own subject and verb, and
+// toks[i] is "I" or "we" followed by an auxiliary or a verb. A subject
+// right after the conjunction is the subordinate clause's own ("When I
+// moved ..."), and a conditional ("if") stays whole: it asserts nothing.
+func subordinateEnds(cur, toks []tok, i int) bool {
+	if len(cur) < 3 || !fronting[cur[0].w] || !alt("i|we", toks[i].w) || i+1 >= len(toks) {
+		return false
+	}
+	body := cur[1:]
+	if !hasVerb(body) && !pastAfterSubject(append([]tok{{w: "it", kind: nlp.Word}}, body...)) {
+		return false
+	}
+	next := toks[i+1]
+	if auxiliaries[next.w] || clauseAdverbs[next.w] {
+		return true
+	}
+	_, f, ok := verbOf(next.w)
+	return ok && f != formIng && f != formPart
 }
 
 // ownSubject reports whether a clause opens with its own subject pronoun,
@@ -384,6 +429,20 @@ func reportsThat(toks []tok) bool {
 	}
 	return false
 }
+
+// statedNews are the verbs after which another speaker's report of the
+// speaker follows without "that" ("the doctor says I'm anaemic").
+var statedNews = wordSet(`says,said,confirmed,confirms,told,tells`)
+
+// reportEnds reports whether a piece ends with a report verb ("the doctor
+// says", "she told me").
+func reportEnds(cur []tok) bool {
+	n := len(cur)
+	return statedNews[cur[n-1].w] || n > 2 && cur[n-1].w == "me" && alt("told|tells", cur[n-2].w)
+}
+
+// isVerbForm reports whether w is a form of a known verb.
+func isVerbForm(w string) bool { _, _, ok := verbOf(w); return ok }
 
 // reportVerbs announce a clause that states the news ("found out that").
 var reportVerbs = wordSet(`found,realised,realized,learned,learnt,discovered,noticed,told,said,turns,turned,heard,

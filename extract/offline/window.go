@@ -222,12 +222,28 @@ func statedClauses(toks []tok) [][]tok {
 				self = self || speakerWords[t.w]
 			}
 		}
-		if n >= 3 && self {
+		if n >= 3 && (self || subjectLeftOut(toks[:i])) {
 			return clauses(toks[:i])
 		}
 		return nil
 	}
 	return nil
+}
+
+// subjectLeftOut reports whether a statement opens the way chat leaves its
+// subject out: a past tense ("Cancelled Spotify, ..."), "just", "been" or
+// "back" ("Just back from Krakow, ..."), or a negation ("Can't stand
+// coriander, ..."). clause.subject gives such a clause to the speaker.
+func subjectLeftOut(toks []tok) bool {
+	if len(toks) < 2 || toks[0].kind != nlp.Word {
+		return false
+	}
+	w := toks[0].w
+	if alt("just|been|finally|officially|back", w) || negatedOpening(toks) {
+		return true
+	}
+	_, f, ok := verbOf(w)
+	return ok && f == formPast && !firstNames[w]
 }
 
 // speakerWords are the words of a speaker saying something of their own.
@@ -251,4 +267,57 @@ func guessWho(toks []tok) []tok {
 		out[1].w, out[1].orig = firstPerson, firstPerson // "who's engaged" → "I am engaged"
 	}
 	return out
+}
+
+// itCleft reads an it-cleft as its plain clause: "it's Rui Kanemoto I keep
+// reaching for" as "I keep reaching for Rui Kanemoto", "it's oat milk that
+// I drink now" as "I drink oat milk now". The focused phrase (at most five
+// words, no verb) goes after the verb phrase, before a closing time adverb.
+// "It's raining", "it's a shame I missed it" (an evaluation, whose
+// phrase opens with an article before an adjective or a judgement noun)
+// and "it's me who ..." (a pronoun) stay as they are.
+// cleftJudgements open an evaluation that looks like a cleft: "it's a
+// shame I missed it", "it's a good thing we left early".
+var cleftJudgements = wordSet(`shame,pity,wonder,miracle,good,bad,great,nice,funny,weird,strange,odd,surprise,relief,
+joke,mystery,blessing,bonus,lucky,crazy,first,real,big,long`)
+
+func itCleft(toks []tok) []tok {
+	if len(toks) < 5 || toks[0].w != "it" || !alt("is|was", toks[1].w) {
+		return toks
+	}
+	k := 2
+	for k < len(toks) && k <= 7 && !alt("i|we", toks[k].w) {
+		w := toks[k].w
+		if toks[k].kind != nlp.Word || auxiliaries[w] || subjectPronouns[w] || alt("me|him|her|them|us|not|never|just|so|too|really", w) {
+			return toks
+		}
+		if _, _, ok := verbOf(w); ok {
+			return toks
+		}
+		k++
+	}
+	if k >= len(toks)-1 || !alt("i|we", toks[k].w) {
+		return toks
+	}
+	focus := toks[2:k]
+	if n := len(focus); n > 0 && alt("that|who|which", focus[n-1].w) {
+		focus = focus[:n-1]
+	}
+	if len(focus) == 0 || len(focus) > 1 && alt("a|an|the|such", focus[0].w) && cleftJudgements[focus[1].w] ||
+		alt("why|how|what|where|when|because|like|no|so|as|about|true|clear|obvious|likely|possible|time|hard|easy", focus[0].w) {
+		return toks // "It's why I enjoy playing", "it's time we moved"
+	}
+	rest := toks[k:]
+	next := rest[1].w
+	if _, f, ok := verbOf(next); !auxiliaries[next] && !clauseAdverbs[next] && !(ok && f != formIng && f != formPart) {
+		return toks
+	}
+	end := len(rest)
+	for end > 2 && (alt("now|anymore|nowadays|lately|mostly|most|these|days|again", rest[end-1].w) || rest[end-1].kind == nlp.Punct) {
+		end--
+	}
+	out := make([]tok, 0, len(toks))
+	out = append(out, rest[:end]...)
+	out = append(out, focus...)
+	return append(out, rest[end:]...)
 }
