@@ -32,11 +32,15 @@ func TestCrashDuringExtractionIsRecovered(t *testing.T) {
 	bin := buildGraphmem(t)
 	key := "key-" + sc.token + "-0123456789abcdef"
 	env := serveEnv(map[string]string{
-		"GRAPHMEM_NEO4J_URI":          graphtest.URI(t),
-		"GRAPHMEM_LISTEN_ADDR":        freeLoopbackAddr(t),
-		"GRAPHMEM_LLM_BASE_URL":       fake.URL + "/v1",
-		"GRAPHMEM_LLM_MODEL":          "test-model",
-		"GRAPHMEM_JOB_LEASE":          "3s",
+		"GRAPHMEM_NEO4J_URI":    graphtest.URI(t),
+		"GRAPHMEM_LISTEN_ADDR":  freeLoopbackAddr(t),
+		"GRAPHMEM_LLM_BASE_URL": fake.URL + "/v1",
+		"GRAPHMEM_LLM_MODEL":    "test-model",
+		// Short, so the second process claims the job soon after the
+		// crash; not shorter, since under a loaded CI machine a 3 s lease
+		// (renewed each second) expired mid-call twice and a second worker
+		// re-ran the close job (run57, run65: "2 summary calls").
+		"GRAPHMEM_JOB_LEASE":          "6s",
 		"GRAPHMEM_API_KEYS":           sc.id("tenant") + ":" + key,
 		"GRAPHMEM_WORKERS":            "2",
 		"GRAPHMEM_WORKER_TENANTS":     sc.id("tenant"),
