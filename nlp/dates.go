@@ -182,7 +182,7 @@ func (s *dateScanner) match(i int) (DateSpan, int, bool) {
 	for _, m := range []func(int) (DateSpan, int, bool){
 		s.matchAnchored, s.matchDayWords, s.matchAgo, s.matchInFuture, s.matchLastNext,
 		s.matchDayMonth, s.matchMonthDay, s.matchMonthYear, s.matchISO, s.matchSeasonYear,
-		s.matchBareMonth, s.matchBareYear,
+		s.matchBareMonth, s.matchBareYear, s.matchDayOfMonth,
 	} {
 		if sp, next, ok := m(i); ok {
 			if sp.Label == "" {
@@ -538,6 +538,52 @@ func (s *dateScanner) matchDayMonth(i int) (DateSpan, int, bool) {
 	return s.finishDay(start, j+1, d, m)
 }
 
+// matchDayOfMonth: "on the 19th", "by the 3rd", "until the 21st": a day
+// of the month said alone, with an ordinal suffix, after a preposition of
+// time (a bare "the 3rd" is too often a rank). The month is the nearest
+// one whose day it is in the sentence's tense: this month's day, or next
+// month's when it has passed (last month's in the past tense).
+func (s *dateScanner) matchDayOfMonth(i int) (DateSpan, int, bool) {
+	if i == 0 || !dayOfMonthPreps[s.low[i-1]] || s.low[i] != "the" || i+1 >= len(s.toks) || s.toks[i+1].Kind != Number {
+		return DateSpan{}, 0, false
+	}
+	w := s.low[i+1]
+	if len(w) < 3 || !strings.HasSuffix(w, "st") && !strings.HasSuffix(w, "nd") && !strings.HasSuffix(w, "rd") && !strings.HasSuffix(w, "th") {
+		return DateSpan{}, 0, false
+	}
+	d, ok := dayNumber(w)
+	if !ok || d < 1 || d > 31 {
+		return DateSpan{}, 0, false
+	}
+	if _, isMonth := monthNames[s.tok(i+2)]; isMonth || s.tok(i+2) == "of" {
+		return DateSpan{}, 0, false // "the 8th of May" is matchDayMonth's
+	}
+	if i+2 < len(s.toks) && s.toks[i+2].Kind == Word && !afterDayOfMonth[s.low[i+2]] {
+		return DateSpan{}, 0, false // "on the 3rd floor", "on the 2nd try": a rank
+	}
+	y, m := s.day.Year(), s.day.Month()
+	switch t := s.tenseAt(i); {
+	case t < 0 && d > s.day.Day():
+		m--
+	case t >= 0 && d < s.day.Day():
+		m++
+	}
+	day := time.Date(y, m, 1, 0, 0, 0, 0, s.ref.Location())
+	if d > daysIn(day.Month(), day.Year()) {
+		return DateSpan{}, 0, false
+	}
+	day = day.AddDate(0, 0, d-1)
+	return s.daySpan(i, i+2, day, true), i + 2, true
+}
+
+// afterDayOfMonth are the words that may follow "the 19th" as a day.
+var afterDayOfMonth = map[string]bool{"at": true, "and": true, "or": true, "in": true, "for": true, "to": true,
+	"when": true, "so": true, "because": true, "but": true, "then": true, "instead": true, "now": true, "too": true}
+
+// dayOfMonthPreps may stand before "the 19th" as a day of the month.
+var dayOfMonthPreps = map[string]bool{"on": true, "by": true, "until": true, "till": true, "til": true, "from": true,
+	"before": true, "after": true, "since": true}
+
 // matchMonthDay: "May 8, 2023", "May 8th".
 func (s *dateScanner) matchMonthDay(i int) (DateSpan, int, bool) {
 	m, ok := monthNames[s.low[i]]
@@ -638,6 +684,14 @@ func (s *dateScanner) tenseAt(i int) int {
 		switch {
 		case futureCues[w] || strings.HasSuffix(w, "'ll"):
 			future++
+		case plannedMoves[w] && k > lo && (progressiveBe[s.low[k-1]] || strings.HasSuffix(s.low[k-1], "'re") ||
+			strings.HasSuffix(s.low[k-1], "'m") || strings.HasSuffix(s.low[k-1], "’re") || strings.HasSuffix(s.low[k-1], "’m")):
+			// "We're moving to Canada in March": the progressive of a move
+			// or a trip is a plan
+			future++
+		case w == "got" && k > lo && (s.low[k-1] == "have" || s.low[k-1] == "has" || strings.HasSuffix(s.low[k-1], "'ve") ||
+			strings.HasSuffix(s.low[k-1], "’ve")):
+			// "I've got my driving test on the 19th" has it now
 		case pastCues[w] || (len(w) > 4 && strings.HasSuffix(w, "ed") && s.toks[k].Kind == Word && k > lo):
 			past++
 		}

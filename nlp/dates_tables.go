@@ -99,6 +99,15 @@ var notAfterYear = map[string]bool{
 }
 
 // futureCues and pastCues decide the year of a date given without one.
+// plannedMoves are the verbs whose progressive says a plan ("we're moving
+// in March", "I'm flying to Lima on the 3rd").
+var plannedMoves = map[string]bool{"moving": true, "relocating": true, "flying": true, "leaving": true,
+	"travelling": true, "traveling": true, "heading": true, "visiting": true, "starting": true, "getting": true,
+	"having": true, "taking": true, "doing": true, "running": true, "joining": true, "emigrating": true}
+
+// progressiveBe are the forms of "be" before a progressive.
+var progressiveBe = map[string]bool{"am": true, "is": true, "are": true}
+
 var futureCues = map[string]bool{
 	"will": true, "'ll": true, "gonna": true, "going": true, "plan": true, "planning": true,
 	"plans": true, "next": true, "upcoming": true, "coming": true, "hope": true, "hoping": true,

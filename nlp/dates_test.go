@@ -39,6 +39,11 @@ func TestFindDates(t *testing.T) {
 		{"two weekends ago", "camping two weekends ago", day(2023, 7, 17), "two weekends ago", day(2023, 7, 8), day(2023, 7, 10), GranularityWeekend, true, false, "two weekends before 17 July 2023"},
 		{"three months ago", "three months ago", refMon, "three months ago", day(2023, 2, 1), day(2023, 3, 1), GranularityMonth, true, false, "February 2023"},
 		{"ten years ago", "ten years ago", refMon, "ten years ago", day(2013, 1, 1), day(2014, 1, 1), GranularityYear, true, false, "2013"},
+		{"day of the month ahead", "My exam is on the 19th.", refMon, "the 19th", day(2023, 5, 19), day(2023, 5, 20), GranularityDay, true, false, "19 May 2023"},
+		{"day of the month passed is next month's", "The party is on the 3rd.", refMon, "the 3rd", day(2023, 6, 3), day(2023, 6, 4), GranularityDay, true, false, "3 June 2023"},
+		{"day of the month in the past tense", "We moved in on the 20th.", refMon, "the 20th", day(2023, 4, 20), day(2023, 4, 21), GranularityDay, true, false, "20 April 2023"},
+		{"a move in the progressive is a plan", "We're moving to Canada in March.", day(2023, 9, 14), "March", day(2024, 3, 1), day(2024, 4, 1), GranularityMonth, true, false, "March 2024"},
+		{"have got is the present", "I've got my scan on the 2nd.", refMon, "the 2nd", day(2023, 6, 2), day(2023, 6, 3), GranularityDay, true, false, "2 June 2023"},
 		{"last week", "my school event last week", day(2023, 6, 9), "last week", day(2023, 5, 29), day(2023, 6, 5), GranularityWeek, true, false, "the week before 9 June 2023"},
 		{"this week", "Guess what I did this week?", day(2023, 8, 23), "this week", day(2023, 8, 21), day(2023, 8, 28), GranularityWeek, true, false, "the week of 23 August 2023"},
 		{"next week", "next week is busy", refMon, "next week", day(2023, 5, 15), day(2023, 5, 22), GranularityWeek, true, false, "the week after 8 May 2023"},
@@ -145,6 +150,8 @@ func TestFindDatesIgnoresNonDates(t *testing.T) {
 		"I spent 3 days there and 2 weeks in Rome",
 		"Sunday roasts are the best",
 		"I'll be there in a minute",
+		"Our flat is on the 3rd floor.",
+		"She came 2nd in the race.",
 		"",
 	} {
 		if spans := FindDates(text, refMon); len(spans) != 0 {
