@@ -406,6 +406,9 @@ func leftOutSubject(t []tok, dated bool) bool {
 	if w == "had" && t[k+1].w == "to" {
 		return true
 	}
+	if alt("can|could", w) && t[k+1].w == "spend" {
+		return true // "can spend up to £400 on a present": a question would name its subject ("can you ...")
+	}
 	_, f, ok := verbOf(w)
 	if !ok {
 		return false

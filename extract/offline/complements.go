@@ -171,6 +171,13 @@ func (r *recognizers) be(c *clause) {
 		r.health.onDiet(c, takeNP(t, i+1), neg, past)
 		return
 	}
+	// "I'm 34 weeks pregnant", "I'm six months sober": the span says how
+	// long, the adjective what.
+	if i+2 < len(t) && (t[i].kind == nlp.Number || numberWords[t[i].w]) && alt("weeks|months|days|years", c.at(i+1)) &&
+		conditions[c.at(i+2)] != "" {
+		r.health.condition(c, c.at(i+2), neg || past)
+		return
+	}
 	// Ages: "I am 30", "I'm 30 years old".
 	if r.identity.ageAt(c, i) {
 		return
@@ -211,12 +218,22 @@ func (r *recognizers) be(c *clause) {
 		return
 	case identityWords[w] && (j == i || j+1 >= len(t) || t[j+1].kind != nlp.Word):
 		r.identity.identityWord(c, w, neg || past)
+		if !neg && !past && alt("self-employed|retired|unemployed", w) {
+			r.work.employmentStatus(c, w) // the employer slot's value now
+		}
 		return
 	}
 	// Roles and identities introduced by an article: "a nurse", "a data
 	// analyst at Acme", "the CEO of Initech", "a transgender woman".
 	if alt("a|an|the", c.at(i)) || (c.at(i) == "self-employed" || c.at(i) == "retired" || c.at(i) == "unemployed") {
 		r.identity.roleOrIdentity(c, i, neg, past)
+		if !neg && !past && alt("self-employed|retired|unemployed", c.at(i)) {
+			r.work.employmentStatus(c, c.at(i)) // the employer slot's value now
+		}
+		return
+	}
+	if w == "between" && alt("jobs|roles|contracts", c.at(i+1)) && !neg && !past {
+		r.work.employmentStatus(c, "unemployed") // "I'm between jobs right now"
 		return
 	}
 	// A title without an article, which an employer after it shows to be
@@ -324,6 +341,11 @@ func (r *recognizers) get(c *clause) {
 			r.tastes.likeObjects(c, i+1, "LIKES", false, 0.7, "got into")
 		}
 		return
+	case "made":
+		if c.at(i+1) == "redundant" {
+			r.work.dismissed(c, i+2) // "got made redundant"
+			return
+		}
 	case "laid", "fired", "let":
 		r.work.dismissed(c, i)
 		return

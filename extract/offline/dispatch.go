@@ -107,7 +107,7 @@ func newRecognizers() *recognizers {
 		"keep": r.either(r.possessions.ruleKeep, r.tastes.keepReachingFor, r.keptAnimals),
 		// kin
 		"adopt": r.kin.ruleAdopt, "rescue": r.kin.ruleAdopt,
-		"pass": r.either(r.kin.ruleEnding, r.study.examPassed), "die": r.kin.ruleEnding, "lose": r.either(r.kin.ruleEnding, r.tastes.lostInterest, r.possessions.lostThing), "bury": r.kin.ruleEnding,
+		"pass": r.either(r.kin.ruleEnding, r.study.examPassed), "die": r.kin.ruleEnding, "rehome": r.kin.ruleEnding, "rehouse": r.kin.ruleEnding, "lose": r.either(r.kin.ruleEnding, r.tastes.lostInterest, r.possessions.lostThing), "bury": r.kin.ruleEnding,
 		"put": r.either(r.kin.ruleEnding, r.work.gaveNotice), "say": r.either(r.kin.ruleEnding, r.tastes.neverSayNo), "care": r.either(nil, r.tastes.caresFor, r.kin.caresForRelative),
 		"celebrate": r.kin.ruleCelebrate,
 		// couples
@@ -132,7 +132,7 @@ func newRecognizers() *recognizers {
 		"surf": r.hobbies.ruleActivity, "ski": r.hobbies.ruleActivity, "climb": r.hobbies.ruleActivity,
 		"meditate": r.hobbies.ruleActivity, "jog": r.hobbies.ruleActivity, "cycle": r.hobbies.ruleActivity,
 		"bike": r.hobbies.ruleActivity, "camp": r.hobbies.ruleActivity, "fish": r.hobbies.ruleActivity,
-		"read": r.either(r.hobbies.ruleActivity, r.tastes.habitTaste), "listen": r.either(nil, r.tastes.habitTaste), "make": r.hobbies.ruleActivity, "create": r.hobbies.ruleActivity,
+		"read": r.either(r.hobbies.ruleActivity, r.tastes.habitTaste), "reread": r.hobbies.ruleActivity, "listen": r.either(nil, r.tastes.habitTaste), "make": r.either(r.hobbies.ruleActivity, r.work.madeRedundant), "create": r.hobbies.ruleActivity,
 		"build": r.hobbies.ruleActivity, "compose": r.hobbies.ruleActivity, "collect": r.hobbies.ruleCollect,
 		"brew": r.hobbies.ruleActivity, "sew": r.hobbies.ruleActivity, "crochet": r.hobbies.ruleActivity,
 		"spend": r.either(r.hobbies.ruleSpend, r.budgets.canSpend, r.outings.spentIn), "teach": r.work.ruleTeach, "help": r.work.ruleHelpOut, "promote": r.work.rulePromoted,

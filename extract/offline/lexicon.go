@@ -297,7 +297,9 @@ retreat,camp,ceremony,service,mass,funeral,reunion,meetup,meet-up,hackathon,tour
 recital,performance,play,talk,lecture,course,interview,date,dinner,lunch,brunch,breakfast,picnic,trip,
 vacation,holiday,tour,cruise,night,shift,book club,therapy,support group,council,protest,rally,march,
 convention,summit,premiere,screening,auction,sale,open house,potluck,barbecue,bbq,shower,celebration,
-mot,check-up,checkup,inspection,scan,flight,ferry,sailing,surgery,operation,exam,test,hearing,viewing,consultation`)
+mot,check-up,checkup,inspection,scan,flight,ferry,sailing,surgery,operation,exam,test,hearing,viewing,consultation,
+mri,x-ray,xray,ultrasound,smear,jab,vaccination,booster,physio,haircut,filling,procedure,biopsy,colonoscopy,
+induction,graduation,christening,baptism,hen do,stag do,appraisal,assessment,audition,orientation,induction`)
 
 // placeNouns head common-noun places one visits ("went to the museum").
 var placeNouns = wordSet(`museum,park,beach,zoo,aquarium,gym,library,church,temple,mosque,synagogue,lake,

@@ -31,7 +31,8 @@ var permanence = [][]string{{"for", "good"}, {"permanently"}, {"to", "stay"}, {"
 // ("we had to put our cat down", "I had to sell the car", "we had to move
 // to Leeds"); other obligations ("I had to learn a new language and handle
 // many details") are left to their own clause.
-var obligedEvents = wordSet(`put,say,sell,move,relocate,give,leave,quit,drop,rehome,rehouse,cancel,reschedule`)
+var obligedEvents = wordSet(`put,say,sell,move,relocate,give,leave,quit,drop,rehome,rehouse,cancel,reschedule,cut,raise,
+lower,switch,stop,retire,change`)
 
 // secondHomes mark a home that is not where the speaker lives ("our
 // holiday cottage", "a summer place").

@@ -136,6 +136,7 @@ bike - - biking
 camp - - -
 fish - - -
 read read read -
+reread reread reread rereading
 watch - - -
 binge binged binged bingeing
 head - - -

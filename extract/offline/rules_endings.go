@@ -29,6 +29,8 @@ func (r *kinRules) petEnding(c *clause) bool {
 		pet = c.petAt(i)
 	case c.verb == "say" && c.seq(i, "goodbye", "to"):
 		pet = c.petAt(i + 2)
+	case c.verb == "rehome" || c.verb == "rehouse":
+		pet = c.petAt(i)
 	}
 	if pet == "" {
 		return false
@@ -37,7 +39,11 @@ func (r *kinRules) petEnding(c *clause) bool {
 	if owner == "" {
 		return false
 	}
-	c.emit(fx{subj: owner, pred: "HAS_PET", obj: pet, qual: qual, ended: true, tmpl: "{S} no longer has {O} (died{D})", rank: 3})
+	how := "died"
+	if c.verb == "rehome" || c.verb == "rehouse" {
+		how = "rehomed"
+	}
+	c.emit(fx{subj: owner, pred: "HAS_PET", obj: pet, qual: qual, ended: true, tmpl: "{S} no longer has {O} (" + how + "{D})", rank: 3})
 	return true
 }
 

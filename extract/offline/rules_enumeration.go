@@ -64,6 +64,9 @@ func (c *clause) emitConjuncts(f fx) {
 	c.list.expanding = true
 	defer func() { c.list.expanding = false }()
 	for _, np := range items {
+		if l.typ == ontology.Place && !np.hasName && !isPlaceLike(np) {
+			continue // "just back from Lisbon and knackered": no second place
+		}
 		key, art := c.object(np, l.typ, l.rank)
 		if key == "" || key == f.obj {
 			continue

@@ -230,3 +230,31 @@ var injuryParticiples = map[string]string{"break": "broken", "sprain": "sprained
 var bodyParts = wordSet(`ankle,knee,wrist,arm,leg,hip,back,neck,shoulder,elbow,foot,feet,toe,finger,thumb,hand,rib,
 collarbone,hamstring,calf,achilles,acl,meniscus,ligament,tendon,nose,jaw,tooth,teeth,spine,pelvis,shin,heel,
 groin,quad,disc,rotator,cuff,muscle`)
+
+// asDiet reads a diet or a condition named as the speaker's before the
+// clause it qualifies: "As a vegan, what protein should I eat?", "As a
+// coeliac, I can't eat regular pasta". "As a vegan, my sister ..." is
+// hers; "As a kid, I ..." names neither.
+func (r *healthRules) asDiet(u *utterance, t []tok) {
+	if u.speaker == "" || len(t) < 5 || t[0].w != "as" || !alt("a|an", t[1].w) || t[3].w != "," {
+		return
+	}
+	w := t[2].w
+	if !diets[w] && conditions[w] == "" {
+		return
+	}
+	rest := t[4:]
+	if !slices.ContainsFunc(rest[:min(len(rest), 5)], func(x tok) bool { return x.w == "i" }) {
+		return
+	}
+	c := &clause{said: u, toks: t, subj: u.speaker}
+	c.scanMarkers()
+	if c.hedge {
+		return
+	}
+	if diets[w] {
+		r.diet(c, w, false, false)
+		return
+	}
+	r.condition(c, w, false)
+}

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/graphmem/graphmem/nlp"
 	"github.com/graphmem/graphmem/ontology"
 )
 
@@ -122,6 +123,14 @@ func (r *hobbyRules) givenUp(c *clause, np nounPhrase, phrase string) bool {
 	if !usableObject(np) {
 		return false
 	}
+	if len(np.toks) == 1 && alt("alcohol|booze|drink|drinking|cigarettes|smoking|fags|vaping", np.toks[0].w) {
+		// "gave up alcohol", "quit cigarettes": the habit, as "gave up
+		// drinking" and "quit smoking" name it
+		habit := map[string]string{"alcohol": "drinking", "booze": "drinking", "drink": "drinking", "drinking": "drinking",
+			"cigarettes": "smoking", "smoking": "smoking", "fags": "smoking", "vaping": "vaping"}[np.toks[0].w]
+		r.stopActivity(c, nounPhrase{toks: []tok{{w: habit, orig: habit, kind: nlp.Word}}})
+		return true
+	}
 	typ, _ := classify(np)
 	switch {
 	case languages[np.key()] || typ == ontology.Language:
@@ -146,8 +155,8 @@ func (r *hobbyRules) quitTaking(c *clause) bool {
 		return false
 	}
 	np := takeNP(c.toks, c.verbAt+1)
-	if typ, _ := classify(np); typ != ontology.Food && typ != ontology.Activity {
-		return false
+	if np.hasName || isOrgLike(np) {
+		return false // "quit Deloitte": a job, ruleLeave's
 	}
 	return r.givenUp(c, np, "quit")
 }
@@ -205,10 +214,16 @@ func (r *hobbyRules) ruleActivity(c *clause) {
 		case c.verb == "run" && raceNouns[np.head()]:
 			k, art := c.object(np, ontology.Occasion, 2)
 			c.emit(fx{pred: "ATTENDED", obj: k, art: art, tmpl: "{S} ran {aO}{D}"})
-		case c.verb == "read":
+		case c.verb == "read" || c.verb == "reread":
 			k, art := c.object(np, ontology.Artwork, 1)
 			c.emit(fx{pred: "READ", obj: k, art: art, tmpl: "{S} read {aO}{D}"})
 		}
+		return
+	}
+	if c.verb == "reread" && hasObj && !c.future {
+		// "I reread Middlemarch every winter": read before, and again
+		k, art := c.object(np, ontology.Artwork, 1)
+		c.emit(fx{pred: "READ", obj: k, art: art, tmpl: "{S} rereads {aO}"})
 		return
 	}
 	if c.verb == "read" && hasObj && (c.progressive || np.quoted) {

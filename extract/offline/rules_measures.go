@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/graphmem/graphmem/nlp"
@@ -30,7 +31,7 @@ func (r *measureRules) measureFrame(c *clause) bool {
 	// "my X is N", "my X went up to N", "my X takes N minutes"; "this
 	// week's long run was 21 km" is the speaker's too.
 	owner, i := c.possessor(0)
-	if owner == "" && c.said.speaker != "" && len(t) > 1 && t[0].first && measureNames[t[0].w] != "" &&
+	if owner == "" && c.said.speaker != "" && len(t) > 1 && (t[0].first || c.opening || c.comma) && measureNames[t[0].w] != "" &&
 		(alt("is|'s|went|has|was", t[1].w) || measureChanges[t[1].w]) {
 		owner = c.said.speaker // "Rent's just gone up to £1,350": chat drops the "my"
 	}
@@ -239,6 +240,9 @@ func measureName(toks []tok) string {
 	if n, ok := measureNames[phrase]; ok {
 		return n
 	}
+	if slices.ContainsFunc(ws, func(w string) bool { return contactKinds[w] }) {
+		return "" // "my new address is 12 Rowan Close" is a contact (rules_contacts.go)
+	}
 	if n, ok := measureNames[ws[len(ws)-1]]; ok && len(ws) <= 2 {
 		return n
 	}
@@ -246,6 +250,12 @@ func measureName(toks []tok) string {
 	// checks that.
 	return phrase
 }
+
+// contactKinds name contact details whose value starts with a number that
+// is no measure ("my address is 12 Rowan Close"). A phone number is left
+// to be read as a value here too: its corrections ("sorry, it's ...06")
+// are read that way.
+var contactKinds = map[string]bool{"address": true, "postcode": true, "zip": true, "zipcode": true}
 
 var measureAdjectives = map[string]bool{"new": true, "current": true, "monthly": true, "weekly": true, "daily": true,
 	"annual": true, "yearly": true, "average": true, "usual": true, "typical": true, "latest": true, "total": true}

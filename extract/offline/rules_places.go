@@ -26,11 +26,19 @@ func (r *placeRules) ruleLive(c *clause) {
 	if c.at(i) != "in" {
 		return
 	}
+	np := takeNP(c.toks, i+1)
+	if dwellingNouns[np.head()] && !np.hasName && alt("in|on|near|outside", c.at(np.next)) {
+		// "We live in a small flat in Glasgow": the place is the town the
+		// dwelling is in, not the dwelling
+		if town := takeNP(c.toks, np.next+1); town.hasName {
+			np = town
+		}
+	}
 	if c.future || c.would {
-		r.plans.planTo(c, c.verb, "live in", takeNP(c.toks, i+1), ontology.Place)
+		r.plans.planTo(c, c.verb, "live in", np, ontology.Place)
 		return
 	}
-	r.residence(c, takeNP(c.toks, i+1), c.neg, false, "")
+	r.residence(c, np, c.neg, false, "")
 }
 
 // ruleMove: "I moved to Berlin last month", "we relocated to Madrid", "I'm

@@ -181,11 +181,24 @@ func routineVerb(activity string) string {
 // routineDayFrame: "Tuesday is my gym day", "Saturdays are my long-run
 // days".
 func (r *hobbyRules) routineDayFrame(c *clause) bool {
-	d, ok := nlp.ParseWeekday(c.at(0))
-	if !ok {
+	// "Tuesday is my gym day", "Tuesdays and Thursdays are my swim mornings"
+	var days []string
+	k := 0
+	for k < len(c.toks) {
+		d, ok := nlp.ParseWeekday(c.at(k))
+		if !ok {
+			break
+		}
+		days = append(days, d.String()+"s")
+		k++
+		if alt("and|&|,|or", c.at(k)) {
+			k++
+		}
+	}
+	if len(days) == 0 || alt("and|&|,|or", c.at(k-1)) {
 		return false
 	}
-	n, isCop, neg, _ := c.copulaAt(1)
+	n, isCop, neg, _ := c.copulaAt(k)
 	if !isCop || neg || !alt("my|our", c.at(n)) {
 		return false
 	}
@@ -197,7 +210,7 @@ func (r *hobbyRules) routineDayFrame(c *clause) bool {
 		return false
 	}
 	activity := words(c.toks[n+1 : j])
-	when := d.String() + "s"
+	when := strings.Join(days, " and ")
 	if c.at(j) != "day" && c.at(j) != "days" {
 		when += " (" + c.at(j) + ")"
 	}

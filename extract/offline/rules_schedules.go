@@ -69,6 +69,17 @@ func (r *scheduleRules) scheduleFrame(c *clause) bool {
 	if c.at(0) == "the" && c.at(1) == "user" && c.at(2) == "'s" {
 		start = 3
 	}
+	// "Got my driving test on the 19th", "I've got my MRI on Friday": an
+	// occasion of the speaker's said with "have (got)" and its day.
+	had := 0
+	for had < 4 && alt("i|have|has|got|just|finally", c.at(had)) {
+		had++
+	}
+	if had > 0 && alt("my|our", c.at(had)) && (c.at(had-1) == "got" || c.at(had-1) == "have") {
+		start = had
+	} else {
+		had = 0
+	}
 	np := takeNP(t, start)
 	if np.empty() || !isOccasion(np) || np.hasName && np.det == "" && !(len(np.toks) == 1 && np.toks[0].first) {
 		return false
@@ -77,10 +88,24 @@ func (r *scheduleRules) scheduleFrame(c *clause) bool {
 		return false
 	}
 	i := np.next
+	if alt("to|with|at|in", c.at(i)) && i+1 < len(t) && (t[i+1].cap || alt("the|a|my|dr", t[i+1].w)) {
+		// "my flight to Lima is on ...", "my appointment with Dr Shah is at 3"
+		if pp := takeNP(t, i+1); !pp.empty() && pp.next > i+1 {
+			i = pp.next
+		}
+	}
+	if had > 0 {
+		if !alt("on|for|at|this|next", c.at(i)) && c.at(i) != dateTok {
+			return false
+		}
+		c.subj = c.said.speaker
+		return r.schedule(c, np, i, false)
+	}
+	np0 := i
 	moved := false
-	for k := 0; k < 4 && i < len(t); k++ {
+	for k := 0; k < 5 && i < len(t); k++ {
 		switch {
-		case alt("is|are|was|were|has|have|been|got|now|usually|always|still|just|officially", c.at(i)):
+		case alt("is|are|was|were|has|have|been|got|now|usually|always|still|just|officially|booked|scheduled|set|planned|fixed|arranged|confirmed|in", c.at(i)):
 			i++
 			continue
 		case scheduleMoveVerbs[c.at(i)]:
@@ -93,7 +118,7 @@ func (r *scheduleRules) scheduleFrame(c *clause) bool {
 		}
 		break
 	}
-	if i == np.next {
+	if i == np0 {
 		return false
 	}
 	c.subj = c.said.speaker
@@ -111,6 +136,11 @@ func (r *scheduleRules) readWhen(c *clause, i int) (string, string, int) {
 	var days []string
 	every := i > 0 && alt("every|each", c.at(i-1))
 	for i < len(t) {
+		if _, ok := nlp.ParseWeekday(t[i].w); ok && !every && i+1 < len(t) && t[i+1].w == dateTok &&
+			t[i+1].date.Granularity == nlp.GranularityDay {
+			i++ // "Tuesday 4th June": the date says the day
+			continue
+		}
 		if d, ok := nlp.ParseWeekday(t[i].w); ok {
 			name := d.String()
 			if every || strings.HasSuffix(t[i].w, "s") {

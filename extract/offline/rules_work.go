@@ -313,6 +313,26 @@ func (r *workRules) dismissed(c *clause, i int) {
 			return
 		}
 	}
+	// "I got laid off last month": no employer named, but whichever it was
+	// is over
+	c.emit(fx{pred: "WORKS_AT", obj: c.value("unemployed"), conf: 0.7, tmpl: "{S} lost their job{D}", rank: 2})
+}
+
+// madeRedundant: "I was made redundant in March", "got made redundant":
+// a dismissal (dismissed).
+func (r *workRules) madeRedundant(c *clause) bool {
+	if c.neg || c.future || c.would || c.modal != "" || c.at(c.verbAt+1) != "redundant" || !c.past && !c.perfect && !c.be {
+		return false
+	}
+	r.dismissed(c, c.verbAt+2)
+	return true
+}
+
+// employmentStatus sets the employer slot to a status said of the speaker
+// ("I'm retired", "I'm between jobs"), which closes the employer before it
+// as self-employment does.
+func (r *workRules) employmentStatus(c *clause, status string) {
+	c.emit(fx{pred: "WORKS_AT", obj: c.value(status), conf: 0.8, tmpl: "{S} is " + status + "{since D}", rank: 2})
 }
 
 // employer emits WORKS_AT for an organization phrase. how tunes the

@@ -384,9 +384,12 @@ func hasVerb(s []tok) bool {
 		// the rules or not ("I feel great since I went swimming").
 		return true
 	}
-	for _, t := range s {
+	for i, t := range s {
 		if auxiliaries[t.w] {
 			return true
+		}
+		if t.w == "back" && i+1 < len(s) && s[i+1].w == "from" && (i == 0 || alt("just|finally|only|now|safely", s[i-1].w)) {
+			return true // "just back from Lisbon": the "I'm" left out
 		}
 		if _, _, ok := verbOf(t.w); ok && !foods[t.w] {
 			return true

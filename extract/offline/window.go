@@ -102,12 +102,15 @@ func (w *window) read(ev extract.Event) {
 			// that the clauses lose when it is stripped, read once per
 			// sentence, statement or question.
 			w.rules.work.asRole(u, s.toks)
+			w.rules.health.asDiet(u, s.toks)
 		}
 		if speaker != "" && !s.question && w.correction(u, s) {
 			w.mentionNames(ev.ID, s.toks)
 			continue
 		}
-		if speaker != "" && !s.question {
+		if speaker != "" {
+			// A detail given inside a request is still the speaker's ("new
+			// email is jo@fastmail.fm, can you redo my signature?").
 			w.contacts(u, s)
 		}
 		if speaker != "" && s.question {
@@ -212,8 +215,8 @@ func statedClauses(toks []tok) [][]tok {
 		for j < len(toks) && (toks[j].kind != nlp.Word || toks[j].w == "and" || toks[j].w == "so" || toks[j].w == "but" || toks[j].w == "then") {
 			j++
 		}
-		if j == len(toks) || !questionStarters[toks[j].w] && toks[j].w != "any" {
-			continue
+		if j == len(toks) || !questionStarters[toks[j].w] && toks[j].w != "any" && !(requestNouns[toks[j].w] && j+2 >= len(toks)) {
+			continue // "..., suggestions?", "..., any tips?" ask as a question word does
 		}
 		n, self := 0, false
 		for _, t := range toks[:i] {
@@ -230,6 +233,10 @@ func statedClauses(toks []tok) [][]tok {
 	return nil
 }
 
+// requestNouns ask for help on their own at the end of a message
+// ("suggestions?", "thoughts?").
+var requestNouns = wordSet(`suggestions,thoughts,ideas,tips,recommendations,recs,advice,help,options,opinions`)
+
 // subjectLeftOut reports whether a statement opens the way chat leaves its
 // subject out: a past tense ("Cancelled Spotify, ..."), "just", "been" or
 // "back" ("Just back from Krakow, ..."), or a negation ("Can't stand
@@ -239,8 +246,11 @@ func subjectLeftOut(toks []tok) bool {
 		return false
 	}
 	w := toks[0].w
-	if alt("just|been|finally|officially|back", w) || negatedOpening(toks) {
+	if alt("just|been|finally|officially|back", w) || negatedOpening(toks) || leftOutSubject(toks, false) {
 		return true
+	}
+	if (measureNames[w] != "" || w == "budget") && len(toks) > 2 {
+		return true // "Rent's just gone up to £1,350 — is that allowed?"
 	}
 	_, f, ok := verbOf(w)
 	return ok && f == formPast && !firstNames[w]
