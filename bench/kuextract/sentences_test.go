@@ -70,7 +70,7 @@ func TestSentenceExtraction(t *testing.T) {
 // sentenceDevFloor is what the engine reached on the dev half when the
 // corpora were added, before any change for them; a change that
 // loses ground fails here.
-const sentenceDevFloor = 0.62 // 91/145 (61/145 before any change for the corpora)
+const sentenceDevFloor = 0.63 // 92/145 (61/145 before any change for the corpora)
 
 func loadSentences(t *testing.T, path string) []sentenceCase {
 	t.Helper()

@@ -376,6 +376,9 @@ func (c *clause) subject(inherited string) (string, int) {
 		if inherited != "" && f != formIng && (c.coord || c.comma && lemma != "like" && lemma != "love") {
 			return inherited, 0
 		}
+		if inherited != "" && f == formIng && c.comma && leftOutSubject(t, false) {
+			return inherited, 0 // "sold the house, renting in Hove for now"
+		}
 		if inherited == "" && f == formPast && t[0].first {
 			return u.speaker, 0
 		}
@@ -392,8 +395,10 @@ func (c *clause) subject(inherited string) (string, int) {
 // is its base, "quit dairy", "cut out sugar", only with a date, since
 // without one it is an imperative), a present participle with a
 // complement and no copula after it ("Heading to Rome next month",
-// "Starting my PhD at ETH in October"; "Running is my thing" has a
-// subject), or "had to" ("Had to put our cat down").
+// "Starting my PhD at ETH in October"; not a gerund that is itself the
+// subject, "Running is my thing", "Painting helps me", nor a reply about
+// the listener, "Loving your new hair"), "had to" ("Had to put our cat
+// down") or "can spend" ("Can spend up to £400 on it").
 func leftOutSubject(t []tok, dated bool) bool {
 	k := 0
 	for k < len(t) && alt("just|finally|recently|already|officially|also|still|currently|only|now|literally|actually", t[k].w) {

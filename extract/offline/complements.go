@@ -341,6 +341,13 @@ func (r *recognizers) get(c *clause) {
 			r.tastes.likeObjects(c, i+1, "LIKES", false, 0.7, "got into")
 		}
 		return
+	case "rid":
+		// "we got rid of the telly", "I've got rid of my car": a thing of
+		// the speaker's given up
+		if np := takeNP(t, i+2); c.at(i+1) == "of" && alt("my|our|the", np.det) && usableObject(np) && isProduct(np) {
+			r.possessions.parted(c, np, "got rid of")
+		}
+		return
 	case "made":
 		if c.at(i+1) == "redundant" {
 			r.work.dismissed(c, i+2) // "got made redundant"

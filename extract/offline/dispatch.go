@@ -101,7 +101,7 @@ func newRecognizers() *recognizers {
 		// possessions
 		"drive": r.possessions.ruleDrive,
 		"own":   r.possessions.ruleOwn, "buy": r.possessions.ruleOwn, "purchase": r.possessions.ruleOwn,
-		"rent": r.possessions.ruleOwn, "lease": r.possessions.ruleOwn,
+		"rent": r.either(r.possessions.ruleOwn, r.places.rentIn), "lease": r.possessions.ruleOwn,
 		"sell": r.possessions.ruleSell, "inherit": r.possessions.ruleInherit,
 		"use":  r.possessions.ruleUse,
 		"keep": r.either(r.possessions.ruleKeep, r.tastes.keepReachingFor, r.keptAnimals),
@@ -194,6 +194,7 @@ func newRecognizers() *recognizers {
 		r.tastes.replyStyleFrame,         // "keep your answers short", "I'd like longer explanations from now on"
 		r.tastes.howILikeFrame,           // "medium-well is how I want my steak", "black is how I take my coffee"
 		r.tastes.thingIFrame,             // "another thing I'm hooked on lately is kimchi", "what I love most is the sea"
+		r.study.languageProgressFrame,    // "my Italian is getting really good"
 	}
 	return r
 }

@@ -74,6 +74,9 @@ var languages = wordSet(`english,spanish,french,german,italian,portuguese,dutch,
 finnish,icelandic,polish,czech,slovak,hungarian,romanian,bulgarian,greek,turkish,russian,ukrainian,serbian,
 croatian,arabic,hebrew,persian,farsi,hindi,urdu,bengali,punjabi,tamil,telugu,chinese,mandarin,cantonese,
 japanese,korean,vietnamese,thai,indonesian,malay,tagalog,swahili,latin,esperanto,sign language,asl,bsl,
+irish,welsh,gaelic,catalan,basque,galician,estonian,latvian,lithuanian,slovenian,albanian,armenian,georgian,
+amharic,yoruba,igbo,hausa,zulu,xhosa,isixhosa,afrikaans,nepali,sinhala,marathi,gujarati,kannada,malayalam,
+burmese,khmer,lao,mongolian,kazakh,uzbek,pashto,kurdish,maori,hawaiian,yiddish,
 python,go,golang,java,javascript,typescript,rust,c,c++,c#,ruby,php,kotlin,swift,scala,haskell,elixir,
 erlang,clojure,lua,perl,r,julia,sql,dart,zig,ocaml,f#,fortran,cobol,matlab`)
 
@@ -161,7 +164,8 @@ e-bike,guitar,piano,violin,keyboard,tv,television,console,headphones,earbuds,pri
 flat,condo,boat,kayak,tent,bed,sofa,couch,desk,car,truck,van,motorcycle,scooter,e-reader,speaker,microphone,
 campervan,motorhome,caravan,narrowboat,canoe,paddleboard,telescope,sewing machine,3d printer,smoker,barbecue,hot tub,
 allotment,greenhouse,polytunnel,beehive,shed,wallet,purse,handbag,backpack,rucksack,suitcase,passport,keys,
-ring,necklace,glasses,sunglasses,kindle,ipad,iphone,airpods,record player,turntable,amp,ukulele,drum kit`)
+ring,necklace,glasses,sunglasses,kindle,ipad,iphone,airpods,record player,turntable,amp,ukulele,drum kit,telly,
+freezer,fridge,dishwasher,tumble dryer,treadmill,exercise bike,rowing machine`)
 
 // occupations are job titles (singular, folded). Multi-word titles end in
 // one of these heads: "data analyst", "software engineer".

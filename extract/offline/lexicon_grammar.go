@@ -104,7 +104,10 @@ var chatForms = map[string][]string{
 	"gotta": {"got", "to"}, "kinda": {"kind", "of"}, "sorta": {"sort", "of"}, "cannot": {"can", "not"},
 	"couldnt": {"could", "not"}, "wouldnt": {"would", "not"}, "shouldnt": {"should", "not"},
 	"favorite": {"favourite"}, "favorites": {"favourites"}, "favourites": {"favourites"},
-	"fave": {"favourite"}, "fav": {"favourite"}, "go-to": {"favourite"}, "coz": {"because"}, "cuz": {"because"}, "'cause": {"because"},
+	"fave": {"favourite"}, "fav": {"favourite"}, "go-to": {"favourite"}, "rn": {"now"},
+	// chat markers of tone carry no words of the statement ("not a fan of
+	// musicals tbh", "obsessed with padel rn")
+	"tbh": {}, "tbf": {}, "ngl": {}, "lol": {}, "lmao": {}, "imo": {}, "imho": {}, "fr": {}, "smh": {}, "coz": {"because"}, "cuz": {"because"}, "'cause": {"because"},
 	"cause": {"because"}, "bc": {"because"}, "tho": {"though"}, "pls": {"please"}, "ur": {"your"},
 	"ok": {"okay"}, "u": {"you"}, "bday": {"birthday"}, "b-day": {"birthday"}, "edu": {"education"},
 }

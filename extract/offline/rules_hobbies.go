@@ -291,12 +291,18 @@ func (r *hobbyRules) rulePlay(c *clause) {
 		return
 	}
 	np := takeNP(c.toks, c.verbAt+1)
+	// "padel twice a week": the frequency is the routine's, not the name's
+	if k := slices.IndexFunc(np.toks, func(x tok) bool { return alt("twice|once|thrice|every|each|weekly|daily", x.w) }); k > 0 {
+		np.next -= len(np.toks) - k // the frequency starts where the name ends
+		np.toks = np.toks[:k]
+	}
 	if !usableObject(np) {
 		return
 	}
 	key := np.key()
-	if !instruments[key] && !activities[key] && !strings.HasSuffix(key, "games") && !strings.HasSuffix(key, "game") && !strings.HasSuffix(key, "ball") {
-		return
+	if !instruments[key] && !activities[key] && !strings.HasSuffix(key, "games") && !strings.HasSuffix(key, "game") && !strings.HasSuffix(key, "ball") &&
+		!(np.det == "" && !np.hasName && len(np.toks) <= 2 && c.hasFrequencyAt(np.next)) {
+		return // an unknown game is one when it is played "twice a week" ("I play padel twice a week")
 	}
 	k, _ := c.object(np, ontology.Activity, 2)
 	neg := c.neg || c.usedTo
@@ -450,4 +456,10 @@ func (r *hobbyRules) pickUp(c *clause) bool {
 	k, _ := c.object(np, ontology.Activity, 1)
 	c.emit(fx{pred: "LIKES", obj: k, strength: 0.6, conf: 0.7, tmpl: "{S} took up {O}{D}"})
 	return true
+}
+
+// hasFrequencyAt reports whether a frequency (frequencyAt) stands at i.
+func (c *clause) hasFrequencyAt(i int) bool {
+	f, _ := c.frequencyAt(i)
+	return f != ""
 }

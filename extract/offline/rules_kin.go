@@ -169,9 +169,6 @@ func birthdayText(d *nlp.DateSpan) string {
 	return ""
 }
 
-// petOrPeople reads "a dog named Rex", "two cats, Luna and Milo", "a sister
-// named Emma", "two kids" at i, for have/adopt/get. It reports whether it
-// matched.
 // birth reads a child born to the speaker, with "had" in the past: "we had
 // a baby girl in June", "I had a little boy last spring", "we had our
 // second son". The role is the child's (a girl is a daughter); a baby of
@@ -179,6 +176,9 @@ func birthdayText(d *nlp.DateSpan) string {
 // must end on the child.
 func (r *kinRules) birth(c *clause, i int) bool {
 	np := takeNP(c.toks, i)
+	if !np.empty() && youngAnimals[np.head()] {
+		return true // "our cat had kittens": a litter born, not a pet that is gone
+	}
 	if np.empty() || np.det != "" && !alt("a|our|my|another", np.det) {
 		return false
 	}
@@ -201,6 +201,13 @@ func (r *kinRules) birth(c *clause, i int) bool {
 	return true
 }
 
+// youngAnimals are the young an animal has ("our dog had puppies").
+var youngAnimals = wordSet(`kitten,kittens,puppy,puppies,pup,pups,cub,cubs,foal,foals,lamb,lambs,chick,chicks,piglet,
+piglets,calf,calves,duckling,ducklings,litter,kits,joeys`)
+
+// petOrPeople reads "a dog named Rex", "two cats, Luna and Milo", "a sister
+// named Emma", "two kids" at i, for have/adopt/get. It reports whether it
+// matched.
 func (r *kinRules) petOrPeople(c *clause, i int, neg bool) bool {
 	t := c.toks
 	np := takeNP(t, i)

@@ -28,6 +28,9 @@ func (r *placeRules) dwellingScan(c *clause) {
 			t[i].w == "if" || t[i].w == "want" || t[i].w == "looking" || t[i].w == "hoping" {
 			return // a home still to find is a plan, not a fact
 		}
+		if alt("rent|rents|renting|rented|let|letting|lets", t[i].w) && c.at(i+1) == "out" || t[i].w == "sublet" {
+			return // "I rent out my flat in Leeds": a home let to others
+		}
 	}
 	for i := 0; i < len(t); i++ {
 		// "we're renting in Brighton for now": a home rented or

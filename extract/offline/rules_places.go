@@ -266,3 +266,18 @@ func (r *placeRules) nowIn(c *clause, np nounPhrase, neg bool) {
 		r.residence(c, np, neg, false, "")
 	}
 }
+
+// rentIn: "renting in Hove for now", "we rent in Leith": the town one rents
+// in is one's home, as "live in" says. "We're renting a flat in Leith" is
+// dwellingScan's; "I rent out my flat" names no home of the speaker's.
+func (r *placeRules) rentIn(c *clause) bool {
+	if c.neg || c.future || c.would || c.modal != "" || c.past && !c.perfect || c.at(c.verbAt+1) != "in" {
+		return false
+	}
+	np := takeNP(c.toks, c.verbAt+2)
+	if !np.hasName || !isPlaceLike(np) {
+		return false
+	}
+	r.residence(c, np, false, false, "")
+	return true
+}

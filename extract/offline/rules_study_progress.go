@@ -35,3 +35,30 @@ func (r *studyRules) partway(c *clause, i int) bool {
 	r.studyPlace(c, np.next, false)
 	return true
 }
+
+// languageProgressFrame: "my Italian is getting really good", "my Irish is
+// coming back since I started classes", "my German has improved": a
+// language the speaker is making progress in is one they are learning.
+func (r *studyRules) languageProgressFrame(c *clause) bool {
+	if c.said.speaker == "" || !alt("my|our", c.at(0)) || !languages[c.at(1)] {
+		return false
+	}
+	i := 2
+	if !alt("is|has|'s", c.at(i)) {
+		return false
+	}
+	i++
+	for alt("really|slowly|finally|actually|definitely|so|much|been", c.at(i)) {
+		i++
+	}
+	if !alt("getting|improving|improved|coming|progressing|progressed", c.at(i)) || c.at(i) == "getting" && alt("worse|rusty", c.at(i+1)) {
+		return false
+	}
+	k, _ := c.object(nounPhrase{toks: c.toks[1:2]}, ontology.Language, 2)
+	if k == "" {
+		return false
+	}
+	c.subj = c.said.speaker
+	c.emit(fx{pred: "LEARNING", obj: k, tmpl: "{S} is learning {O}", noDate: true})
+	return true
+}

@@ -132,7 +132,7 @@ func sentences(text string, ref time.Time) []sentence {
 				toks = append(toks, tok{w: p, orig: o, start: start, end: end, cap: k == 0 && t.IsCapitalized(),
 					first: firstWord && k == 0 && (t.Kind == nlp.Word || t.Kind == nlp.Number), kind: t.Kind})
 			}
-			if t.Kind == nlp.Word || t.Kind == nlp.Number {
+			if (t.Kind == nlp.Word || t.Kind == nlp.Number) && len(parts) > 0 {
 				firstWord = false
 			}
 		}

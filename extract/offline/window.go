@@ -131,7 +131,7 @@ func (w *window) read(ev extract.Event) {
 		if s.question {
 			stated = statedClauses(s.toks)
 		} else {
-			stated = clauses(guessWho(s.toks))
+			stated = clauses(elidedCopula(guessWho(s.toks)))
 		}
 		if speaker != "" && len(stated) > 0 {
 			prev := ""
@@ -238,22 +238,18 @@ func statedClauses(toks []tok) [][]tok {
 var requestNouns = wordSet(`suggestions,thoughts,ideas,tips,recommendations,recs,advice,help,options,opinions`)
 
 // subjectLeftOut reports whether a statement opens the way chat leaves its
-// subject out: a past tense ("Cancelled Spotify, ..."), "just", "been" or
-// "back" ("Just back from Krakow, ..."), or a negation ("Can't stand
-// coriander, ..."). clause.subject gives such a clause to the speaker.
+// subject out: a verb (leftOutSubject: "Cancelled Spotify, ...", "Heading
+// to Rome, ..."), "just", "been" or "back" ("Just back from Krakow, ..."),
+// a negation ("Can't stand coriander, ...") or a measure of the speaker's
+// named without "my" ("Rent's just gone up to £1,350 — is that allowed?").
+// clause.subject gives such a clause to the speaker.
 func subjectLeftOut(toks []tok) bool {
 	if len(toks) < 2 || toks[0].kind != nlp.Word {
 		return false
 	}
 	w := toks[0].w
-	if alt("just|been|finally|officially|back", w) || negatedOpening(toks) || leftOutSubject(toks, false) {
-		return true
-	}
-	if (measureNames[w] != "" || w == "budget") && len(toks) > 2 {
-		return true // "Rent's just gone up to £1,350 — is that allowed?"
-	}
-	_, f, ok := verbOf(w)
-	return ok && f == formPast && !firstNames[w]
+	return alt("just|been|finally|officially|back", w) || negatedOpening(toks) || leftOutSubject(toks, false) ||
+		(measureNames[w] != "" || w == "budget") && len(toks) > 2
 }
 
 // speakerWords are the words of a speaker saying something of their own.
@@ -279,18 +275,18 @@ func guessWho(toks []tok) []tok {
 	return out
 }
 
-// itCleft reads an it-cleft as its plain clause: "it's Rui Kanemoto I keep
-// reaching for" as "I keep reaching for Rui Kanemoto", "it's oat milk that
-// I drink now" as "I drink oat milk now". The focused phrase (at most five
-// words, no verb) goes after the verb phrase, before a closing time adverb.
-// "It's raining", "it's a shame I missed it" (an evaluation, whose
-// phrase opens with an article before an adjective or a judgement noun)
-// and "it's me who ..." (a pronoun) stay as they are.
 // cleftJudgements open an evaluation that looks like a cleft: "it's a
 // shame I missed it", "it's a good thing we left early".
 var cleftJudgements = wordSet(`shame,pity,wonder,miracle,good,bad,great,nice,funny,weird,strange,odd,surprise,relief,
 joke,mystery,blessing,bonus,lucky,crazy,first,real,big,long`)
 
+// itCleft reads an it-cleft as its plain clause: "it's Rui Kanemoto I keep
+// reaching for" as "I keep reaching for Rui Kanemoto", "it's oat milk that
+// I drink now" as "I drink oat milk now". The focused phrase (at most five
+// words, no verb) goes after the verb phrase, before a closing time adverb.
+// "It's raining", "it's a shame I missed it" (an evaluation: an article
+// before a judgement), "it's why I ..." (a wh-word) and "it's me who ..."
+// (a pronoun) stay as they are.
 func itCleft(toks []tok) []tok {
 	if len(toks) < 5 || toks[0].w != "it" || !alt("is|was", toks[1].w) {
 		return toks
@@ -330,4 +326,52 @@ func itCleft(toks []tok) []tok {
 	out = append(out, rest[:end]...)
 	out = append(out, focus...)
 	return append(out, rest[end:]...)
+}
+
+// elidedCopula restores the "I'm" chat leaves out before a word that
+// describes the speaker: "Not a fan of musicals", "No longer into true
+// crime", "Obsessed with padel", "Officially single again", "Vegan since
+// May". The word must be one that says a taste (with its preposition),
+// fandom, status, diet or condition, followed by nothing that makes it a
+// modifier ("Single parents need support", "Vegan food is great" stay
+// as they are).
+func elidedCopula(toks []tok) []tok {
+	if len(toks) < 2 || !toks[0].first || toks[0].kind != nlp.Word {
+		return toks
+	}
+	i := 0
+	for i < len(toks) && alt("so|really|totally|officially|finally|now|still|also|newly|proudly|happily|not|never|absolutely", toks[i].w) {
+		i++
+	}
+	if i+1 < len(toks) && toks[i].w == "no" && toks[i+1].w == "longer" {
+		i += 2
+	}
+	if i >= len(toks) {
+		return toks
+	}
+	w := toks[i].w
+	next := ""
+	if i+1 < len(toks) {
+		next = toks[i+1].w
+	}
+	after := i+1 >= len(toks) || toks[i+1].kind != nlp.Word || alt("again|now|anymore|officially|since|as|for|and|too|though|already|at|with", next)
+	ok := false
+	switch {
+	case likeAdjectives[w] != "" && next == likeAdjectives[w]:
+		ok = true // "obsessed with padel"
+	case w == "into" && i+1 < len(toks) && toks[i+1].kind == nlp.Word && !determiners[next]:
+		ok = true // "into true crime these days"
+	case alt("a|an", w) && i+2 < len(toks) && (toks[i+1].w == "fan" || fanModifiers[toks[i+1].w] && toks[i+2].w == "fan"):
+		ok = true // "not a fan of musicals", "a huge fan of Idles"
+	case statuses[w] || diets[w] || conditions[w] != "":
+		ok = after // "single again", "vegan since May", "pregnant!!"
+	}
+	if !ok || i == 0 && !toks[0].first {
+		return toks
+	}
+	me := tok{w: "i", orig: "I", kind: nlp.Word, cap: true, first: true}
+	am := tok{w: "am", orig: "am", kind: nlp.Word}
+	rest := append([]tok(nil), toks...)
+	rest[0].first, rest[0].cap = false, false
+	return append([]tok{me, am}, rest...)
 }
