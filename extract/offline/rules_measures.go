@@ -58,7 +58,7 @@ func (r *measureRules) measureFrame(c *clause) bool {
 			return false
 		}
 		k := j + 1
-		if alt("has|have", t[j].w) || t[j].w == "'s" && (measureChanges[c.at(k)] || alt("been|just", c.at(k))) {
+		if alt("has|have", t[j].w) {
 			if !measureChanges[c.at(k)] && c.at(k) != "been" {
 				return false
 			}
@@ -155,12 +155,8 @@ func (r *measureRules) measureFrame(c *clause) bool {
 		if c.at(i) == "on" {
 			// "I'm on 52k now", "I'm on £38,000": a sum one is on is a pay
 			amt, _ := readAmount(t, i+1)
-			switch {
-			case amt != "" || i+1 >= len(t) || t[i+1].kind != nlp.Number:
-			case strings.HasSuffix(t[i+1].w, "k"):
-				amt = t[i+1].orig // "52k"
-			case i+2 < len(t) && alt("k|grand", t[i+2].w):
-				amt = t[i+1].orig + " " + t[i+2].orig
+			if amt == "" && i+1 < len(t) && (strings.HasSuffix(t[i+1].w, "k") || alt("k|grand", c.at(i+2))) {
+				amt = budgetAmount(t, i+1) // "52k", "52 grand": no currency, but a pay
 			}
 			if amt != "" {
 				r.emitMeasure(c, speaker, "salary", amt)
