@@ -318,6 +318,13 @@ func (c *clause) subject(inherited string) (string, int) {
 	case "you", "it", "this", "that", "there", "people", "everyone", "everybody", "nobody", "someone":
 		return "", 0
 	}
+	// "Mum has type 2 diabetes", "Dad just moved to Spain": a parent or
+	// grandparent called by the title the speaker uses for them is the
+	// speaker's, as "my mum" is.
+	if role := kinTitles[t[0].w]; role != "" && len(t) > 1 && u.speaker != "" &&
+		(auxiliaries[t[1].w] || clauseAdverbs[t[1].w] || isVerbForm(t[1].w)) {
+		return c.relative(u.speaker, role, relations[role], ""), 1
+	}
 	// "Picked up bouldering too": a sentence that opens with a past-tense
 	// verb is the speaker's, though its first word is capitalised.
 	if _, f, ok := verbOf(t[0].w); ok && f == formPast && t[0].first && inherited == "" && !firstNames[t[0].w] &&

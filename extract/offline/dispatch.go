@@ -160,6 +160,8 @@ func newRecognizers() *recognizers {
 	r.frames = []func(*clause) bool{
 		r.favourites.favouriteFrame,      // "my favourite food is sushi", "Tea is my favourite drink"
 		r.favourites.habitFavouriteFrame, // "Pho is the dish I order most", "X has overtaken Y as my go-to Z"
+		r.favourites.superlativeFrame,    // "The best book I've ever read is Dune"
+		r.favourites.ofChoiceFrame,       // "my drink of choice is gin"
 		r.favourites.alwaysForMeFrame,    // "whenever we get takeaway, it's always rogan josh for me"
 		r.hobbies.hobbyListFrame,         // "my hobbies are painting, hiking and reading"
 		r.budgets.budgetFrame,            // "my budget for the trip is 2000 euros"

@@ -270,12 +270,17 @@ var relations = map[string]relation{
 	"toddler": {"PARENT_OF", "child"}, "boy": {"PARENT_OF", "son"},
 	"girl": {"PARENT_OF", "daughter"}, "stepson": {"PARENT_OF", "stepson"}, "stepdaughter": {"PARENT_OF", "stepdaughter"},
 	"husband": {"MARRIED_TO", "husband"}, "wife": {"MARRIED_TO", "wife"}, "spouse": {"MARRIED_TO", "spouse"},
-	"hubby":     {"MARRIED_TO", "husband"},
+	"hubby": {"MARRIED_TO", "husband"}, "missus": {"MARRIED_TO", "wife"}, "wifey": {"MARRIED_TO", "wife"},
 	"boyfriend": {"PARTNER_OF", "boyfriend"}, "girlfriend": {"PARTNER_OF", "girlfriend"},
 	"partner": {"PARTNER_OF", "partner"}, "fiance": {"PARTNER_OF", "fiance"}, "fiancee": {"PARTNER_OF", "fiancee"},
 	"fiancée": {"PARTNER_OF", "fiancee"}, "fiancé": {"PARTNER_OF", "fiance"},
 	"friend": {"FRIEND_OF", "friend"}, "friends": {"FRIEND_OF", "friends"}, "bestie": {"FRIEND_OF", "best friend"},
 	"bff": {"FRIEND_OF", "best friend"}, "roommate": {"FRIEND_OF", "roommate"}, "flatmate": {"FRIEND_OF", "roommate"},
+	"housemate": {"FRIEND_OF", "roommate"},
+	// the everyday words for a friend in British, Irish and Australian
+	// English ("my mate Dev", "my best mate Ravi") and elsewhere
+	"mate": {"FRIEND_OF", "friend"}, "mates": {"FRIEND_OF", "friends"}, "buddy": {"FRIEND_OF", "friend"},
+	"buddies": {"FRIEND_OF", "friends"}, "pal": {"FRIEND_OF", "friend"}, "pals": {"FRIEND_OF", "friends"},
 	"colleague": {"COLLEAGUE_OF", "colleague"}, "colleagues": {"COLLEAGUE_OF", "colleagues"},
 	"coworker": {"COLLEAGUE_OF", "coworker"}, "coworkers": {"COLLEAGUE_OF", "coworkers"},
 	"co-worker": {"COLLEAGUE_OF", "coworker"}, "boss": {"COLLEAGUE_OF", "boss"}, "manager": {"COLLEAGUE_OF", "manager"},

@@ -188,3 +188,11 @@ mix,step,good,great,nice,real,true,total,complete,perfect,bad,terrible,better,be
 // groupActivities are done in a group one belongs to ("I sing in a choir",
 // "I play in a band", "I row for the club").
 var groupActivities = wordSet(`sing,play,dance,row,perform,act,race,compete,swim,run,cycle,ride,drum,volunteer`)
+
+// kinTitles are the words a speaker calls a parent or grandparent by, as a
+// name ("Mum says...", "Dad moved to Spain"), and the role each names in
+// relations.
+var kinTitles = map[string]string{"mum": "mum", "mom": "mom", "mam": "mum", "ma": "mum", "mammy": "mum",
+	"mommy": "mommy", "mama": "mama", "dad": "dad", "da": "dad", "pa": "dad", "daddy": "daddy", "papa": "papa",
+	"nan": "nan", "nana": "nana", "gran": "gran", "granny": "granny", "grandma": "grandma", "grandpa": "grandpa",
+	"grandad": "grandad", "granddad": "granddad"}

@@ -202,6 +202,7 @@ put put put putting
 say said said -
 split split split splitting
 see saw seen -
+hear heard heard -
 fall fell fallen -
 try tried tried -
 follow - - -

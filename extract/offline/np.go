@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/graphmem/graphmem/nlp"
@@ -320,7 +321,15 @@ func isPlaceLike(np nounPhrase) bool {
 		return false
 	}
 	t, ok := classify(np)
-	return !ok || t == ontology.Place
+	switch {
+	case !ok || t == ontology.Place:
+		return true
+	case t == ontology.Activity || t == ontology.Food || t == ontology.Animal:
+		// A common word capitalised inside a sentence, where a place goes,
+		// is a town's name: "we live in Reading", "moved to Buffalo".
+		return np.det == "" && !slices.ContainsFunc(np.toks, func(t tok) bool { return !t.cap || t.first })
+	}
+	return false
 }
 
 // knownPlace reports whether a phrase is a place the lexicon or the name

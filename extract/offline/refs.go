@@ -46,13 +46,19 @@ func (c *clause) relativeAt(i int, owner string) (string, int) {
 	if k < len(t) && t[k].w == "," {
 		k++
 	}
-	if k < len(t) && t[k].cap && t[k].kind == nlp.Word && !nameStop[t[k].w] && !isCommonWord(t[k].w) {
+	// A capital right after the role, inside the sentence, makes a name of
+	// a common word too: people and pets are called Dev, Will, Rose,
+	// Pepper or Biscuit. At the sentence's start a capital proves nothing.
+	common := k < len(t) && isCommonWord(t[k].w)
+	if k < len(t) && t[k].cap && t[k].kind == nlp.Word && !nameStop[t[k].w] && (!common || !t[k].first) {
 		n := k
 		for n+1 < len(t) && t[n+1].cap && t[n+1].kind == nlp.Word && n-k < 2 {
 			n++
 		}
 		np := nounPhrase{toks: t[k : n+1], hasName: true}
-		if typ, ok := classify(np); !ok || typ == ontology.Person || species != "" && typ != ontology.Place {
+		typ, ok := classify(np)
+		if !ok || typ == ontology.Person || species != "" && typ != ontology.Place ||
+			common && typ != ontology.Place && typ != ontology.Organization {
 			name = np.surface()
 			j = n + 1
 			for j < len(t) && t[j].w == "," {

@@ -19,7 +19,7 @@ func (r *possessionRules) commuteFrame(c *clause) bool {
 		return false
 	}
 	i := 1
-	for alt("usually|always|normally|now|mostly|just|generally|still|typically|tend|to|'ve|have|started|start|begun|began|been", c.at(i)) {
+	for alt("usually|always|normally|now|mostly|just|generally|still|typically|tend|to|'ve|have|started|start|begun|began|been|am|are|currently", c.at(i)) {
 		i++
 	}
 	w := c.at(i)
@@ -27,8 +27,11 @@ func (r *possessionRules) commuteFrame(c *clause) bool {
 	if !ok {
 		return false
 	}
-	if form == formPast && c.date != nil || form == formIng && !c.now {
-		return false // "I took a taxi to work yesterday" happened once
+	if form == formPast && c.date != nil || form == formIng && c.date != nil && !c.now && !c.perfect {
+		// "I took a taxi to work yesterday", "I'm driving to work
+		// tomorrow": once. "I'm cycling to work for now", "I've been
+		// cycling to work since March": the way one goes these days.
+		return false
 	}
 	means := ""
 	j := i + 1

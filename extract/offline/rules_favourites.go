@@ -80,9 +80,7 @@ func (r *favouriteRules) favouriteFrame(c *clause) bool {
 	if !ok {
 		return false
 	}
-	for alt("just|simply|really|definitely|totally", c.at(i)) {
-		i++
-	}
+	i = c.skipIntensifiers(i)
 	owner, k := c.possessor(i)
 	for favouriteModifiers[c.at(k)] {
 		k++
@@ -260,4 +258,28 @@ func (c *clause) timeAdverbialAt(i int) int {
 		}
 	}
 	return 0
+}
+
+// intensifiers stand between "X is" and "my favourite Y" without changing
+// what is said: "Autumn is hands down my favourite season", "Pho is easily
+// my favourite dish", "Jazz is by far my favourite genre".
+var intensifiers = [][]string{{"just"}, {"simply"}, {"really"}, {"definitely"}, {"totally"}, {"easily"},
+	{"absolutely"}, {"honestly"}, {"literally"}, {"officially"}, {"still"}, {"undoubtedly"},
+	{"hands", "down"}, {"by", "far"}, {"far", "and", "away"}, {"without", "a", "doubt"}, {"no", "doubt"}}
+
+// skipIntensifiers returns the index after the intensifiers at i.
+func (c *clause) skipIntensifiers(i int) int {
+	for {
+		n := 0
+		for _, p := range intensifiers {
+			if c.seq(i, p...) {
+				n = len(p)
+				break
+			}
+		}
+		if n == 0 {
+			return i
+		}
+		i += n
+	}
 }

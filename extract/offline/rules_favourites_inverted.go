@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"slices"
 	"unicode"
 
 	"strings"
@@ -254,5 +255,149 @@ func (r *favouriteRules) alwaysForMeFrame(c *clause) bool {
 		return false
 	}
 	c.emit(fx{subj: sp, pred: "LIKES", obj: key, conf: 0.75, strength: 0.7, tmpl: "{S} always has {O}", noDate: true})
+	return true
+}
+
+// superlativeFrame: "The best book I've ever read is Dune", "Dune is the
+// best film I've seen this year", "best pizza I've had is Franco's": the
+// best of a category by the speaker's own experience is their favourite of
+// it. The category must be one favourites have ("the best thing I've
+// done" names none) and the experience the speaker's.
+func (r *favouriteRules) superlativeFrame(c *clause) bool {
+	sp := c.said.speaker
+	if sp == "" || c.hedge || c.neg {
+		return false
+	}
+	t := c.toks
+	var items []nounPhrase
+	i := 0
+	if c.at(0) != "the" && !superlatives[c.at(0)] {
+		// "Dune is the best book I've ever read"
+		var n int
+		if items, n = takeList(t, 0); len(items) != 1 {
+			return false
+		}
+		var ok, neg bool
+		if i, ok, neg, _ = c.copulaAt(n); !ok || neg {
+			return false
+		}
+	}
+	if c.at(i) == "the" {
+		i++
+	}
+	if !superlatives[c.at(i)] {
+		return false
+	}
+	cat, j := c.categoryAt(i + 1)
+	if cat == "" {
+		return false
+	}
+	j, ok := c.experienceAt(j)
+	if !ok {
+		return false
+	}
+	if items == nil {
+		// "... I've ever read is Dune": the copula comes after the
+		// experience's time ("this year", "in my life"), if any
+		for k := 0; k < 4 && j < len(t) && !alt("is|'s", c.at(j)); k++ {
+			j++
+		}
+		n, isCop, neg, _ := c.copulaAt(j)
+		if !isCop || neg {
+			return false
+		}
+		if items, _ = takeList(t, n); len(items) != 1 {
+			return false
+		}
+	}
+	r.favourite(c, sp, cat, items, false, c.now)
+	c.subj = sp
+	return true
+}
+
+// superlatives make "the X I've had" the best of its kind.
+var superlatives = wordSet(`best,greatest,finest`)
+
+// experienceAt reads "(that) I('ve) (ever) VERB" at i: the speaker's own
+// experience of what precedes ("I've ever read", "we've had", "I watched").
+func (c *clause) experienceAt(i int) (int, bool) {
+	if c.at(i) == "that" {
+		i++
+	}
+	if !alt("i|we", c.at(i)) {
+		return i, false
+	}
+	i++
+	for alt("have|had|ever|'ve|probably|honestly|genuinely|really", c.at(i)) {
+		i++
+	}
+	if _, f, ok := verbOf(c.at(i)); !ok || f == formIng {
+		return i, false
+	}
+	return i + 1, true
+}
+
+// ofChoiceFrame: "my drink of choice is gin", "Gin is my drink of choice",
+// "podcast of choice these days: Hollow Ledger". "X of choice" is what one
+// picks over the rest of its kind: a favourite, whatever the category.
+func (r *favouriteRules) ofChoiceFrame(c *clause) bool {
+	sp := c.said.speaker
+	t := c.toks
+	m := slices.IndexFunc(t, func(tk tok) bool { return tk.w == "of" })
+	if sp == "" || c.hedge || m < 1 || c.at(m+1) != "choice" {
+		return false
+	}
+	// the category: one or two words before "of", after a possessive
+	start := m - 1
+	if start > 0 && c.at(start-1) != "my" && c.at(start-1) != "our" && !nlp.IsStopword(c.at(start-1)) &&
+		t[start-1].kind == nlp.Word {
+		start--
+	}
+	catToks := t[start:m]
+	if slices.ContainsFunc(catToks, func(tk tok) bool { return tk.kind != nlp.Word || nlp.IsStopword(tk.w) }) {
+		return false
+	}
+	cat := words(catToks)
+	owner := sp
+	if start > 0 {
+		owner, _ = c.possessor(start - 1)
+		if owner == "" {
+			return false
+		}
+	}
+	before := start - 1 // the possessive, or -1
+	if start == 0 {
+		before = -1
+	}
+	var items []nounPhrase
+	if before > 1 {
+		// "Gin is my drink of choice"
+		list, n := takeList(t, 0)
+		if _, ok, neg, _ := c.copulaAt(n); !ok || neg || len(list) != 1 || c.skipIntensifiers(n+1) != before {
+			return false
+		}
+		items = list
+	} else {
+		j := m + 2
+		for k := 0; k < 3; k++ {
+			if n := c.timeAdverbialAt(j); n > 0 {
+				j += n
+			} else if t := c.at(j); t == dateTok || t == "now" || t == "," {
+				j++
+			}
+		}
+		if n, ok, neg, _ := c.copulaAt(j); ok && !neg {
+			j = n
+		} else if ok && neg {
+			return false
+		}
+		list, _ := takeList(t, j)
+		if len(list) != 1 {
+			return false
+		}
+		items = list
+	}
+	r.favourite(c, owner, nlp.Singular(cat), items, false, c.now)
+	c.subj = owner
 	return true
 }

@@ -39,6 +39,9 @@ func (r *possessionRules) ruleOwn(c *clause) {
 		return
 	}
 	np := takeNP(c.toks, c.verbAt+1)
+	if (c.verb == "rent" || c.verb == "lease") && dwellingNouns[np.head()] {
+		return // a rented flat is one's home (dwellingScan), not one's property
+	}
 	how := ""
 	if c.verb == "buy" || c.verb == "purchase" {
 		how = "bought"

@@ -41,13 +41,24 @@ func (c *clause) placedWorkplace(np nounPhrase) nounPhrase {
 }
 
 // startedJob reads "started a (new) job at|with X (as Y)", "began a new
-// role as Y": the same as "got a job". It reports whether it read the
+// role as Y", "started as a nurse at St Mary's": the same as "got a job". It reports whether it read the
 // clause, so "start" keeps its other readings.
 func (r *workRules) startedJob(c *clause) bool {
 	if c.neg || c.future || c.would || c.modal != "" {
 		return false
 	}
 	i := c.verbAt + 1
+	if c.at(i) == "as" {
+		// "Just started as junior sous chef at Brindle & Vine": a role in
+		// the occupations lexicon, then where
+		title := takeNP(c.toks, i+1)
+		if t := title.head(); !occupations[t] && !occupations[title.lower()] && !occupations[lastTwo(title.lower())] {
+			return false
+		}
+		r.role(c, title, false)
+		r.gotJob(c, title.next)
+		return true
+	}
 	if alt("a|an|my|the", c.at(i)) {
 		i++
 	}
