@@ -99,8 +99,8 @@ func newRecognizers() *recognizers {
 		"switch": r.switches.ruleSwitch, "replace": r.switches.ruleSwitch, "change": r.switches.ruleSwitch,
 		"trade": r.switches.ruleSwitch, "swap": r.switches.ruleSwitch, "exchange": r.switches.ruleSwitch,
 		// possessions
-		"drive": r.possessions.ruleDrive,
-		"own":   r.possessions.ruleOwn, "buy": r.possessions.ruleOwn, "purchase": r.possessions.ruleOwn,
+		"drive": r.possessions.ruleDrive, "treat": r.possessions.treatedTo,
+		"own": r.possessions.ruleOwn, "buy": r.possessions.ruleOwn, "purchase": r.possessions.ruleOwn,
 		"rent": r.either(r.possessions.ruleOwn, r.places.rentIn), "lease": r.possessions.ruleOwn,
 		"sell": r.possessions.ruleSell, "inherit": r.possessions.ruleInherit,
 		"use":  r.possessions.ruleUse,
@@ -115,7 +115,7 @@ func newRecognizers() *recognizers {
 		"sprain": r.either(nil, r.health.injured), "fracture": r.either(nil, r.health.injured), "tear": r.either(nil, r.health.injured),
 		"twist": r.either(nil, r.health.injured), "dislocate": r.either(nil, r.health.injured), "injure": r.either(nil, r.health.injured),
 		"hurt": r.either(nil, r.health.injured), "strain": r.either(nil, r.health.injured), "rupture": r.either(nil, r.health.injured),
-		"split": r.couples.ruleBreak, "part": r.either(nil, r.couples.separateWays), "call": r.either(nil, r.couples.separateWays), "see": r.couples.ruleSee,
+		"split": r.couples.ruleBreak, "part": r.either(nil, r.couples.separateWays), "call": r.either(r.plans.ruleCancel, r.couples.separateWays), "cancel": r.plans.ruleCancel, "see": r.couples.ruleSee,
 		"divorce": r.couples.ruleDivorce, "tie": r.either(nil, r.couples.tiedTheKnot), "propose": r.couples.ruleProposed,
 		// outings
 		"go": r.either(r.outings.ruleGo, r.tastes.turnaround, r.goFreelance, r.couples.separateWays), "take": r.either(r.outings.ruleTake, r.tastes.wouldPickOver, r.tookUp, r.possessions.takeNewVehicle), "attend": r.outings.ruleAttend, "head": r.outings.ruleGo,

@@ -203,6 +203,7 @@ say said said -
 split split split splitting
 see saw seen -
 hear heard heard -
+treat - - -
 fall fell fallen -
 try tried tried -
 follow - - -

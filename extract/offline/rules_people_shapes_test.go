@@ -68,5 +68,19 @@ func TestPeopleAndEverydayShapes(t *testing.T) {
 		{name: "a rented home is no property", text: "We're renting a two-bed in Didsbury.",
 			want: []want{{pred: "LIVES_IN", obj: "Didsbury"}},
 			none: []want{{pred: "OWNS", obj: "*"}}},
+		// things bought and cancelled (a sale in the passive is with the endings,
+		// rules_transitions_test.go)
+		{name: "treated oneself to a thing", text: "Treated myself to a Brompton after the bonus came through.",
+			want: []want{{pred: "OWNS", obj: "Brompton"}}},
+		{name: "treated oneself to no thing", text: "I treated myself to a long massage.",
+			none: []want{{pred: "OWNS", obj: "*"}}},
+		{name: "a trip cancelled", text: "We cancelled the Lisbon trip because of the strikes.",
+			want: []want{{pred: "PLANS", obj: "Lisbon", neg: true}}},
+		{name: "a trip called off", text: "I called off our holiday in Crete.",
+			want: []want{{pred: "PLANS", obj: "Crete", neg: true}}},
+		{name: "a service cancelled", text: "I cancelled my Audible subscription last month.",
+			want: []want{{pred: "USES", obj: "Audible", neg: true}}},
+		{name: "a meeting cancelled names no trip or service", text: "I cancelled the meeting with Priya.",
+			none: []want{{pred: "PLANS", obj: "*"}, {pred: "USES", obj: "*"}}},
 	})
 }

@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/graphmem/graphmem/ontology"
@@ -291,3 +292,63 @@ func (r *planRules) bookedTrip(c *clause) bool {
 	c.subj = subj
 	return true
 }
+
+// ruleCancel: "we cancelled the Bali trip", "I called off our holiday in
+// Crete" end a trip to come; "I cancelled Netflix", "cancelled my Spotify
+// subscription" end a service used. What is cancelled must say which trip
+// or which service: "I cancelled my plans" and "cancelled the meeting"
+// name neither.
+func (r *planRules) ruleCancel(c *clause) {
+	if c.neg || c.future || c.would || c.modal != "" || !(c.past || c.perfect) || c.said.speaker == "" || c.subj != c.said.speaker {
+		return
+	}
+	i := c.verbAt + 1
+	if c.verb == "call" {
+		if c.at(i) != "off" {
+			return
+		}
+		i++
+	}
+	np := takeNP(c.toks, i)
+	if np.empty() {
+		return
+	}
+	if tripNouns[np.head()] {
+		place := nounPhrase{}
+		if alt("to|in", c.at(np.next)) {
+			place = takeNP(c.toks, np.next+1) // "our holiday in Crete"
+		} else if len(np.toks) > 1 {
+			place = nounPhrase{toks: np.toks[:len(np.toks)-1], next: np.next} // "the Bali trip"
+			place.hasName = !slices.ContainsFunc(place.toks, func(t tok) bool { return !t.cap })
+		}
+		if !place.hasName || !isPlaceLike(place) {
+			return
+		}
+		k, _ := c.object(place, ontology.Place, 2)
+		if k != "" {
+			c.emit(fx{pred: "PLANS", obj: k, neg: true, conf: 0.75, tmpl: "{S} cancelled the trip to {O}{D}"})
+		}
+		return
+	}
+	if c.verb != "cancel" {
+		return
+	}
+	service := np
+	if subscriptionNouns[np.head()] && len(np.toks) > 1 {
+		service = nounPhrase{toks: np.toks[:len(np.toks)-1], next: np.next} // "my Spotify subscription"
+		service.hasName = !slices.ContainsFunc(service.toks, func(t tok) bool { return !t.cap })
+	}
+	if !service.hasName || !usableObject(service) {
+		return
+	}
+	if typ, ok := classify(service); ok && typ != ontology.Product && typ != ontology.Organization {
+		return
+	}
+	k, _ := c.object(service, ontology.Product, 2)
+	if k != "" {
+		c.emit(fx{pred: "USES", obj: k, neg: true, conf: 0.75, tmpl: "{S} no longer uses {O} (cancelled{D})"})
+	}
+}
+
+// subscriptionNouns follow the name of a service one pays for.
+var subscriptionNouns = wordSet(`subscription,membership,account,plan,contract,sub`)

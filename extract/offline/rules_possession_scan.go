@@ -72,7 +72,7 @@ electricity,gas,network,phone,mobile,bank,banking,policy,subscription,provider,f
 // passiveScan reads a possession's loss or purchase said in the passive,
 // whatever verb the clause is parsed around: "The Trek was nicked from
 // outside the station", "my phone got stolen", "our van has been written
-// off" end what the speaker owned (a thing of theirs: my, our, the);
+// off", "the car's been sold" end what the speaker owned (a thing of theirs: my, our, the);
 // "a Canyon Grizl was bought to replace it" is a thing the speaker bought,
 // unless an agent is named ("by the council"). A loss that nearly
 // happened or may yet happen is not one.
@@ -86,6 +86,8 @@ func (r *possessionRules) passiveScan(c *clause) {
 		switch {
 		case lossParticiples[t[k].w], t[k].w == "written" && c.at(k+1) == "off":
 			how = "lost"
+		case alt("sold|scrapped", t[k].w):
+			how = t[k].w // "the bakkie's been sold", "our old van got scrapped"
 		case alt("bought|purchased", t[k].w) && c.at(k+1) != "by":
 			how = "bought"
 		default:
@@ -117,7 +119,7 @@ func (r *possessionRules) passiveScan(c *clause) {
 			}
 			subj := c.subj
 			c.subj = c.said.speaker
-			if how == "lost" {
+			if how != "bought" {
 				r.parted(c, np, how)
 			} else {
 				r.possess(c, np, false, how)

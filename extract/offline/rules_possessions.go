@@ -74,6 +74,21 @@ func (r *possessionRules) ruleInherit(c *clause) {
 	r.possess(c, np, false, "inherited")
 }
 
+// treatedTo: "treated myself to a Fender Strat", "we treated ourselves to
+// a new sofa": a thing bought for oneself (a product or a named thing, not
+// "a massage").
+func (r *possessionRules) treatedTo(c *clause) {
+	if c.neg || c.future || c.modal != "" || c.would || !c.past && !c.perfect ||
+		!alt("myself|ourselves", c.at(c.verbAt+1)) || c.at(c.verbAt+2) != "to" {
+		return
+	}
+	np := takeNP(c.toks, c.verbAt+3)
+	if !usableObject(np) || !isProduct(np) && !np.hasName {
+		return
+	}
+	r.possess(c, np, false, "bought")
+}
+
 // ruleSell: "I sold the Corolla".
 func (r *possessionRules) ruleSell(c *clause) {
 	if c.future || c.modal != "" || c.would || c.neg || !c.past && !c.perfect {

@@ -44,6 +44,7 @@ func TestEndingsCarryValidTo(t *testing.T) {
 		{"gave away", "We gave the old piano away today.", "OWNS", "piano", "2024-09-14"},
 		{"stolen, in the passive", "My iPhone got stolen on the tube yesterday.", "OWNS", "iPhone", "2024-09-13"},
 		{"written off, in the passive", "Our Fiesta has been written off since yesterday.", "DRIVES", "Fiesta", "2024-09-13"},
+		{"sold, in the passive", "Our old Zafira's been sold, finally.", "OWNS", "Zafira", "2024-09-14"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
