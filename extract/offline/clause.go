@@ -127,6 +127,9 @@ func (c *clause) stripLead(toks []tok) []tok {
 			toks = toks[n:]
 			continue
 		}
+		if appositiveName(toks) {
+			break // "Bella, my beagle, ...": a name the next words explain, not one addressed
+		}
 		if n := labelLen(toks); n > 0 {
 			toks = toks[n:]
 			continue
@@ -138,6 +141,21 @@ func (c *clause) stripLead(toks []tok) []tok {
 		break
 	}
 	return toks
+}
+
+// appositiveName reports whether toks open with a name that "my ROLE,"
+// explains ("Bella, my beagle, ate a sock", "Emma, my sister, lives in
+// Leeds"): the name is the subject, not someone addressed or a heading.
+func appositiveName(toks []tok) bool {
+	if len(toks) < 5 || !toks[0].cap || toks[0].kind != nlp.Word || nameStop[toks[0].w] || toks[1].w != "," ||
+		!alt("my|our", toks[2].w) {
+		return false
+	}
+	role := toks[3].w
+	if relations[role].pred == "" && !petSpecies[nlp.Singular(role)] {
+		return false
+	}
+	return toks[4].w == ","
 }
 
 // weekdayLead is the length of a day said before the subject without a

@@ -99,7 +99,7 @@ func newRecognizers() *recognizers {
 		"switch": r.switches.ruleSwitch, "replace": r.switches.ruleSwitch, "change": r.switches.ruleSwitch,
 		"trade": r.switches.ruleSwitch, "swap": r.switches.ruleSwitch, "exchange": r.switches.ruleSwitch,
 		// possessions
-		"drive": r.possessions.ruleDrive, "treat": r.possessions.treatedTo,
+		"drive": r.possessions.ruleDrive, "treat": r.possessions.treatedTo, "bring": r.either(nil, r.kin.broughtHome),
 		"own": r.possessions.ruleOwn, "buy": r.possessions.ruleOwn, "purchase": r.possessions.ruleOwn,
 		"rent": r.either(r.possessions.ruleOwn, r.places.rentIn), "lease": r.possessions.ruleOwn,
 		"sell": r.possessions.ruleSell, "inherit": r.possessions.ruleInherit,
@@ -124,7 +124,7 @@ func newRecognizers() *recognizers {
 		// hobbies
 		"start": r.either(r.hobbies.ruleStart, r.work.startedJob, r.tastes.begunToLike, r.couples.startSeeing, r.study.doingDegree),
 		"begin": r.either(r.hobbies.ruleStart, r.work.startedJob, r.tastes.begunToLike, r.study.doingDegree),
-		"stop":  r.hobbies.ruleStop, "give": r.either(r.hobbies.ruleGive, r.possessions.givenMe, r.possessions.ruleGiveAway, r.work.gaveNotice), "hand": r.either(nil, r.work.gaveNotice),
+		"stop":  r.hobbies.ruleStop, "give": r.either(r.hobbies.ruleGive, r.kin.petEnding, r.possessions.givenMe, r.possessions.ruleGiveAway, r.work.gaveNotice), "hand": r.either(nil, r.work.gaveNotice),
 		"run": r.either(r.hobbies.ruleActivity, r.work.runsBusiness), "swim": r.hobbies.ruleActivity, "paint": r.hobbies.ruleActivity,
 		"draw": r.hobbies.ruleActivity, "cook": r.hobbies.ruleActivity, "bake": r.hobbies.ruleActivity,
 		"hike": r.hobbies.ruleActivity, "dance": r.hobbies.ruleActivity, "sing": r.hobbies.ruleActivity,

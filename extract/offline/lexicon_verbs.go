@@ -204,6 +204,7 @@ split split split splitting
 see saw seen -
 hear heard heard -
 treat - - -
+bring brought brought -
 fall fell fallen -
 try tried tried -
 follow - - -

@@ -152,21 +152,24 @@ func (c *clause) relationMentions() {
 		return
 	}
 	t := c.toks
-	for i := 1; i < len(t); i++ {
-		if t[i].w == "my" || t[i].w == "our" {
-			c.relativeAt(i, c.said.speaker)
-		}
-	}
-	// "Emma, my sister," / "Rex, my dog"
+	// "Emma, my sister," / "Rex, my dog": the name comes first
+	named := map[int]bool{} // the possessives read here
 	for i := 0; i+3 < len(t); i++ {
 		if t[i].cap && !nameStop[t[i].w] && t[i+1].w == "," && (t[i+2].w == "my" || t[i+2].w == "our") {
 			role := t[i+3].w
 			name := t[i].orig
 			if rel, ok := relations[role]; ok {
 				c.relative(c.said.speaker, role, rel, name)
+				named[i+2] = true
 			} else if petSpecies[nlp.Singular(role)] {
 				c.pet(c.said.speaker, nlp.Singular(role), name, false)
+				named[i+2] = true
 			}
+		}
+	}
+	for i := 1; i < len(t); i++ {
+		if (t[i].w == "my" || t[i].w == "our") && !named[i] {
+			c.relativeAt(i, c.said.speaker)
 		}
 	}
 }

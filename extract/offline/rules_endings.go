@@ -31,6 +31,14 @@ func (r *kinRules) petEnding(c *clause) bool {
 		pet = c.petAt(i + 2)
 	case c.verb == "rehome" || c.verb == "rehouse":
 		pet = c.petAt(i)
+	case c.verb == "give" && (c.past || c.perfect):
+		// "we gave our dog to my parents", "gave the cat away", "gave away
+		// our rabbit": given up, as rehomed
+		if c.at(i) == "away" {
+			pet = c.petAt(i + 1)
+		} else if k := c.petAt(i); k != "" && (alt("to|away", c.at(c.afterRelative(i))) || c.lastWord() == "away") {
+			pet = k
+		}
 	}
 	if pet == "" {
 		return false
@@ -40,8 +48,11 @@ func (r *kinRules) petEnding(c *clause) bool {
 		return false
 	}
 	how := "died"
-	if c.verb == "rehome" || c.verb == "rehouse" {
+	switch c.verb {
+	case "rehome", "rehouse":
 		how = "rehomed"
+	case "give":
+		how = "given away"
 	}
 	c.emit(fx{subj: owner, pred: "HAS_PET", obj: pet, qual: qual, ended: true, tmpl: "{S} no longer has {O} (" + how + "{D})", rank: 3})
 	return true
@@ -62,6 +73,18 @@ func (c *clause) petAt(i int) string {
 		}
 	}
 	return ""
+}
+
+// afterRelative returns the index after the pet or relative named at i
+// ("our dog Rex", "Rex": the word after Rex), or i when none is named there.
+func (c *clause) afterRelative(i int) int {
+	if k, n := c.relativeAt(i, c.said.speaker); k != "" {
+		return n
+	}
+	if name, n := nameOf(c.toks, i); name != "" {
+		return n
+	}
+	return i
 }
 
 // lastWord is the clause's last word ("down" in "put our cat down").

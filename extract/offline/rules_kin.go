@@ -32,6 +32,24 @@ func (r *kinRules) ruleAdopt(c *clause) {
 	r.petOrPeople(c, c.verbAt+1, false)
 }
 
+// broughtHome: "we brought home a puppy", "just brought a kitten home
+// from the shelter": an animal or a baby taken home is the speaker's now.
+func (r *kinRules) broughtHome(c *clause) bool {
+	if c.neg || c.future || c.would || c.modal != "" || !c.past && !c.perfect {
+		return false
+	}
+	i := c.verbAt + 1
+	home := c.at(i) == "home"
+	if home {
+		i++
+	}
+	np := takeNP(c.toks, i)
+	if np.empty() || !home && c.at(np.next) != "home" {
+		return false
+	}
+	return r.petOrPeople(c, i, false)
+}
+
 // ruleCelebrate: "we celebrated my daughter's birthday last night".
 func (r *kinRules) ruleCelebrate(c *clause) {
 	if c.neg || c.future || c.modal != "" || c.would {
@@ -54,6 +72,24 @@ func (r *kinRules) nameFrame(c *clause) bool {
 			r.userName(c, c.said.speaker, name)
 			return true
 		}
+	}
+	// "we named him Alfie", "named her Pip", "called him Biscuit": the last
+	// unnamed pet or baby takes the name. "called her" is also a phone
+	// call, so it names an animal only.
+	for i := 0; i < 3 && i+2 < len(t); i++ {
+		if !alt("named|called", t[i].w) || !alt("him|her|it|them", t[i+1].w) || c.said.talk.lastUnnamed == "" {
+			continue
+		}
+		e := b.ents[c.said.talk.lastUnnamed]
+		if e == nil || t[i].w == "called" && e.typ != ontology.Animal {
+			return false
+		}
+		if name, _ := nameOf(t, i+2); name != "" {
+			b.rename(c.said.talk.lastUnnamed, name)
+			c.said.talk.lastUnnamed = ""
+			return true
+		}
+		return false
 	}
 	// "her name is Luna": the last unnamed pet or relative takes the name.
 	if alt("his|her|its|their", c.at(0)) && c.at(1) == "name" && c.said.talk.lastUnnamed != "" {

@@ -82,5 +82,22 @@ func TestPeopleAndEverydayShapes(t *testing.T) {
 			want: []want{{pred: "USES", obj: "Audible", neg: true}}},
 		{name: "a meeting cancelled names no trip or service", text: "I cancelled the meeting with Priya.",
 			none: []want{{pred: "PLANS", obj: "*"}, {pred: "USES", obj: "*"}}},
+		// pets and workplaces named in passing
+		{name: "a workplace introduced by its name", text: "I joined a startup called Tallyfield in March.",
+			want: []want{{pred: "WORKS_AT", obj: "Tallyfield"}}, none: []want{{pred: "MEMBER_OF", obj: "*"}}},
+		{name: "a group joined stays a membership", text: "I joined a choir called Vox Populi.",
+			none: []want{{pred: "WORKS_AT", obj: "*"}}},
+		{name: "an animal brought home", text: "Just brought home a kitten from the rescue centre!",
+			want: []want{{pred: "HAS_PET", obj: "kitten"}}},
+		{name: "the shopping brought home is no pet", text: "I brought the shopping home in the rain.",
+			none: []want{{pred: "HAS_PET", obj: "*"}}},
+		{name: "an animal named after it came", text: "We got a puppy on Saturday and named him Biscuit.",
+			want: []want{{pred: "HAS_PET", obj: "Biscuit"}}},
+		{name: "called her is a phone call for a person", text: "My sister was upset so I called her Sunday night.",
+			none: []want{{pred: "SIBLING_OF", obj: "Sunday"}}},
+		{name: "the name before its role", text: "Mochi, my hamster, escaped again last night.",
+			want: []want{{pred: "HAS_PET", obj: "Mochi"}}},
+		{name: "a name before its role, addressed to no one", text: "Priya, my sister, is visiting from Pune.",
+			want: []want{{pred: "SIBLING_OF", obj: "Priya"}}},
 	})
 }

@@ -45,6 +45,7 @@ func TestEndingsCarryValidTo(t *testing.T) {
 		{"stolen, in the passive", "My iPhone got stolen on the tube yesterday.", "OWNS", "iPhone", "2024-09-13"},
 		{"written off, in the passive", "Our Fiesta has been written off since yesterday.", "DRIVES", "Fiesta", "2024-09-13"},
 		{"sold, in the passive", "Our old Zafira's been sold, finally.", "OWNS", "Zafira", "2024-09-14"},
+		{"pet given away", "We gave our rabbit Clover to a family with a big garden.", "HAS_PET", "Clover", "2024-09-14"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -64,7 +65,7 @@ func TestEndingsCarryValidTo(t *testing.T) {
 	// Controls: no pet, no ending.
 	for _, text := range []string{"My grandad passed away.", "I lost my keys.", "I put the kettle on.", "I gave my sister a hug.",
 		"I might sell the Corolla.", "I nearly had my phone stolen.", "My car might be stolen if I park there.",
-		"A bike was stolen from the rack."} {
+		"A bike was stolen from the rack.", "I gave my dog a bath."} {
 		for _, f := range extractUser(t, text, defaultAt).Facts {
 			if f.ValidTo != nil {
 				t.Errorf("%q ended %s", text, f.Predicate)

@@ -69,6 +69,9 @@ func (r *workRules) ruleJoin(c *clause) {
 	}
 	head := np.head()
 	isGroup := groupNouns[head]
+	if named := c.calledName(np); named.next != np.next && isWorkplaceKind(np) && !isGroup {
+		np = named // "joined a startup called Fernway": a job, as "joined Fernway" is
+	}
 	if np.hasName && !isGroup && (isOrgLike(np) || knownOrgs[np.key()]) {
 		r.employer(c, np, false, "joined")
 		r.roleAfter(c, np.next)
@@ -338,6 +341,9 @@ func (r *workRules) employmentStatus(c *clause, status string) {
 // employer emits WORKS_AT for an organization phrase. how tunes the
 // sentence ("joined", "left", "hired").
 func (r *workRules) employer(c *clause, np nounPhrase, neg bool, how string) {
+	if named := c.calledName(np); named.next != np.next && isWorkplaceKind(np) {
+		np = named // "a startup called Fernway"
+	}
 	if !isOrgLike(np) && !knownOrgs[np.key()] && !isWorkplaceKind(np) {
 		return
 	}

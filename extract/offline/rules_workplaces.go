@@ -22,6 +22,19 @@ func isWorkplaceKind(np nounPhrase) bool {
 	return workplaceKinds[np.head()] || workplaceKinds[lastTwo(np.lower())]
 }
 
+// calledName returns the name an unnamed phrase is introduced with ("a
+// startup called Fernway", "a charity named Shelterbox"): the name, when
+// one follows "called" or "named"; else the phrase as it is.
+func (c *clause) calledName(np nounPhrase) nounPhrase {
+	if np.hasName || np.empty() || !alt("called|named", c.at(np.next)) {
+		return np
+	}
+	if name := takeNP(c.toks, np.next+1); name.hasName && name.det == "" {
+		return name
+	}
+	return np
+}
+
 // placedWorkplace extends an unnamed workplace with the named place that
 // follows it ("a small practice in Shrewsbury", "a bakery in Leeds"): the
 // place is what tells one bakery from another, and what a question about
