@@ -331,6 +331,9 @@ func (r *recognizers) get(c *clause) {
 	case "hitched":
 		r.couples.maritalStatus(c, "married", i+1, false) // "Priya and I got hitched"
 		return
+	case "accepted":
+		r.study.accepted(c, i+1) // "got accepted onto the MSc in Data Science at Edinburgh"
+		return
 	case "diagnosed":
 		if c.at(i+1) == "with" {
 			r.health.diagnosed(c, i+2) // "got diagnosed with coeliac disease"

@@ -118,7 +118,7 @@ func newRecognizers() *recognizers {
 		"split": r.couples.ruleBreak, "part": r.either(nil, r.couples.separateWays), "call": r.either(r.plans.ruleCancel, r.couples.separateWays), "cancel": r.plans.ruleCancel, "see": r.couples.ruleSee,
 		"divorce": r.couples.ruleDivorce, "tie": r.either(nil, r.couples.tiedTheKnot), "propose": r.couples.ruleProposed,
 		// outings
-		"go": r.either(r.outings.ruleGo, r.tastes.turnaround, r.goFreelance, r.couples.separateWays), "take": r.either(r.outings.ruleTake, r.tastes.wouldPickOver, r.tookUp, r.possessions.takeNewVehicle), "attend": r.outings.ruleAttend, "head": r.outings.ruleGo,
+		"go": r.either(r.outings.ruleGo, r.tastes.turnaround, r.goFreelance, r.couples.separateWays), "take": r.either(r.outings.ruleTake, r.study.courseIn, r.tastes.wouldPickOver, r.tookUp, r.possessions.takeNewVehicle), "attend": r.outings.ruleAttend, "head": r.outings.ruleGo,
 		"watch": r.either(r.outings.ruleWatch, r.tastes.habitTaste), "binge": r.outings.ruleWatch, "rewatch": r.outings.ruleWatch,
 		"finish": r.outings.ruleFinish, "sign": r.outings.ruleSign,
 		// hobbies
@@ -135,13 +135,13 @@ func newRecognizers() *recognizers {
 		"read": r.either(r.hobbies.ruleActivity, r.tastes.habitTaste), "reread": r.hobbies.ruleActivity, "listen": r.either(nil, r.tastes.habitTaste), "make": r.either(r.hobbies.ruleActivity, r.work.madeRedundant), "create": r.hobbies.ruleActivity,
 		"build": r.hobbies.ruleActivity, "compose": r.hobbies.ruleActivity, "collect": r.hobbies.ruleCollect,
 		"brew": r.hobbies.ruleActivity, "sew": r.hobbies.ruleActivity, "crochet": r.hobbies.ruleActivity,
-		"spend": r.either(r.hobbies.ruleSpend, r.budgets.canSpend, r.outings.spentIn), "teach": r.work.ruleTeach, "help": r.work.ruleHelpOut, "promote": r.work.rulePromoted,
+		"spend": r.either(r.hobbies.ruleSpend, r.budgets.canSpend, r.outings.spentIn), "teach": r.either(r.work.ruleTeach, r.study.taughtSelf), "help": r.work.ruleHelpOut, "promote": r.work.rulePromoted,
 		"pick": r.either(r.hobbies.rulePickUp, r.tastes.wouldPickOver, r.tastes.habitChoice), "choose": r.either(nil, r.tastes.wouldPickOver, r.tastes.habitChoice),
 		"develop": r.either(nil, r.tastes.developedTaste), "acquire": r.either(nil, r.tastes.developedTaste),
 		"play": r.hobbies.rulePlay, "practice": r.hobbies.rulePractice, "practise": r.hobbies.rulePractice,
 		"smoke": r.hobbies.ruleHabit, "vape": r.hobbies.ruleHabit, "touch": r.hobbies.untouched, "pack": r.hobbies.packedIn,
 		"boulder": r.hobbies.ruleActivity,
-		"do":      r.either(r.hobbies.rulePractice, r.tastes.doneWith, r.study.doingDegree, r.tastes.cannotEndure),
+		"do":      r.either(r.hobbies.rulePractice, r.study.courseIn, r.tastes.doneWith, r.study.doingDegree, r.tastes.cannotEndure),
 		// plans
 		"plan": r.plans.rulePlan, "intend": r.plans.rulePlan, "want": r.plans.rulePlan, "hope": r.plans.rulePlan,
 		"aim": r.plans.rulePlan, "dream": r.plans.rulePlan, "consider": r.plans.rulePlan, "think": r.either(r.plans.rulePlan, r.tastes.usedToThink),

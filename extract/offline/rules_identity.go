@@ -91,9 +91,18 @@ func (r *identityRules) roleOrIdentity(c *clause, i int, neg, past bool) {
 	if isRole && head == "student" {
 		k := c.said.out.named(role, ontology.Concept, 2)
 		c.emit(fx{pred: "IS_A", obj: k, neg: negT, tmpl: pick(negT, "{S} is a "+role, "{S} is no longer a "+role), noDate: true})
+		// "a third-year law student": the field before "student"
+		for _, w := range np.toks[:len(np.toks)-1] {
+			if disciplines[w.w] {
+				fk := c.said.out.named(w.w, ontology.Concept, 1)
+				c.emit(fx{pred: "STUDIES", obj: fk, neg: negT, tmpl: pick(negT, "{S} studies {O}", "{S} no longer studies {O}")})
+				break
+			}
+		}
 		if alt("at|in", c.at(after)) {
 			org := takeNP(t, after+1)
-			if isOrgLike(org) {
+			// "a student at Leeds": a university is called by its town
+			if isOrgLike(org) || c.at(after) == "at" && org.hasName && isPlaceLike(org) {
 				ok, _ := c.object(org, ontology.Organization, 2)
 				c.emit(fx{pred: "STUDIES_AT", obj: ok, neg: negT, tmpl: pick(negT, "{S} studies at {O}", "{S} no longer studies at {O}")})
 			}

@@ -1,6 +1,10 @@
 package offline
 
-import "github.com/graphmem/graphmem/ontology"
+import (
+	"slices"
+
+	"github.com/graphmem/graphmem/ontology"
+)
 
 // studyRules recognise learning and schooling: what people learn and study,
 // the schools they attend or graduated from, and the languages they speak
@@ -77,10 +81,25 @@ func (r *studyRules) ruleTransfer(c *clause) {
 		return
 	}
 	i := c.verbAt + 1
+	from := nounPhrase{}
+	if c.at(i) == "from" {
+		// "Transferred from UBC to McGill for my final year"
+		from = takeNP(c.toks, i+1)
+		i = from.next
+	}
 	if !alt("into|to|onto", c.at(i)) {
 		return
 	}
 	np := takeNP(c.toks, i+1)
+	if np.hasName && (schoolName(np) || studyCue(c)) {
+		// a school: "transferred to King's College", "to McGill for my
+		// final year" (a name needs the clause to say it is study)
+		r.studyAt(c, np, false)
+		if from.hasName {
+			r.studyAt(c, from, true)
+		}
+		return
+	}
 	if np.empty() || np.hasName || len(np.toks) > 4 {
 		return
 	}
@@ -105,7 +124,7 @@ func (r *studyRules) ruleGraduate(c *clause) {
 		return
 	}
 	org := takeNP(c.toks, c.verbAt+2)
-	if isOrgLike(org) || knownOrgs[org.key()] {
+	if isOrgLike(org) || knownOrgs[org.key()] || org.hasName && isPlaceLike(org) { // "graduated from Bristol": its university
 		k, _ := c.object(org, ontology.Organization, 2)
 		c.emit(fx{pred: "STUDIES_AT", obj: k, neg: true, tmpl: "{S} graduated from {O}{D}"})
 	}
@@ -174,4 +193,115 @@ func (r *studyRules) fluentIn(c *clause, i int) {
 			c.emit(fx{pred: ontology.Fallback, raw: "speaks", obj: k, tmpl: "{S} speaks {O} fluently", noDate: true})
 		}
 	}
+}
+
+// schoolName reports whether a name is a school's by one of its words
+// ("King's College", "Leeds Beckett University", "Glasgow School of Art").
+func schoolName(np nounPhrase) bool {
+	return np.hasName && slices.ContainsFunc(np.toks, func(t tok) bool {
+		return t.cap && alt("university|college|school|academy|institute|polytechnic|uni|conservatoire|conservatory", t.w)
+	})
+}
+
+// studyCue reports whether a clause speaks of study: a year, term or
+// course of it ("for my final year", "this semester", "the degree").
+func studyCue(c *clause) bool {
+	for i, t := range c.toks {
+		if alt("semester|term|degree|course|uni|university|college|modules|module|dissertation|thesis|freshman|sophomore", t.w) ||
+			t.w == "year" && alt("final|first|second|third|fourth|last", c.at(i-1)) {
+			return true
+		}
+	}
+	return false
+}
+
+// courseIn reads "doing an evening course in bookkeeping", "taking a
+// class in pottery", "on a short course on wine": the field of a course
+// taken is studied. It reports whether it read the clause.
+func (r *studyRules) courseIn(c *clause) bool {
+	if c.neg || c.future || c.would || c.modal != "" || c.past && !c.perfect && !c.progressive {
+		return false
+	}
+	np := takeNP(c.toks, c.verbAt+1)
+	if np.empty() || np.hasName || !alt("course|class|classes|module|diploma|certificate", np.head()) || !alt("in|on", c.at(np.next)) {
+		return false
+	}
+	field := takeNP(c.toks, np.next+1)
+	if !usableObject(field) || len(field.toks) > 3 {
+		return false
+	}
+	if languages[field.key()] {
+		r.learning(c, field)
+		return true
+	}
+	k, _ := c.object(field, ontology.Concept, 1)
+	if k == "" {
+		return false
+	}
+	c.emit(fx{pred: "STUDIES", obj: k, tmpl: "{S} is doing a course in {O}"})
+	r.studyPlace(c, field.next, false)
+	return true
+}
+
+// taughtSelf: "I'm teaching myself Korean", "taught myself to code": one
+// learns what one teaches oneself.
+func (r *studyRules) taughtSelf(c *clause) bool {
+	if c.neg || c.future || c.would || c.modal != "" || !alt("myself|ourselves", c.at(c.verbAt+1)) {
+		return false
+	}
+	i := c.verbAt + 2
+	if c.at(i) == "to" || c.at(i) == "how" {
+		i++
+		if c.at(i) == "to" {
+			i++
+		}
+		if lemma, _, ok := verbOf(c.at(i)); ok {
+			np := takeNP(c.toks, i+1)
+			if np.empty() {
+				np = nounPhrase{toks: []tok{{w: gerund(lemma), orig: gerund(lemma)}}, next: i + 1}
+			}
+			r.learning(c, np)
+			return true
+		}
+		return false
+	}
+	np := takeNP(c.toks, i)
+	if !usableObject(np) {
+		return false
+	}
+	r.learning(c, np)
+	return true
+}
+
+// accepted reads what follows "got accepted" at i: "onto the MSc in Data
+// Science at Edinburgh", "into Glasgow School of Art", "to study law at
+// Leeds": a course and a school the speaker now studies on and at.
+func (r *studyRules) accepted(c *clause, i int) {
+	if !alt("onto|into|to|on|at|by", c.at(i)) {
+		return
+	}
+	i++
+	if c.at(i) == "study" {
+		i++
+	}
+	np := takeNP(c.toks, i)
+	if np.empty() {
+		return
+	}
+	if np.hasName && (schoolName(np) || isOrgLike(np) || isPlaceLike(np)) && !courseNouns[np.head()] && !degreeNouns[np.head()] {
+		r.studyAt(c, np, false) // "got accepted into Glasgow School of Art"
+		return
+	}
+	field := np
+	if (courseNouns[np.head()] || degreeNouns[np.head()]) && alt("in|of", c.at(np.next)) {
+		field = takeNP(c.toks, np.next+1) // "the MSc in Data Science"
+	} else if courseNouns[np.head()] || degreeNouns[np.head()] {
+		field = nounPhrase{toks: np.toks[:len(np.toks)-1], next: np.next} // "the nursing degree"
+	}
+	if usableObject(field) && len(field.toks) <= 3 {
+		if k, _ := c.object(field, ontology.Concept, 1); k != "" {
+			c.emit(fx{pred: "STUDIES", obj: k, tmpl: "{S} got accepted to study {O}"})
+		}
+	}
+	r.studyPlace(c, field.next, false)
 }
