@@ -93,7 +93,8 @@ func newRecognizers() *recognizers {
 		"request": r.either(nil, r.tastes.habitChoice), "reserve": r.either(nil, r.tastes.habitChoice),
 		"avoid": r.either(nil, r.tastes.avoidTaste), "steer": r.either(nil, r.tastes.avoidTaste),
 		"find": r.tastes.ruleFind, "warm": r.tastes.ruleTurn, "fall": r.tastes.ruleTurn,
-		"drink": r.tastes.ruleConsume, "eat": r.tastes.ruleConsume,
+		"drink": r.tastes.ruleConsume, "eat": r.either(r.tastes.ruleConsume, r.health.dietPractice), "try": r.either(nil, r.health.dietPractice),
+		"suffer": r.either(nil, r.health.sufferFrom), "recover": r.either(nil, r.health.sufferFrom),
 		"support": r.tastes.ruleSupport, "root": r.tastes.ruleSupport, "cheer": r.tastes.ruleSupport,
 		// switches
 		"switch": r.switches.ruleSwitch, "replace": r.switches.ruleSwitch, "change": r.switches.ruleSwitch,
@@ -141,7 +142,7 @@ func newRecognizers() *recognizers {
 		"play": r.hobbies.rulePlay, "practice": r.hobbies.rulePractice, "practise": r.hobbies.rulePractice,
 		"smoke": r.hobbies.ruleHabit, "vape": r.hobbies.ruleHabit, "touch": r.hobbies.untouched, "pack": r.hobbies.packedIn,
 		"boulder": r.hobbies.ruleActivity,
-		"do":      r.either(r.hobbies.rulePractice, r.study.courseIn, r.tastes.doneWith, r.study.doingDegree, r.tastes.cannotEndure),
+		"do":      r.either(r.hobbies.rulePractice, r.health.dietPractice, r.study.courseIn, r.tastes.doneWith, r.study.doingDegree, r.tastes.cannotEndure),
 		// plans
 		"plan": r.plans.rulePlan, "intend": r.plans.rulePlan, "want": r.plans.rulePlan, "hope": r.plans.rulePlan,
 		"aim": r.plans.rulePlan, "dream": r.plans.rulePlan, "consider": r.plans.rulePlan, "think": r.either(r.plans.rulePlan, r.tastes.usedToThink),

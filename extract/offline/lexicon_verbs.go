@@ -255,6 +255,7 @@ twist - - -
 tear tore torn tearing
 fracture - - fracturing
 recover - - -
+suffer - - -
 diagnose - - diagnosing
 babysit babysat babysat babysitting
 encourage - - encouraging

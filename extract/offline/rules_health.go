@@ -41,6 +41,13 @@ func (r *healthRules) diet(c *clause, d string, neg, past bool) {
 	if strings.HasSuffix(d, " diet") && neg {
 		tmpl = "{S} no longer follows a " + d
 	}
+	if !strings.HasSuffix(d, " diet") && !dietAdjectives[d] {
+		// a diet named as a practice: "keto", "intermittent fasting"
+		tmpl = pick(neg || past, "{S} does "+d, "{S} no longer does "+d)
+		if c.now && !neg && !past {
+			tmpl += " now"
+		}
+	}
 	c.emit(fx{pred: "HAS_DIET", obj: k, neg: neg || past, tmpl: tmpl})
 }
 
@@ -121,6 +128,15 @@ func takeNumberedNP(t []tok, i int) nounPhrase {
 // diabetes", "a bad back"), or an empty phrase when none is.
 func conditionPhrase(c *clause, i int) nounPhrase {
 	np := takeNumberedNP(c.toks, i)
+	if len(np.toks) > 1 && alt("diagnosis|symptoms|flare-up|flare|flareup|meds|medication|treatment", np.head()) {
+		np.toks = np.toks[:len(np.toks)-1] // "my coeliac diagnosis" is coeliac
+		if noun := conditions[np.lower()]; noun != "" {
+			np.toks = nil // an adjective: its condition's name ("celiac disease")
+			for _, w := range strings.Fields(noun) {
+				np.toks = append(np.toks, tok{w: w, orig: w, kind: nlp.Word})
+			}
+		}
+	}
 	if np.empty() || np.det != "" && !(np.det == "a" && conditionNouns["a "+np.lower()]) {
 		return nounPhrase{}
 	}
@@ -258,3 +274,73 @@ func (r *healthRules) asDiet(u *utterance, t []tok) {
 	}
 	r.condition(c, w, false)
 }
+
+// dietPractice: "I'm doing keto at the moment", "trying intermittent
+// fasting", "I eat plant-based now": a diet done, tried or eaten is the
+// speaker's diet. It reports whether it read the clause.
+func (r *healthRules) dietPractice(c *clause) bool {
+	if c.future || c.would || c.modal != "" || c.hedge {
+		return false
+	}
+	i := c.verbAt + 1
+	for alt("mostly|mainly|strictly|fully|largely|completely", c.at(i)) {
+		i++
+	}
+	d := ""
+	if two := c.at(i) + " " + c.at(i+1); diets[two] {
+		d = two
+	} else if diets[c.at(i)] {
+		d = c.at(i)
+	}
+	if d == "" || c.verb == "eat" && alt("diet|food|meals|dishes|options", c.at(i+1)) {
+		return false // "I eat vegan food sometimes" is a taste, not a diet
+	}
+	r.diet(c, d, c.neg || c.usedTo, c.past && !c.perfect)
+	return true
+}
+
+// sufferFrom: "I suffer from migraines", "I'm recovering from a torn ACL",
+// "I used to suffer from hay fever": the condition suffered or recovered
+// from. Recovery is from a condition or an injury only ("recovering from
+// a long week" names none).
+func (r *healthRules) sufferFrom(c *clause) bool {
+	if c.future || c.would || c.modal != "" || c.hedge || c.at(c.verbAt+1) != "from" {
+		return false
+	}
+	i := c.verbAt + 2
+	np := conditionPhrase(c, i)
+	if np.empty() && c.verb == "recover" && alt("a|an|my", c.at(i)) && injuryWords[c.at(i+1)] {
+		np = takeNP(c.toks, i+1) // "a torn ACL"
+	}
+	if np.empty() && c.verb == "suffer" {
+		if np = takeNumberedNP(c.toks, i); !usableObject(np) || np.hasName || np.det != "" {
+			return false
+		}
+	}
+	if np.empty() {
+		return false
+	}
+	if c.verb == "recover" && !c.progressive && !c.perfect {
+		return false // "I recovered from covid" ended it
+	}
+	neg := c.neg || c.usedTo || c.past && !c.perfect && !c.progressive
+	k, _ := c.object(np, ontology.Condition, 2)
+	if k == "" {
+		return false
+	}
+	tmpl := pick(neg, "{S} suffers from {O}", "{S} no longer suffers from {O}")
+	if c.verb == "recover" {
+		tmpl = "{S} is recovering from {O}"
+	}
+	c.emit(fx{pred: "HAS_CONDITION", obj: k, neg: neg, tmpl: tmpl, noDate: true})
+	return true
+}
+
+// injuryWords describe an injury before the body part ("a torn ACL", "a
+// broken wrist").
+var injuryWords = wordSet(`torn,broken,fractured,sprained,pulled,dislocated,ruptured,slipped,herniated,bruised,cracked`)
+
+// dietAdjectives are the diets said of a person ("I'm vegan"); the others
+// are practices one does ("I do keto").
+var dietAdjectives = wordSet(`vegetarian,vegan,pescatarian,pescetarian,flexitarian,gluten-free,gluten free,dairy-free,
+dairy free,lactose-free,halal,kosher,raw vegan,plant-based,plant based,carnivore,no dietary restrictions`)
