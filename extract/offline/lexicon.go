@@ -316,7 +316,8 @@ mountain,mountains,forest,island,city,town,village,countryside,coast,river,garde
 market,farmers market,restaurant,cafe,bar,pub,club,theater,theatre,cinema,movies,stadium,arena,gallery,
 art gallery,hospital,clinic,office,school,university,college,campus,shelter,center,centre,studio,spa,
 hotel,resort,cabin,cottage,campsite,trail,national park,amusement park,theme park,water park,farm,
-vineyard,winery,brewery,bakery,bookstore,store,shop,supermarket,airport,station,downtown,neighborhood`)
+vineyard,winery,brewery,bakery,bookstore,store,shop,supermarket,airport,station,downtown,neighborhood,
+pool,swimming pool,lido,leisure centre,leisure center,climbing wall,allotment,rink,ice rink`)
 
 // orgSuffixes end organization names ("Acme Corp", "Oxford University").
 var orgSuffixes = wordSet(`corp,corporation,inc,incorporated,ltd,llc,plc,gmbh,ag,sa,co,company,companies,group,

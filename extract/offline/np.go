@@ -130,6 +130,9 @@ func takeNP(toks []tok, i int) nounPhrase {
 			}
 			break
 		}
+		if numberWords[t.w] && i > start && i+1 < len(toks) && alt("times|x", toks[i+1].w) {
+			break // "the gym three times a week": a frequency ends the phrase
+		}
 		if determiners[t.w] && i > start && !(t.cap && !t.first) {
 			break // "give kids a loving home": a new phrase starts
 		}

@@ -143,5 +143,20 @@ func TestPeopleAndEverydayShapes(t *testing.T) {
 			none: []want{{pred: "HAS_DIET", obj: "*"}}},
 		{name: "a diagnosis is its condition", text: "Cut out gluten after my coeliac diagnosis.",
 			want: []want{{pred: "HAS_CONDITION", obj: "celiac disease"}}},
+		// routines and schedules
+		{name: "a frequency in words", text: "I go to the pool four times a week.",
+			want: []want{{pred: "HAS_ROUTINE", obj: "four times a week", qual: "pool"}}},
+		{name: "a weekday's part", text: "I go to band practice on Thursday evenings.",
+			want: []want{{pred: "HAS_ROUTINE", obj: "Thursday evenings"}}},
+		{name: "on a weekday is any of them", text: "I usually go to the market on a Saturday.",
+			want: []want{{pred: "HAS_ROUTINE", obj: "Saturdays"}}},
+		{name: "walking the dog on a schedule", text: "I walk the dog every evening after dinner.",
+			want: []want{{pred: "HAS_ROUTINE", obj: "every evening", qual: "walking the dog"}}},
+		{name: "three of something is no frequency", text: "I go to the gym with three friends.",
+			none: []want{{pred: "HAS_ROUTINE", obj: "*"}}},
+		{name: "an occasion pushed back to a month", text: "We've pushed the christening back to next May.",
+			want: []want{{subj: "christening", pred: "SCHEDULED_ON", obj: "May 2025"}}},
+		{name: "rescheduled for a day", text: "I rescheduled my smear test for Tuesday.",
+			want: []want{{subj: "smear test", pred: "SCHEDULED_ON", obj: "Tuesday"}}},
 	})
 }

@@ -56,6 +56,14 @@ func (c *clause) frequencyAt(i int) (string, int) {
 		if len(days) > 0 {
 			return strings.Join(days, " and "), j
 		}
+		// "on Monday evenings": a day's part, every week
+		if d, ok := nlp.ParseWeekday(c.at(i + 1)); ok && alt("mornings|evenings|afternoons|nights|lunchtimes", c.at(i+2)) {
+			return d.String() + " " + c.at(i+2), i + 3
+		}
+		// "(usually) on a Saturday": any Saturday
+		if d, ok := nlp.ParseWeekday(c.at(i + 2)); ok && c.at(i+1) == "a" {
+			return d.String() + "s", i + 3
+		}
 	case alt("most|many", c.at(i)):
 		// "most Sundays", "most weekends"
 		if d, ok := nlp.ParseWeekday(c.at(i + 1)); ok && strings.HasSuffix(c.at(i+1), "s") {
@@ -64,7 +72,7 @@ func (c *clause) frequencyAt(i int) (string, int) {
 		if alt("weekends|evenings|mornings|nights|days|weeks", c.at(i+1)) {
 			return words(t[i : i+2]), i + 2
 		}
-	case alt("once|twice", c.at(i)) || (t[min(i, len(t)-1)].kind == nlp.Number || valueWords[c.at(i)]) && alt("times|x", c.at(i+1)):
+	case alt("once|twice", c.at(i)) || (t[min(i, len(t)-1)].kind == nlp.Number || valueWords[c.at(i)] || numberWords[c.at(i)]) && alt("times|x", c.at(i+1)):
 		j := i + 1
 		if !alt("once|twice", c.at(i)) {
 			j++
@@ -136,6 +144,8 @@ func (r *hobbyRules) routineScan(c *clause) {
 			return
 		}
 		activity, j = np.lower(), np.next
+	case lemma == "walk" && alt("the|my|our", c.at(j)) && petSpecies[nlp.Singular(c.at(j+1))]:
+		activity, j = "walking the "+c.at(j+1), j+2 // "I walk the dog at 6 every morning"
 	case activityVerbs[lemma] || commuteVerbs[lemma] != "" && lemma != "drive" && lemma != "walk":
 		activity = gerund(lemma)
 	default:
@@ -172,7 +182,7 @@ func (r *hobbyRules) routineAt(c *clause, activity, fronted string, j int) {
 
 // routineVerb phrases the activity of a routine after "goes".
 func routineVerb(activity string) string {
-	if strings.HasSuffix(activity, "ing") {
+	if first, _, _ := strings.Cut(activity, " "); strings.HasSuffix(first, "ing") {
 		return activity
 	}
 	return "to the " + activity

@@ -47,7 +47,7 @@ func (r *scheduleRules) movedScan(c *clause) {
 		if alt("back|forward|over|up", c.at(i)) {
 			i++
 		}
-		if c.at(i) != "to" {
+		if c.at(i) != "to" && !(c.at(i) == "for" && alt("reschedule|postpone", lemma)) { // "rescheduled my haircut for Saturday"
 			continue
 		}
 		subj := c.subj
@@ -154,8 +154,8 @@ func (r *scheduleRules) readWhen(c *clause, i int) (string, string, int) {
 			}
 			break
 		}
-		if t[i].w == dateTok && t[i].date.Granularity == nlp.GranularityDay {
-			days = append(days, t[i].date.Label)
+		if t[i].w == dateTok && (t[i].date.Granularity == nlp.GranularityDay || t[i].date.Granularity == nlp.GranularityMonth) {
+			days = append(days, t[i].date.Label) // "the 4th of May", "pushed back to next June"
 			i++
 		}
 		break
@@ -222,6 +222,8 @@ func (r *scheduleRules) schedule(c *clause, np nounPhrase, i int, moved bool) bo
 		prep = ""
 	case when[0] >= '0' && when[0] <= '9' || alt("noon|midday|midnight", when):
 		prep = "at "
+	case monthNames[strings.ToLower(strings.Fields(when)[0])]:
+		prep = "in " // "June 2025"
 	}
 	tmpl := "{S} is " + prep + "{O}"
 	switch {
@@ -233,3 +235,6 @@ func (r *scheduleRules) schedule(c *clause, np nounPhrase, i int, moved bool) bo
 	c.emit(fx{subj: key, pred: "SCHEDULED_ON", obj: c.value(when), tmpl: tmpl, noDate: true})
 	return true
 }
+
+// monthNames start a date said to the month ("june 2025").
+var monthNames = wordSet(`january,february,march,april,may,june,july,august,september,october,november,december`)
