@@ -67,7 +67,7 @@ func newRecognizers() *recognizers {
 		"move": r.either(r.places.ruleMove, r.kin.livesWith), "relocate": r.places.ruleMove,
 		"settle": r.places.ruleSettle,
 		"come":   r.either(r.places.ruleCome, r.tastes.turnaround, r.tastes.begunToLike), "hail": r.places.ruleCome,
-		"grow":  r.either(r.places.ruleGrow, r.tastes.grownFond),
+		"grow":  r.either(r.places.ruleGrow, r.study.grewUpSpeaking, r.tastes.grownFond),
 		"visit": r.places.ruleVisit, "travel": r.places.ruleVisit, "fly": r.places.ruleVisit, "tour": r.places.ruleVisit,
 		"explore": r.places.ruleVisit,
 		// work
@@ -100,7 +100,7 @@ func newRecognizers() *recognizers {
 		"switch": r.switches.ruleSwitch, "replace": r.switches.ruleSwitch, "change": r.switches.ruleSwitch,
 		"trade": r.switches.ruleSwitch, "swap": r.switches.ruleSwitch, "exchange": r.switches.ruleSwitch,
 		// possessions
-		"drive": r.possessions.ruleDrive, "treat": r.possessions.treatedTo, "bring": r.either(nil, r.kin.broughtHome),
+		"drive": r.possessions.ruleDrive, "treat": r.possessions.treatedTo, "upgrade": r.possessions.upgradedTo, "bring": r.either(nil, r.kin.broughtHome),
 		"own": r.possessions.ruleOwn, "buy": r.possessions.ruleOwn, "purchase": r.possessions.ruleOwn,
 		"rent": r.either(r.possessions.ruleOwn, r.places.rentIn), "lease": r.possessions.ruleOwn,
 		"sell": r.possessions.ruleSell, "inherit": r.possessions.ruleInherit,

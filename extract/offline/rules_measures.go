@@ -291,6 +291,9 @@ func (c *clause) measureValue(i int) (string, bool) {
 	if t[i].kind == nlp.Number && isOrdinal(t[i].w) {
 		return "", false
 	}
+	if i+1 < len(t) && t[i+1].cap && t[i+1].kind == nlp.Word && !measureUnits[t[i+1].w] {
+		return "", false // "a 2019 MacBook Air": a model year, not an amount
+	}
 	i++
 	for n := 0; i < len(t) && n < 4 && measureUnits[t[i].w]; n++ {
 		i++

@@ -61,11 +61,11 @@ func (r *placeRules) dwellingScan(c *clause) {
 			case w == "my" || w == "our":
 				owned = true
 			}
-			if w == "my" || w == "our" || w == "a" || w == "an" || w == "the" || w == "'s" {
+			if w == "my" || w == "our" || w == "a" || w == "an" || w == "the" || w == "'s" || w == "this" {
 				break
 			}
 		}
-		if j < 0 || j < i-3 || !alt("my|our|a|an|the", t[j].w) {
+		if j < 0 || j < i-3 || !alt("my|our|a|an|the|this", t[j].w) {
 			continue // "my sister's flat in Rome" is hers
 		}
 		if slices.ContainsFunc(t[j+1:i], func(x tok) bool { return secondHomes[x.w] }) {
@@ -84,6 +84,8 @@ func (r *placeRules) dwellingScan(c *clause) {
 		case taken && (det == "a" || det == "an") && t[j-1].w == "into" && speakerOpens(t, j-2):
 		case owned:
 		case det == "the" && current:
+		case det == "this" && j > 0 && t[j-1].w == "in" && speakerOpens(t, j-1):
+			// "we've been in this flat in Hackney for six years"
 		case (det == "a" || det == "an") && j > 0 && dwellingVerbs[t[j-1].w] && speakerOpens(t, j-1):
 		default:
 			continue

@@ -158,5 +158,18 @@ func TestPeopleAndEverydayShapes(t *testing.T) {
 			want: []want{{subj: "christening", pred: "SCHEDULED_ON", obj: "May 2025"}}},
 		{name: "rescheduled for a day", text: "I rescheduled my smear test for Tuesday.",
 			want: []want{{subj: "smear test", pred: "SCHEDULED_ON", obj: "Tuesday"}}},
+		// homes, things and languages
+		{name: "being in this home in a town", text: "We've been in this flat in Walthamstow for six years.",
+			want: []want{{pred: "LIVES_IN", obj: "Walthamstow"}}},
+		{name: "a home seen is not lived in", text: "I saw this flat in Walthamstow online.",
+			none: []want{{pred: "LIVES_IN", obj: "*"}}},
+		{name: "a model year is no measure", text: "My laptop is a 2019 Dell XPS.",
+			none: []want{{pred: "HAS_MEASURE", obj: "*"}}},
+		{name: "upgraded to a device", text: "I upgraded to a Pixel 8 last week.",
+			want: []want{{pred: "OWNS", obj: "Pixel 8"}}},
+		{name: "upgraded to a class of travel is no device", text: "We upgraded to business class on the way back.",
+			none: []want{{pred: "OWNS", obj: "*"}}},
+		{name: "grew up speaking", text: "I grew up speaking Gujarati at home.",
+			want: []want{{pred: "RELATED_TO", obj: "Gujarati"}}},
 	})
 }

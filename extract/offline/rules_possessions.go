@@ -89,6 +89,22 @@ func (r *possessionRules) treatedTo(c *clause) {
 	r.possess(c, np, false, "bought")
 }
 
+// upgradedTo: "I upgraded to an iPhone 15", "just upgraded to the Pixel
+// 9": the newer thing is the speaker's now.
+func (r *possessionRules) upgradedTo(c *clause) {
+	if c.neg || c.future || c.modal != "" || c.would || !c.past && !c.perfect || c.at(c.verbAt+1) != "to" {
+		return
+	}
+	np := takeNP(c.toks, c.verbAt+2)
+	if !usableObject(np) || !isProduct(np) && !np.hasName {
+		return
+	}
+	if typ, ok := classify(np); ok && typ != ontology.Product {
+		return // "upgraded to first class", "to Premium" stay unread
+	}
+	r.possess(c, np, false, "got")
+}
+
 // ruleSell: "I sold the Corolla".
 func (r *possessionRules) ruleSell(c *clause) {
 	if c.future || c.modal != "" || c.would || c.neg || !c.past && !c.perfect {

@@ -188,7 +188,9 @@ func (r *studyRules) learning(c *clause, np nounPhrase) {
 func (r *studyRules) fluentIn(c *clause, i int) {
 	items, _ := takeList(c.toks, i)
 	for _, np := range items {
-		if languages[np.key()] {
+		// the language itself, not a phrase ending in one ("getting by in
+		// Italian" is no fluency)
+		if languages[np.lower()] || languages[np.key()] && len(np.toks) == 1 {
 			k, _ := c.object(np, ontology.Language, 2)
 			c.emit(fx{pred: ontology.Fallback, raw: "speaks", obj: k, tmpl: "{S} speaks {O} fluently", noDate: true})
 		}
@@ -304,4 +306,22 @@ func (r *studyRules) accepted(c *clause, i int) {
 		}
 	}
 	r.studyPlace(c, field.next, false)
+}
+
+// grewUpSpeaking: "I grew up speaking Welsh", "grew up speaking Tamil and
+// English at home": a first language, spoken still.
+func (r *studyRules) grewUpSpeaking(c *clause) bool {
+	if c.neg || !c.seq(c.verbAt+1, "up", "speaking") {
+		return false
+	}
+	items, _ := takeList(c.toks, c.verbAt+3)
+	read := false
+	for _, np := range items {
+		if languages[np.lower()] || languages[np.key()] && len(np.toks) == 1 {
+			k, _ := c.object(np, ontology.Language, 2)
+			c.emit(fx{pred: ontology.Fallback, raw: "speaks", obj: k, tmpl: "{S} speaks {O} (grew up speaking it)", noDate: true})
+			read = true
+		}
+	}
+	return read
 }
