@@ -171,5 +171,12 @@ func TestPeopleAndEverydayShapes(t *testing.T) {
 			none: []want{{pred: "OWNS", obj: "*"}}},
 		{name: "grew up speaking", text: "I grew up speaking Gujarati at home.",
 			want: []want{{pred: "RELATED_TO", obj: "Gujarati"}}},
+		// tastes
+		{name: "a former taste said as one's thing", text: "Craft beer used to be my thing, not so much now.",
+			want: []want{{pred: "LIKES", obj: "craft beer", neg: true}}, none: []want{{pred: "DISLIKES", obj: "*"}}},
+		{name: "a big fan, the subject left out", text: "Big fan of Wes Anderson films.",
+			want: []want{{pred: "LIKES", obj: "Wes Anderson films"}}},
+		{name: "a fan's modifier alone is no fandom", text: "Big news: we got the flat!",
+			none: []want{{pred: "LIKES", obj: "*"}}},
 	})
 }

@@ -160,6 +160,10 @@ func (r *tasteRules) myThingFrame(c *clause) bool {
 		return false
 	}
 	n, ok, neg, _ := c.copulaAt(np.next)
+	usedTo := false
+	if !ok && c.seq(np.next, "used", "to", "be") {
+		n, ok, usedTo = np.next+3, true, true // "sushi used to be my thing"
+	}
 	if !ok && (alt("in|on|at|with|by|before|after|without", c.at(np.next)) && strings.HasSuffix(np.toks[0].w, "ing") ||
 		c.at(np.next) == "about") { // "podcasts about history are my jam"
 		// An activity with its circumstance: "hiking in the rain isn't
@@ -184,6 +188,19 @@ func (r *tasteRules) myThingFrame(c *clause) bool {
 	case c.seq(n, "my", "cup", "of", "tea") && neg:
 	default:
 		return false
+	}
+	if usedTo {
+		// a former taste: ended, not turned into an aversion
+		if !mine || hell {
+			return false
+		}
+		k, _ := c.object(np, "", 0)
+		if k == "" {
+			return false
+		}
+		c.subj = c.said.speaker
+		c.emit(fx{subj: c.said.speaker, pred: "LIKES", obj: k, neg: true, conf: 0.7, tmpl: "{S} used to love {O}"})
+		return true
 	}
 	if c.seq(n, "my", "cup", "of", "tea") || hell != neg {
 		return r.judge(c, np, -1, "doesn't care for {O}")

@@ -366,12 +366,17 @@ func elidedCopula(toks []tok) []tok {
 	case statuses[w] || diets[w] || conditions[w] != "":
 		ok = after // "single again", "vegan since May", "pregnant!!"
 	}
-	if !ok || i == 0 && !toks[0].first {
+	// "Big fan of Studio Ghibli", "Huge fan of hers": the article goes too
+	article := i == 0 && fanModifiers[w] && next == "fan" && i+2 < len(toks) && toks[i+2].w == "of"
+	if !ok && !article || i == 0 && !toks[0].first {
 		return toks
 	}
 	me := tok{w: "i", orig: "I", kind: nlp.Word, cap: true, first: true}
 	am := tok{w: "am", orig: "am", kind: nlp.Word}
 	rest := append([]tok(nil), toks...)
 	rest[0].first, rest[0].cap = false, false
+	if article {
+		return append([]tok{me, am, {w: "a", orig: "a", kind: nlp.Word}}, rest...)
+	}
 	return append([]tok{me, am}, rest...)
 }
