@@ -337,7 +337,9 @@ func ordinalAt(t []tok, i int) (ord, noun string, ok bool) {
 
 var stopAfterCount = map[string]bool{"this": true, "so": true, "at": true, "in": true, "on": true, "and": true,
 	"since": true, "now": true, "for": true, "with": true, "of": true, "after": true, "last": true, "today": true,
-	"already": true, "by": true, "to": true, "from": true, "but": true}
+	"already": true, "by": true, "to": true, "from": true, "but": true,
+	// a rate follows the number, not the thing counted ("25k a week")
+	"a": true, "an": true, "per": true, "each": true, "every": true}
 
 func isOrdinal(w string) bool {
 	return len(w) > 2 && w[0] >= '0' && w[0] <= '9' && alt("st|nd|rd|th", w[len(w)-2:])

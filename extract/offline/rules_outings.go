@@ -374,8 +374,12 @@ func (r *outingRules) backFromScan(c *clause) {
 		return
 	}
 	for i := 0; i+2 < len(t) && i < 6; i++ {
-		if t[i].w != "back" || t[i+1].w != "from" {
+		if t[i].w != "back" || t[i+1].w != "from" && !(t[i+1].w == "home" && c.at(i+2) == "from") {
 			continue
+		}
+		from := i + 1
+		if t[from].w == "home" {
+			from++ // "Back home from Lisbon"
 		}
 		own := false
 		for k := 0; k < i; k++ {
@@ -392,7 +396,7 @@ func (r *outingRules) backFromScan(c *clause) {
 		if alt("get|will|going", c.at(i-1)) && !alt("got", c.at(i-1)) && c.at(i-1) != "just" {
 			return // "when I get back from Rome"
 		}
-		np := takeNP(t, i+2)
+		np := takeNP(t, from+1)
 		if (durationNouns[np.head()] || tripNouns[np.head()]) && alt("in|at|to", c.at(np.next)) {
 			np = takeNP(t, np.next+1) // "a week in Krakow", "holiday in Spain"
 		}

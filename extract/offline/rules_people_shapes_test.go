@@ -178,5 +178,14 @@ func TestPeopleAndEverydayShapes(t *testing.T) {
 			want: []want{{pred: "LIKES", obj: "Wes Anderson films"}}},
 		{name: "a fan's modifier alone is no fandom", text: "Big news: we got the flat!",
 			none: []want{{pred: "LIKES", obj: "*"}}},
+		// trips and rates
+		{name: "back home from a trip", text: "Back home from Tbilisi, what a week.",
+			want: []want{{pred: "VISITED", obj: "Tbilisi"}}},
+		{name: "back home from the gym is no trip", text: "I'm back home from the gym.",
+			none: []want{{pred: "VISITED", obj: "*"}}},
+		{name: "a trip cancelled by its place", text: "We had to cancel Rome, the flights were a mess.",
+			want: []want{{pred: "PLANS", obj: "Rome", neg: true}}},
+		{name: "a rate is no count", text: "I run about 25k a week.",
+			none: []want{{pred: "HAS_MEASURE", obj: "*"}}},
 	})
 }

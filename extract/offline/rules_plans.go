@@ -333,6 +333,13 @@ func (r *planRules) ruleCancel(c *clause) {
 	if c.verb != "cancel" {
 		return
 	}
+	if np.hasName && knownPlace(np) {
+		// "we had to cancel Paris": a trip named by where it went
+		if k, _ := c.object(np, ontology.Place, 2); k != "" {
+			c.emit(fx{pred: "PLANS", obj: k, neg: true, conf: 0.7, tmpl: "{S} cancelled the trip to {O}{D}"})
+		}
+		return
+	}
 	service := np
 	if subscriptionNouns[np.head()] && len(np.toks) > 1 {
 		service = nounPhrase{toks: np.toks[:len(np.toks)-1], next: np.next} // "my Spotify subscription"
