@@ -1,6 +1,8 @@
 package offline
 
 import (
+	"strings"
+
 	"github.com/graphmem/graphmem/nlp"
 	"github.com/graphmem/graphmem/ontology"
 )
@@ -75,6 +77,11 @@ func (r *recognizers) be(c *clause) {
 		if c.at(i+1) == "to" {
 			r.health.allergicTo(c, i+2, neg)
 		}
+		return
+	case w == "off" && !past && !neg && c.seq(i+1, "to", "go") && (goVerbs[c.at(i+3)] || activities[c.at(i+3)] && strings.HasSuffix(c.at(i+3), "ing")):
+		// "I'm off to go swimming with the kids": the pastime, done now
+		np, detail := goActivity(c.gerundPhrase(c.at(i+3), i+4))
+		r.hobbies.practiceOf(c, np, false, detail)
 		return
 	case w == "off" && c.at(i+1) == "to" && !past && !neg:
 		// "we're off to Iceland in March": a trip to come.

@@ -165,6 +165,7 @@ func newRecognizers() *recognizers {
 		r.favourites.ofChoiceFrame,       // "my drink of choice is gin"
 		r.favourites.alwaysForMeFrame,    // "whenever we get takeaway, it's always rogan josh for me"
 		r.hobbies.hobbyListFrame,         // "my hobbies are painting, hiking and reading"
+		r.hobbies.gerundListFrame,        // "... - running, reading, or playing my violin"
 		r.budgets.budgetFrame,            // "my budget for the trip is 2000 euros"
 		r.measures.measureFrame,          // "my rent went up to 1,450", "I weigh 72 kg", "my 31st parkrun"
 		r.kin.birthdayFrame,              // "my birthday is on 8 May"

@@ -28,7 +28,7 @@ func joinGerundLists(segs [][]tok) [][]tok {
 	var inList []bool
 	for _, s := range segs {
 		n := len(out)
-		if n > 0 && continuesList(s) && (inList[n-1] || opensList(out[n-1])) {
+		if n > 0 && continuesList(s) && (inList[n-1] || opensList(out[n-1]) || loneActivity(out[n-1])) {
 			out[n-1], inList[n-1] = append(out[n-1], s...), true
 			continue
 		}
@@ -109,4 +109,11 @@ func announcesList(s []tok) bool {
 		return false
 	}
 	return hobbyNouns[s[len(s)-1].w]
+}
+
+// loneActivity reports whether a piece is a pastime's gerund alone, as a
+// list said after a dash starts ("- running, reading, or playing my
+// violin"): the items after it continue it.
+func loneActivity(s []tok) bool {
+	return len(s) == 1 && activityWord(s[0])
 }

@@ -463,3 +463,23 @@ func (c *clause) hasFrequencyAt(i int) bool {
 	f, _ := c.frequencyAt(i)
 	return f != ""
 }
+
+// classActivity: the pastime of a class, club or course one signed up for
+// or joined ("a pottery class", "a running club", "salsa lessons") is one
+// the speaker takes up. A class named by anything but a pastime ("a
+// parenting class") says no pastime.
+func (r *hobbyRules) classActivity(c *clause, np nounPhrase, how string) {
+	if len(np.toks) < 2 || !alt("class|classes|club|course|lessons|lesson|workshop|group|sessions|session|team", np.head()) {
+		return
+	}
+	act := np.toks[len(np.toks)-2].w
+	if !activities[act] {
+		return
+	}
+	k := c.said.out.named(act, ontology.Activity, 1)
+	art := ""
+	if np.det == "a" || np.det == "an" {
+		art = np.det + " "
+	}
+	c.emit(fx{pred: "PRACTICES", obj: k, conf: 0.7, tmpl: "{S} does {O} (" + how + " " + art + np.lower() + "{D})"})
+}

@@ -1,5 +1,12 @@
 package offline
 
+import (
+	"strings"
+
+	"github.com/graphmem/graphmem/nlp"
+	"github.com/graphmem/graphmem/ontology"
+)
+
 // hobbyNouns announce a list of what the speaker likes doing: "my hobbies
 // are painting and hiking", "my hobbies - painting, hiking and reading".
 var hobbyNouns = wordSet(`hobbies,activities,interests,passions,pastimes`)
@@ -38,4 +45,47 @@ func (r *hobbyRules) hobbyListFrame(c *clause) bool {
 		}
 	}
 	return emitted
+}
+
+// gerundListFrame: "- running, reading, or playing my violin -": a list
+// of pastimes said on its own after the speaker's statement ("I'm carving
+// out some me-time each day - running, reading, or playing my violin")
+// names what the speaker does. Two items or more, each a pastime's gerund
+// or the playing of an instrument, and nothing else in the clause.
+func (r *hobbyRules) gerundListFrame(c *clause) bool {
+	sp := c.said.speaker
+	t := c.toks
+	// The list's subject is the speaker's clause before it: it stands
+	// inside the sentence, never at its start ("Hiking, biking, kayaking:
+	// this park has it all").
+	if sp == "" || c.subj != sp && (c.subj != "" || t[0].first) || c.hedge || c.neg || len(t) < 3 ||
+		!strings.HasSuffix(t[0].w, "ing") {
+		return false
+	}
+	items, next := takeList(t, 0)
+	if len(items) < 2 || len(items) > maxConjuncts || next < len(t) && t[next].kind == nlp.Word && !alt("which|that", t[next].w) {
+		return false
+	}
+	for _, np := range items {
+		w := np.toks[0].w
+		switch {
+		case len(np.toks) == 1 && (activities[w] || goVerbs[w]) && strings.HasSuffix(w, "ing"):
+		case w == "playing" && instruments[np.head()]:
+		default:
+			return false
+		}
+	}
+	c.subj = sp
+	for _, np := range items {
+		if np.toks[0].w == "playing" {
+			if k, _ := c.object(nounPhrase{toks: np.toks[len(np.toks)-1:]}, ontology.Activity, 2); k != "" {
+				c.emit(fx{pred: "PRACTICES", obj: k, conf: 0.7, tmpl: "{S} plays {O}"})
+			}
+			continue
+		}
+		if k, _ := c.object(np, ontology.Activity, 2); k != "" {
+			c.emit(fx{pred: "PRACTICES", obj: k, conf: 0.7, tmpl: "{S} spends time {O}"})
+		}
+	}
+	return true
 }

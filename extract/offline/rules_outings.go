@@ -309,6 +309,7 @@ func (r *outingRules) ruleSign(c *clause) {
 	np := takeNP(c.toks, c.verbAt+3)
 	if k, art := c.object(np, ontology.Occasion, 1); k != "" {
 		c.emit(fx{pred: "MEMBER_OF", obj: k, art: art, tmpl: "{S} signed up for {aO}{D}"})
+		r.hobbies.classActivity(c, np, "signed up for")
 	}
 }
 

@@ -187,5 +187,20 @@ func TestPeopleAndEverydayShapes(t *testing.T) {
 			want: []want{{pred: "PLANS", obj: "Rome", neg: true}}},
 		{name: "a rate is no count", text: "I run about 25k a week.",
 			none: []want{{pred: "HAS_MEASURE", obj: "*"}}},
+		// pastimes said in passing
+		{name: "a class signed up for is its pastime", text: "I just signed up for a ceramics class at the community centre.",
+			want: []want{{pred: "PRACTICES", obj: "ceramics"}}},
+		{name: "a club joined is its pastime", text: "We joined a climbing club in the spring.",
+			want: []want{{pred: "PRACTICES", obj: "climbing"}}},
+		{name: "a class of no pastime", text: "I signed up for a parenting class.",
+			none: []want{{pred: "PRACTICES", obj: "*"}}},
+		{name: "off to go", text: "I'm off to go kayaking with my brother.",
+			want: []want{{pred: "PRACTICES", obj: "kayaking"}}},
+		{name: "off to a place is no pastime", text: "I'm off to the shops.",
+			none: []want{{pred: "PRACTICES", obj: "*"}}},
+		{name: "a list of pastimes after a dash", text: "I make time for myself most evenings - swimming, knitting, or playing my cello.",
+			want: []want{{pred: "PRACTICES", obj: "swimming"}, {pred: "PRACTICES", obj: "knitting"}, {pred: "PRACTICES", obj: "cello"}}},
+		{name: "a list of pastimes opening a sentence is no one's", text: "Hiking, biking, kayaking: this valley has it all.",
+			none: []want{{pred: "PRACTICES", obj: "*"}}},
 	})
 }

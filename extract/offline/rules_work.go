@@ -82,6 +82,9 @@ func (r *workRules) ruleJoin(c *clause) {
 		return
 	}
 	c.emit(fx{pred: "MEMBER_OF", obj: k, art: art, tmpl: "{S} joined {aO}{D}"})
+	if r.hobbies != nil {
+		r.hobbies.classActivity(c, np, "joined") // "joined a running club"
+	}
 }
 
 // ruleLeave: "I left Acme Corp", "I quit my job at Initech", "I resigned
