@@ -380,6 +380,13 @@ func (c *clause) subject(inherited string) (string, int) {
 			return u.speaker, j + 3
 		}
 		key := np.key()
+		// "Sarah from work is pregnant", "Tom from the office moved to
+		// Leeds": where the speaker knows them from says who they are
+		if rel, n := knownFrom(t, j+1); rel != "" && u.speaker != "" && (firstNames[key] || u.people[key] || !t[0].first) &&
+			!isCommonWord(key) {
+			k := c.relative(u.speaker, rel, relations[rel], np.surface())
+			return k, n
+		}
 		if ent, ok := u.out.ents[key]; ok && (ent.typ == ontology.Person || ent.typ == ontology.Animal) {
 			c.notePerson(key)
 			return key, j + 1
@@ -412,6 +419,34 @@ func (c *clause) subject(inherited string) (string, int) {
 		return inherited, 0
 	}
 	return "", 0
+}
+
+// knownFrom reads "from work", "from the office", "from uni" at i, after a
+// name: the relation it says (a colleague, a friend) and the index after it.
+func knownFrom(t []tok, i int) (string, int) {
+	if i+1 >= len(t) || t[i].w != "from" {
+		return "", i
+	}
+	j := i + 1
+	if alt("the|my|our", t[j].w) {
+		j++
+	}
+	if j >= len(t) {
+		return "", i
+	}
+	switch t[j].w {
+	case "work", "office", "job":
+		return "colleague", j + 1
+	case "uni", "university", "college", "school", "church", "gym", "choir", "club", "team", "class", "book":
+		if t[j].w == "book" && (j+1 >= len(t) || t[j+1].w != "club") {
+			return "", i
+		}
+		if t[j].w == "book" {
+			j++
+		}
+		return "friend", j + 1
+	}
+	return "", i
 }
 
 // leftOutSubject reports whether a sentence opens with its verb, the

@@ -396,6 +396,10 @@ func gerundPhrase(t []tok, g string, i int) nounPhrase {
 			j++
 			continue
 		}
+		if n := quantityLen(t, j); n > 0 {
+			j += n // "cooking a lot of lentils" is cooking lentils
+			continue
+		}
 		parts = append(parts, w)
 		j++
 	}
@@ -445,4 +449,23 @@ func vpPhrase(t []tok, lemma string, i int) string {
 func isBaseForm(w string) bool {
 	_, f, ok := verbOf(w)
 	return ok && f == formBase || otherVerbs[w]
+}
+
+// quantityLen is the length of a vague quantity at i ("a lot of", "lots
+// of", "loads of", "a bit of", "plenty of"), which no pastime's name
+// keeps; 0 when none is there.
+func quantityLen(t []tok, i int) int {
+	at := func(k int) string {
+		if k < len(t) {
+			return t[k].w
+		}
+		return ""
+	}
+	switch {
+	case at(i) == "a" && alt("lot|bit|ton|bunch|load", at(i+1)) && at(i+2) == "of":
+		return 3
+	case alt("lots|loads|tons|plenty", at(i)) && at(i+1) == "of":
+		return 2
+	}
+	return 0
 }

@@ -202,5 +202,16 @@ func TestPeopleAndEverydayShapes(t *testing.T) {
 			want: []want{{pred: "PRACTICES", obj: "swimming"}, {pred: "PRACTICES", obj: "knitting"}, {pred: "PRACTICES", obj: "cello"}}},
 		{name: "a list of pastimes opening a sentence is no one's", text: "Hiking, biking, kayaking: this valley has it all.",
 			none: []want{{pred: "PRACTICES", obj: "*"}}},
+		// other people's facts
+		{name: "someone known from work", text: "Hannah from work just moved to Glasgow.",
+			want: []want{{pred: "COLLEAGUE_OF", obj: "Hannah"}, {subj: "Hannah", pred: "LIVES_IN", obj: "Glasgow"}},
+			none: []want{{pred: "LIVES_IN", obj: "*"}}},
+		{name: "things from work are no one", text: "Emails from work keep piling up.",
+			none: []want{{pred: "COLLEAGUE_OF", obj: "*"}}},
+		{name: "someone else's job quit", text: "My friend Omar quit his job at Ocado.",
+			want: []want{{subj: "Omar", pred: "WORKS_AT", obj: "Ocado", neg: true}},
+			none: []want{{pred: "WORKS_AT", obj: "*"}}},
+		{name: "a vague quantity is no part of a pastime", text: "We bake a lot of sourdough.",
+			want: []want{{pred: "PRACTICES", obj: "baking sourdough"}}},
 	})
 }

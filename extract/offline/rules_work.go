@@ -100,7 +100,7 @@ func (r *workRules) ruleLeave(c *clause) {
 	}
 	how := map[string]string{"leave": "left", "quit": "quit", "resign": "resigned from", "retire": "retired from"}[c.verb]
 	// "quit my job at X", "left my job with X"
-	if alt("my|the|a", c.at(i)) && heldJobNouns[c.at(i+1)] {
+	if alt("my|the|a|his|her|their|our", c.at(i)) && heldJobNouns[c.at(i+1)] { // "Sam quit his job at Google"
 		if alt("at|with|in", c.at(i+2)) {
 			r.employer(c, takeNP(t, i+3), true, how)
 		}
