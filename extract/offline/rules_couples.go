@@ -200,7 +200,11 @@ func (r *coupleRules) maritalStatus(c *clause, w string, i int, neg bool) {
 // status emits HAS_STATUS ("single", "married", "in a relationship").
 func (r *coupleRules) status(c *clause, s string, neg bool) {
 	k := c.said.out.named(s, ontology.Concept, 2)
-	c.emit(fx{pred: "HAS_STATUS", obj: k, neg: neg, tmpl: pick(neg, "{S} is "+s+"{since D}", "{S} is no longer "+s)})
+	ended := "{S} is no longer " + s
+	if neg && c.neg && !c.cessation && !c.again {
+		ended = "{S} is not " + s // "I'm not married" says no more than that
+	}
+	c.emit(fx{pred: "HAS_STATUS", obj: k, neg: neg, tmpl: pick(neg, "{S} is "+s+"{since D}", ended)})
 }
 
 // inRelationship: "I'm in a relationship (with Jo)"; i is the index after

@@ -213,5 +213,7 @@ func TestPeopleAndEverydayShapes(t *testing.T) {
 			none: []want{{pred: "WORKS_AT", obj: "*"}}},
 		{name: "a vague quantity is no part of a pastime", text: "We bake a lot of sourdough.",
 			want: []want{{pred: "PRACTICES", obj: "baking sourdough"}}},
+		{name: "a status denied is not one ended", text: "I'm not married.",
+			want: []want{{pred: "HAS_STATUS", obj: "married", neg: true, says: "is not married"}}},
 	})
 }
