@@ -387,3 +387,38 @@ func (r *recognizers) get(c *clause) {
 	}
 	r.possessions.possess(c, np, false, "got")
 }
+
+// admittedInto: "My son got into Edinburgh to study medicine", "I got into
+// Oxford!": a place at a university (a known place or a school's name, or
+// said with "to study"), not a taste as "got into jazz" is; "we got into
+// Paris at midnight" is an arrival. It reports whether it read the clause.
+func (r *recognizers) admittedInto(c *clause) bool {
+	i := c.verbAt + 1
+	if c.at(i) != "into" || c.neg || c.future || c.would || c.modal != "" || !c.past && !c.perfect {
+		return false
+	}
+	t := c.toks
+	np := takeNP(t, i+1)
+	// A town alone is a university only when nothing follows it: "we got
+	// into Paris at midnight" arrived.
+	alone := np.next >= len(t) || t[np.next].kind != nlp.Word
+	if np.hasName && knownPlace(np) && !alone && !c.seq(np.next, "to", "study") {
+		// an arrival, no taste: "we got into Paris at midnight"
+		if k, art := c.object(np, ontology.Place, 2); k != "" {
+			c.emit(fx{pred: "VISITED", obj: k, art: art, tmpl: "{S} arrived in {O}{D}"})
+		}
+		return true
+	}
+	if !np.hasName || !(knownPlace(np) && alone || schoolName(np) || c.seq(np.next, "to", "study")) {
+		return false
+	}
+	r.study.studyAt(c, np, false)
+	if c.seq(np.next, "to", "study") {
+		if field := takeNP(t, np.next+2); usableObject(field) && !field.hasName {
+			if k, _ := c.object(field, ontology.Concept, 1); k != "" {
+				c.emit(fx{pred: "STUDIES", obj: k, tmpl: "{S} got in to study {O}"})
+			}
+		}
+	}
+	return true
+}

@@ -215,5 +215,14 @@ func TestPeopleAndEverydayShapes(t *testing.T) {
 			want: []want{{pred: "PRACTICES", obj: "baking sourdough"}}},
 		{name: "a status denied is not one ended", text: "I'm not married.",
 			want: []want{{pred: "HAS_STATUS", obj: "married", neg: true, says: "is not married"}}},
+		{name: "got into a university", text: "My daughter got into Bristol to study physics!",
+			want: []want{{subj: "daughter", pred: "STUDIES_AT", obj: "Bristol"}, {subj: "daughter", pred: "STUDIES", obj: "physics"}},
+			none: []want{{subj: "daughter", pred: "LIKES", obj: "*"}, {pred: "STUDIES_AT", obj: "*"}}},
+		{name: "got into a band is a taste", text: "I got into Khruangbin last year.",
+			want: []want{{pred: "LIKES", obj: "Khruangbin"}}, none: []want{{pred: "STUDIES_AT", obj: "*"}}},
+		{name: "got into a town late is an arrival", text: "We got into Porto after midnight.",
+			want: []want{{pred: "VISITED", obj: "Porto"}}, none: []want{{pred: "LIKES", obj: "*"}}},
+		{name: "living on a farm in a county", text: "My aunt lives on a farm in Wexford.",
+			want: []want{{subj: "aunt", pred: "LIVES_IN", obj: "Wexford"}}, none: []want{{pred: "LIVES_IN", obj: "*"}}},
 	})
 }

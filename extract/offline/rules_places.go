@@ -20,6 +20,13 @@ func (r *placeRules) ruleLive(c *clause) {
 		np := takeNP(c.toks, i+1)
 		i = np.next
 	}
+	if alt("on|at", c.at(i)) {
+		// "My uncle lives on a farm in Kerry", "we live at the end of a
+		// lane near Hay": the home, then the town it is in
+		if np := takeNP(c.toks, i+1); !np.empty() && !np.hasName && alt("a|an|the", np.det) && c.at(np.next) == "in" {
+			i = np.next
+		}
+	}
 	if !alt("in|at|near|outside", c.at(i)) {
 		return
 	}
