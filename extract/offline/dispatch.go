@@ -155,7 +155,7 @@ func newRecognizers() *recognizers {
 		"raise": r.budgets.ruleBudgetChange, "increase": r.budgets.ruleBudgetChange,
 		"lower": r.budgets.ruleBudgetChange, "cut": r.either(r.budgets.ruleBudgetChange, r.hobbies.cutOut),
 		// verbs whose complement decides (complements.go)
-		"have": r.either(r.have, r.tastes.haveForTaste, r.tastes.grownFond), "get": r.either(r.get, r.admittedInto, r.tastes.cannotGetEnough, r.tastes.grownFond, r.work.gotPromoted),
+		"have": r.either(r.have, r.budgets.setAside, r.tastes.haveForTaste, r.tastes.grownFond), "afford": r.either(nil, r.budgets.setAside), "get": r.either(r.get, r.admittedInto, r.tastes.cannotGetEnough, r.tastes.grownFond, r.work.gotPromoted),
 		"land": r.get, "become": r.either(r.become, r.tastes.grownFond),
 	}
 	r.frames = []func(*clause) bool{

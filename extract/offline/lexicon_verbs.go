@@ -204,6 +204,7 @@ split split split splitting
 see saw seen -
 hear heard heard -
 treat - - -
+afford - - -
 upgrade - - upgrading
 bring brought brought -
 fall fell fallen -

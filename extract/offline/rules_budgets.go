@@ -209,3 +209,51 @@ func (r *budgetRules) budgetOf(c *clause, i int) {
 		r.budget(c, c.subj, qual, amt, false)
 	}
 }
+
+// setAside: "I've got about 2 grand to spend on a used car", "we can
+// afford up to 1,800 a month in rent", "I have £300 for the trip": a sum
+// the speaker has for a thing, or can afford for it, is its budget. A sum
+// one has with no thing it is for ("I have £500 in savings") is none.
+func (r *budgetRules) setAside(c *clause) bool {
+	if c.neg || c.subj == "" || c.subj != c.said.speaker || c.future || c.would || c.past && !c.perfect {
+		return false
+	}
+	if c.verb == "afford" && !alt("can|could", c.modal) || c.verb == "have" && c.modal != "" {
+		return false
+	}
+	t := c.toks
+	i := c.verbAt + 1
+	amt := budgetAmount(t, i)
+	if amt == "" {
+		return false
+	}
+	j := i
+	for j < len(t) && (amountHedges[t[j].w] && (t[j].w != "to" || c.at(j-1) == "up") || t[j].kind == nlp.Number ||
+		t[j].kind == nlp.Symbol || amountMultipliers[t[j].w] || currencies[t[j].w]) {
+		j++
+	}
+	if c.seq(j, "a|per", "month|week|year|night") {
+		amt += " " + c.at(j) + " " + c.at(j+1)
+		j += 2
+	}
+	switch {
+	case c.seq(j, "to", "spend", "on|for"):
+		j += 3
+	case c.verb == "afford" && alt("on|for|in", c.at(j)):
+		j++
+	case c.verb == "have" && c.at(j) == "for" && !alt("me|us|you|him|her|them", c.at(j+1)):
+		j++
+	default:
+		return false
+	}
+	np := takeNP(t, j)
+	if !usableObject(np) || np.hasName && !isPlaceLike(np) {
+		return false
+	}
+	qual := np.head()
+	if np.hasName {
+		qual = "trip to " + np.surface()
+	}
+	r.budget(c, c.subj, qual, amt, false)
+	return true
+}

@@ -31,9 +31,14 @@ func (r *measureRules) measureFrame(c *clause) bool {
 	// "my X is N", "my X went up to N", "my X takes N minutes"; "this
 	// week's long run was 21 km" is the speaker's too.
 	owner, i := c.possessor(0)
-	if owner == "" && c.said.speaker != "" && len(t) > 1 && (t[0].first || c.opening || c.comma) && measureNames[t[0].w] != "" &&
-		(alt("is|'s|went|has|was", t[1].w) || measureChanges[t[1].w]) {
-		owner = c.said.speaker // "Rent's just gone up to £1,350": chat drops the "my"
+	if owner == "" && c.said.speaker != "" && len(t) > 1 && (t[0].first || c.opening || c.comma) && measureNames[t[0].w] != "" {
+		k := 1
+		for k < len(t)-1 && alt("just|now|finally|recently|already|also", t[k].w) {
+			k++ // "Rent just went up to 1,450"
+		}
+		if alt("is|'s|went|has|was", t[k].w) || measureChanges[t[k].w] {
+			owner = c.said.speaker // "Rent's just gone up to £1,350": chat drops the "my"
+		}
 	}
 	if owner == "" && c.said.speaker != "" && alt("this|last|today|yesterday|tonight", c.at(0)) {
 		j := 0
@@ -50,12 +55,16 @@ func (r *measureRules) measureFrame(c *clause) bool {
 	}
 	if owner != "" {
 		j := i
-		for j < len(t) && j-i < 5 && t[j].kind == nlp.Word && !alt("is|are|was|were|'s|takes|took|has|have", t[j].w) && !measureChanges[t[j].w] {
+		for j < len(t) && j-i < 5 && t[j].kind == nlp.Word && !alt("is|are|was|were|'s|takes|took|has|have", t[j].w) && !measureChanges[t[j].w] &&
+			!(j > i && alt("just|finally|recently|already|also", t[j].w)) {
 			j++
 		}
 		name := measureName(t[i:j])
-		if name == "" || j >= len(t) {
-			return false
+		for j < len(t) && alt("just|finally|recently|already|also", t[j].w) {
+			j++ // "Rent just went up": the adverb names nothing
+		}
+		if name == "" || j >= len(t) || alt("number|phone|mobile|landline|phone number|mobile number", name) {
+			return false // a phone number is a contact (contacts.go), not a measure
 		}
 		k := j + 1
 		if alt("has|have", t[j].w) {

@@ -224,5 +224,16 @@ func TestPeopleAndEverydayShapes(t *testing.T) {
 			want: []want{{pred: "VISITED", obj: "Porto"}}, none: []want{{pred: "LIKES", obj: "*"}}},
 		{name: "living on a farm in a county", text: "My aunt lives on a farm in Wexford.",
 			want: []want{{subj: "aunt", pred: "LIVES_IN", obj: "Wexford"}}, none: []want{{pred: "LIVES_IN", obj: "*"}}},
+		// sums and measures
+		{name: "a sum to spend on a thing", text: "I've got about 3 grand to spend on a used van.",
+			want: []want{{pred: "HAS_BUDGET", obj: "3 grand", qual: "van"}}},
+		{name: "a sum one can afford for a thing", text: "We could afford 250 a night for the hotel.",
+			want: []want{{pred: "HAS_BUDGET", obj: "250 a night", qual: "hotel"}}},
+		{name: "a sum kept somewhere is no budget", text: "I have £500 in savings.",
+			none: []want{{pred: "HAS_BUDGET", obj: "*"}}},
+		{name: "a measure with an adverb before its change", text: "Rent just went up to 1,525.",
+			want: []want{{pred: "HAS_MEASURE", obj: "1,525", qual: "rent"}}},
+		{name: "a phone number is no measure", text: "My new number is 07700 900456.",
+			none: []want{{pred: "HAS_MEASURE", obj: "*"}}},
 	})
 }
