@@ -235,5 +235,10 @@ func TestPeopleAndEverydayShapes(t *testing.T) {
 			want: []want{{pred: "HAS_MEASURE", obj: "1,525", qual: "rent"}}},
 		{name: "a phone number is no measure", text: "My new number is 07700 900456.",
 			none: []want{{pred: "HAS_MEASURE", obj: "*"}}},
+		// switches that are no tastes
+		{name: "a rota switched is no taste", text: "I switched from nights to days at the care home.",
+			none: []want{{pred: "LIKES", obj: "*"}}},
+		{name: "a thing traded in", text: "I traded in the Leaf for a second-hand Ioniq.",
+			want: []want{{pred: "OWNS", obj: "Leaf", neg: true}}, none: []want{{pred: "LIKES", obj: "*"}}},
 	})
 }

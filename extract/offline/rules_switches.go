@@ -55,6 +55,9 @@ func (r *switchRules) ruleSwitch(c *clause) {
 	if r.swappedHome(c, from, to) {
 		return
 	}
+	if shiftTimes[from.head()] || shiftTimes[to.head()] {
+		return // "I switched from nights to days at the hospital": a rota, not a taste
+	}
 	ref := to
 	if !usableObject(ref) {
 		ref = from
@@ -68,6 +71,8 @@ func (r *switchRules) ruleSwitch(c *clause) {
 	case isVehicle(ref) || isVehicle(from):
 		pred = "DRIVES"
 		typ = ""
+	case c.verb == "trade" && !known:
+		pred = "OWNS" // what is traded in is a thing owned ("traded in the Golf for a Kona")
 	}
 	switch typ {
 	case ontology.Product:
@@ -93,7 +98,7 @@ func (r *switchRules) ruleSwitch(c *clause) {
 	if usableObject(from) {
 		k, _ := c.object(from, "", 0)
 		tmpl := "{S} no longer " + map[string]string{"LIKES": "likes", "USES": "uses", "LEARNING": "is learning",
-			"WORKS_AT": "works at", "LIVES_IN": "lives in", "DRIVES": "drives"}[pred] + " {O}"
+			"WORKS_AT": "works at", "LIVES_IN": "lives in", "DRIVES": "drives", "OWNS": "owns"}[pred] + " {O}"
 		if usableObject(to) {
 			tmpl += " (switched to " + to.surface() + "{D})"
 		}
@@ -132,3 +137,7 @@ func (r *switchRules) swappedHome(c *clause, from, to nounPhrase) bool {
 	r.places.residence(c, place, false, true, old)
 	return true
 }
+
+// shiftTimes are the parts of the day or week a rota moves between.
+var shiftTimes = wordSet(`day,days,night,nights,morning,mornings,evening,evenings,afternoon,afternoons,weekend,weekends,
+weekday,weekdays,early,earlies,late,lates,shift,shifts,nightshift,dayshift`)
