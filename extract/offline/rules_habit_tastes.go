@@ -19,15 +19,11 @@ import (
 // nowadays). "I used to only watch westerns" is a former taste. It
 // reports whether it read the clause.
 func (r *tasteRules) habitTaste(c *clause) bool {
-	if c.future || c.modal != "" || c.would || c.progressive || c.neg && !c.usedTo {
+	if c.future || c.modal != "" || c.would || c.progressive && !c.perfect || c.neg && !c.usedTo {
 		return false
 	}
 	if c.past && !c.usedTo {
 		return false // "I read a thriller last week" is an outing of the mind
-	}
-	exclusive := c.verbAt > 0 && habitExclusives[c.toks[c.verbAt-1].w]
-	if !exclusive && !(c.now && !c.usedTo) {
-		return false
 	}
 	i := c.verbAt + 1
 	if c.verb == "listen" {
@@ -36,6 +32,14 @@ func (r *tasteRules) habitTaste(c *clause) bool {
 		}
 		i++
 	}
+	// "I've been listening to a lot of Phoebe Bridgers": much of one kind
+	// is a habit of it, as "mostly" is
+	much := quantityLen(c.toks, i)
+	exclusive := c.verbAt > 0 && habitExclusives[c.toks[c.verbAt-1].w] || much > 0 && !alt("bit", c.at(i+1))
+	if !exclusive && !(c.now && !c.usedTo) {
+		return false
+	}
+	i += much
 	items, _ := takeList(c.toks, i)
 	read := false
 	for _, np := range items {
@@ -49,6 +53,9 @@ func (r *tasteRules) habitTaste(c *clause) bool {
 		}
 		v := map[string]string{"read": "reads", "watch": "watches", "listen": "listens to"}[c.verb]
 		tmpl := "{S} mostly " + v + " {O}"
+		if much > 0 {
+			tmpl = "{S} " + v + " a lot of {O}"
+		}
 		if c.usedTo {
 			tmpl = "{S} used to mostly " + map[string]string{"read": "read", "watch": "watch", "listen": "listen to"}[c.verb] + " {O}"
 		}

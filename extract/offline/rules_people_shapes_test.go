@@ -240,5 +240,9 @@ func TestPeopleAndEverydayShapes(t *testing.T) {
 			none: []want{{pred: "LIKES", obj: "*"}}},
 		{name: "a thing traded in", text: "I traded in the Leaf for a second-hand Ioniq.",
 			want: []want{{pred: "OWNS", obj: "Leaf", neg: true}}, none: []want{{pred: "LIKES", obj: "*"}}},
+		{name: "much of one kind is a habit of it", text: "I've been listening to a lot of Big Thief.",
+			want: []want{{pred: "LIKES", obj: "Big Thief", says: "a lot of"}}},
+		{name: "a bit of it is no habit", text: "I listen to a bit of jazz.",
+			none: []want{{pred: "LIKES", obj: "*"}}},
 	})
 }
