@@ -130,8 +130,9 @@ func takeNP(toks []tok, i int) nounPhrase {
 			}
 			break
 		}
-		if numberWords[t.w] && i > start && i+1 < len(toks) && alt("times|x", toks[i+1].w) {
-			break // "the gym three times a week": a frequency ends the phrase
+		if numberWords[t.w] && i > start && i+1 < len(toks) && (alt("times|x", toks[i+1].w) ||
+			toks[i-1].cap && alt("years|months|weeks|days|hours|minutes|decades|nights", toks[i+1].w)) {
+			break // "the gym three times a week", "in Berlin three years now": a frequency or a span ends the phrase
 		}
 		if determiners[t.w] && i > start && !(t.cap && !t.first) {
 			break // "give kids a loving home": a new phrase starts

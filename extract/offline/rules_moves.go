@@ -76,12 +76,13 @@ func (r *placeRules) dwellingScan(c *clause) {
 		// first ("we picked up the keys to our first house in Norwich",
 		// "we've moved into a two-bed in Leith").
 		taken := j > 0 && (dwellingVerbs[t[j-1].w] || t[j-1].w == "to" && c.at(j-2) == "keys" ||
-			t[j-1].w == "into" && j > 1 && alt("moved|moving|move", t[j-2].w))
+			t[j-1].w == "into" && j > 1 && alt("moved|moving|move", t[j-2].w) ||
+			t[j-1].w == "to" && j > 1 && alt("upsized|downsized|relocated|moved", t[j-2].w)) // "we downsized to a two-bed in Ripon"
 		if taken && former && !slices.ContainsFunc(t[j+1:i], func(x tok) bool { return formerDwelling[x.w] && x.w != "first" }) {
 			former = false
 		}
 		switch {
-		case taken && (det == "a" || det == "an") && t[j-1].w == "into" && speakerOpens(t, j-2):
+		case taken && (det == "a" || det == "an") && alt("into|to", t[j-1].w) && speakerOpens(t, j-2):
 		case owned:
 		case det == "the" && current:
 		case det == "this" && j > 0 && t[j-1].w == "in" && speakerOpens(t, j-1):

@@ -244,5 +244,12 @@ func TestPeopleAndEverydayShapes(t *testing.T) {
 			want: []want{{pred: "LIKES", obj: "Big Thief", says: "a lot of"}}},
 		{name: "a bit of it is no habit", text: "I listen to a bit of jazz.",
 			none: []want{{pred: "LIKES", obj: "*"}}},
+		// homes moved into
+		{name: "a span after a town is no part of it", text: "I've been in Bergen three years now.",
+			want: []want{{pred: "LIVES_IN", obj: "Bergen"}}},
+		{name: "downsized to a home in a town", text: "We downsized to a two-bed in Ripon.",
+			want: []want{{pred: "LIVES_IN", obj: "Ripon"}}},
+		{name: "moved in with someone in a town", text: "Moved back in with my parents in Swindon to save money.",
+			want: []want{{pred: "LIVES_IN", obj: "Swindon"}}},
 	})
 }

@@ -81,6 +81,16 @@ func (r *placeRules) ruleMove(c *clause) {
 			return
 		}
 	}
+	if c.seq(i, "in", "with") {
+		// "moved back in with my parents in Swindon": whom with, then where
+		who := takeNP(t, i+2)
+		if !who.empty() && c.at(who.next) == "in" {
+			if place := takeNP(t, who.next+1); place.hasName && isPlaceLike(place) {
+				r.residence(c, place, false, true, "")
+			}
+		}
+		return
+	}
 	if c.at(i) != "to" && c.at(i) != "into" && c.at(i) != "in" {
 		return
 	}
