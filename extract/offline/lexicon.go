@@ -165,7 +165,10 @@ flat,condo,boat,kayak,tent,bed,sofa,couch,desk,car,truck,van,motorcycle,scooter,
 campervan,motorhome,caravan,narrowboat,canoe,paddleboard,telescope,sewing machine,3d printer,smoker,barbecue,hot tub,
 allotment,greenhouse,polytunnel,beehive,shed,wallet,purse,handbag,backpack,rucksack,suitcase,passport,keys,
 ring,necklace,glasses,sunglasses,kindle,ipad,iphone,airpods,record player,turntable,amp,ukulele,drum kit,telly,
-freezer,fridge,dishwasher,tumble dryer,treadmill,exercise bike,rowing machine`)
+freezer,fridge,dishwasher,tumble dryer,treadmill,exercise bike,rowing machine,
+shoe,shoes,trainer,trainers,sneaker,sneakers,boot,boots,sandal,sandals,jacket,coat,raincoat,dress,suit,jeans,
+hoodie,jumper,sweater,scarf,figurine,figurines,rug,lamp,mirror,vase,mattress,kettle,toaster,blender,air fryer,
+coffee machine,espresso machine,vinyl,board game,jigsaw,lego set`)
 
 // occupations are job titles (singular, folded). Multi-word titles end in
 // one of these heads: "data analyst", "software engineer".

@@ -251,5 +251,12 @@ func TestPeopleAndEverydayShapes(t *testing.T) {
 			want: []want{{pred: "LIVES_IN", obj: "Ripon"}}},
 		{name: "moved in with someone in a town", text: "Moved back in with my parents in Swindon to save money.",
 			want: []want{{pred: "LIVES_IN", obj: "Swindon"}}},
+		// things bought said in passing
+		{name: "clothes bought", text: "Just got some new trainers, too!",
+			want: []want{{pred: "OWNS", obj: "trainers"}}},
+		{name: "a thing named by what one bought", text: "These candles I bought at the market smell amazing, and this rug I got in Fez is my favourite.",
+			want: []want{{pred: "OWNS", obj: "rug"}}},
+		{name: "a thing pointed at is not owned", text: "These shoes look amazing on the website.",
+			none: []want{{pred: "OWNS", obj: "*"}}},
 	})
 }

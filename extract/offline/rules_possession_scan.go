@@ -21,10 +21,13 @@ func (r *possessionRules) boughtScan(c *clause) {
 			end = j - 1
 		}
 		for start := end - 1; start >= 0 && start >= end-5; start-- {
-			if !alt("the|a|an|our|my|this|that", t[start].w) {
+			if !alt("the|a|an|our|my|this|that|these|those", t[start].w) {
 				continue
 			}
 			np := takeNP(t, start)
+			if alt("this|that|these|those", np.det) {
+				np.det = "" // "these figurines I bought": the relative clause says which, and that they are the speaker's
+			}
 			if np.next != end || !usableObject(np) {
 				break
 			}
