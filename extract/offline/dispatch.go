@@ -325,9 +325,10 @@ func (r *recognizers) read(u *utterance, toks []tok, inherited string) (subject 
 	}
 	c.subj = subj
 	c.parseAux(i)
-	if c.modal == "should" || c.modal == "must" || c.modal == "can" && !c.neg && c.verb != "spend" {
+	if c.modal == "should" || c.modal == "must" || c.modal == "can" && !c.neg && c.verb != "spend" && c.verb != "afford" {
 		// Advice and ability are not facts ("I should learn Spanish");
-		// what one can spend is a budget ("I can spend up to £400 on it").
+		// what one can spend or afford is a budget ("I can spend up to
+		// £400 on it", "we can afford 1,800 a month in rent").
 		return subj, false
 	}
 	if c.would && !c.desire() {

@@ -258,5 +258,9 @@ func TestPeopleAndEverydayShapes(t *testing.T) {
 			want: []want{{pred: "OWNS", obj: "rug"}}},
 		{name: "a thing pointed at is not owned", text: "These shoes look amazing on the website.",
 			none: []want{{pred: "OWNS", obj: "*"}}},
+		{name: "a sum one can afford in the present", text: "We can afford up to 1,600 a month in rent.",
+			want: []want{{pred: "HAS_BUDGET", obj: "1,600 a month", qual: "rent"}}},
+		{name: "a phrase after a language is no language", text: "I'm fluent in Polish and getting by in Czech.",
+			want: []want{{pred: "RELATED_TO", obj: "Polish"}}, none: []want{{pred: "RELATED_TO", obj: "getting by in Czech"}}},
 	})
 }
