@@ -377,6 +377,13 @@ func (r *recognizers) get(c *clause) {
 	if np.empty() {
 		return
 	}
+	if alt("raise|rise|payrise|pay-rise", np.head()) && c.at(np.next) == "to" && c.subj == c.said.speaker {
+		// "Got a pay rise to 48k": the pay it came to
+		if amt := budgetAmount(t, np.next+1); amt != "" {
+			r.measures.emitMeasure(c, c.subj, "salary", amt)
+		}
+		return
+	}
 	if gainedJobNouns[np.head()] {
 		r.work.titledJob(c, np)
 		r.work.gotJob(c, np.next)

@@ -262,5 +262,9 @@ func TestPeopleAndEverydayShapes(t *testing.T) {
 			want: []want{{pred: "HAS_BUDGET", obj: "1,600 a month", qual: "rent"}}},
 		{name: "a phrase after a language is no language", text: "I'm fluent in Polish and getting by in Czech.",
 			want: []want{{pred: "RELATED_TO", obj: "Polish"}}, none: []want{{pred: "RELATED_TO", obj: "getting by in Czech"}}},
+		{name: "a pay rise to a sum is the pay", text: "Got a pay rise to 46k.",
+			want: []want{{pred: "HAS_MEASURE", obj: "46k", qual: "salary"}}},
+		{name: "a rise in something else is no pay", text: "I got a rise in my rent.",
+			none: []want{{pred: "HAS_MEASURE", obj: "*"}}},
 	})
 }
