@@ -163,6 +163,7 @@ func newRecognizers() *recognizers {
 		r.favourites.habitFavouriteFrame, // "Pho is the dish I order most", "X has overtaken Y as my go-to Z"
 		r.favourites.superlativeFrame,    // "The best book I've ever read is Dune"
 		r.favourites.ofChoiceFrame,       // "my drink of choice is gin"
+		r.study.languageAbilityFrame,     // "my Japanese is rusty", "I'm a native Welsh speaker"
 		r.favourites.alwaysForMeFrame,    // "whenever we get takeaway, it's always rogan josh for me"
 		r.hobbies.hobbyListFrame,         // "my hobbies are painting, hiking and reading"
 		r.hobbies.gerundListFrame,        // "... - running, reading, or playing my violin"

@@ -266,5 +266,18 @@ func TestPeopleAndEverydayShapes(t *testing.T) {
 			want: []want{{pred: "HAS_MEASURE", obj: "46k", qual: "salary"}}},
 		{name: "a rise in something else is no pay", text: "I got a rise in my rent.",
 			none: []want{{pred: "HAS_MEASURE", obj: "*"}}},
+		// languages spoken, said without "speak"
+		{name: "my language is rusty", text: "My Russian is rusty these days.",
+			want: []want{{pred: "RELATED_TO", obj: "Russian"}}},
+		{name: "a native speaker", text: "I'm a native Gaelic speaker.",
+			want: []want{{pred: "RELATED_TO", obj: "Gaelic"}}},
+		{name: "bilingual in two", text: "I'm bilingual in Dutch and Papiamento.",
+			want: []want{{pred: "RELATED_TO", obj: "Dutch"}}},
+		{name: "getting by in", text: "I can get by in Greek.",
+			want: []want{{pred: "RELATED_TO", obj: "Greek"}}},
+		{name: "a level in a language", text: "I'm at B1 level in Swedish now.",
+			want: []want{{pred: "RELATED_TO", obj: "Swedish"}}},
+		{name: "someone else's language is not the speaker's", text: "My Spanish teacher is great.",
+			none: []want{{pred: "RELATED_TO", obj: "*"}}},
 	})
 }

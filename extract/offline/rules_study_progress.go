@@ -1,6 +1,10 @@
 package offline
 
-import "github.com/graphmem/graphmem/ontology"
+import (
+	"strings"
+
+	"github.com/graphmem/graphmem/ontology"
+)
 
 // partway reads, in a be-clause at i, a course the speaker is part-way
 // through: "halfway through a nursing diploma", "nearly done with my
@@ -61,4 +65,74 @@ func (r *studyRules) languageProgressFrame(c *clause) bool {
 	c.subj = c.said.speaker
 	c.emit(fx{pred: "LEARNING", obj: k, tmpl: "{S} is learning {O}", noDate: true})
 	return true
+}
+
+// languageAbilityFrame reads how well the speaker speaks a language, said
+// without "speak": "my Japanese is rusty", "I'm a native Welsh speaker",
+// "I'm bilingual in English and Tagalog", "I can get by in Portuguese",
+// "I'm at B2 level in Italian". Each names a language the speaker speaks.
+// It reports whether it read the clause.
+func (r *studyRules) languageAbilityFrame(c *clause) bool {
+	sp := c.said.speaker
+	t := c.toks
+	if sp == "" || c.hedge || c.neg || len(t) < 3 {
+		return false
+	}
+	speaks := func(np nounPhrase, how string) {
+		if k, _ := c.object(np, ontology.Language, 2); k != "" {
+			c.subj = sp
+			c.emit(fx{subj: sp, pred: ontology.Fallback, raw: "speaks", obj: k, tmpl: "{S} speaks {O}" + how, noDate: true})
+		}
+	}
+	// "my Japanese is rusty", "my Spanish is decent these days"
+	if alt("my|our", c.at(0)) && languages[c.at(1)] {
+		if n, ok, neg, _ := c.copulaAt(2); ok && !neg && proficiency[c.at(n)] {
+			speaks(nounPhrase{toks: t[1:2], next: 2}, " ("+c.at(n)+")")
+			return true
+		}
+		return false
+	}
+	if !alt("i|we", c.at(0)) {
+		return false
+	}
+	for i := 1; i+1 < len(t); i++ {
+		switch {
+		case languages[t[i].w] && c.at(i+1) == "speaker" && alt("native|fluent|first-language|heritage", c.at(i-1)):
+			// "I'm a native Welsh speaker"
+			speaks(nounPhrase{toks: t[i : i+1], next: i + 1}, " (a "+c.at(i-1)+" speaker)")
+			return true
+		case alt("bilingual|trilingual", t[i].w) && c.at(i+1) == "in":
+			items, _ := takeList(t, i+2)
+			read := false
+			for _, np := range items {
+				if languages[np.lower()] {
+					speaks(np, "")
+					read = true
+				}
+			}
+			return read
+		case c.seq(i, "get", "by", "in") || c.seq(i, "getting", "by", "in"):
+			// read, but the clause is left to its other rules too: "I'm
+			// fluent in Polish and getting by in Czech"
+			if np := takeNP(t, i+3); languages[np.lower()] {
+				speaks(np, " (gets by)")
+			}
+		case t[i].w == "level" && c.at(i+1) == "in" && i >= 2 && cefrLevel(c.at(i-1)):
+			// "I'm at B2 level in Italian now"
+			if np := takeNP(t, i+2); languages[np.lower()] {
+				speaks(np, " (level "+strings.ToUpper(c.at(i-1))+")")
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// proficiency are the words that say how well one speaks a language.
+var proficiency = wordSet(`rusty,good,decent,basic,fluent,conversational,ok,okay,passable,shaky,poor,terrible,
+excellent,native,solid,limited`)
+
+// cefrLevel reports whether w is a CEFR level ("a1" to "c2").
+func cefrLevel(w string) bool {
+	return len(w) == 2 && (w[0] == 'a' || w[0] == 'b' || w[0] == 'c') && (w[1] == '1' || w[1] == '2')
 }
