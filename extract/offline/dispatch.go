@@ -137,7 +137,7 @@ func newRecognizers() *recognizers {
 		"build": r.hobbies.ruleActivity, "compose": r.hobbies.ruleActivity, "collect": r.hobbies.ruleCollect,
 		"brew": r.hobbies.ruleActivity, "sew": r.hobbies.ruleActivity, "crochet": r.hobbies.ruleActivity,
 		"spend": r.either(r.hobbies.ruleSpend, r.budgets.canSpend, r.outings.spentIn), "teach": r.either(r.work.ruleTeach, r.study.taughtSelf), "help": r.work.ruleHelpOut, "promote": r.work.rulePromoted,
-		"pick": r.either(r.hobbies.rulePickUp, r.tastes.wouldPickOver, r.tastes.habitChoice), "choose": r.either(nil, r.tastes.wouldPickOver, r.tastes.habitChoice),
+		"pick": r.either(r.hobbies.rulePickUp, r.possessions.pickedUpThing, r.tastes.wouldPickOver, r.tastes.habitChoice), "choose": r.either(nil, r.tastes.wouldPickOver, r.tastes.habitChoice),
 		"develop": r.either(nil, r.tastes.developedTaste), "acquire": r.either(nil, r.tastes.developedTaste),
 		"play": r.hobbies.rulePlay, "practice": r.hobbies.rulePractice, "practise": r.hobbies.rulePractice,
 		"smoke": r.hobbies.ruleHabit, "vape": r.hobbies.ruleHabit, "touch": r.hobbies.untouched, "pack": r.hobbies.packedIn,
@@ -307,6 +307,7 @@ func (r *recognizers) read(u *utterance, toks []tok, inherited string) (subject 
 	r.schedules.movedScan(c)
 	r.possessions.boughtScan(c)
 	r.possessions.passiveScan(c)
+	r.possessions.deadThingScan(c)
 	r.plans.tripScan(c)
 	r.work.livingScan(c)
 	r.work.tradeScan(c)

@@ -168,7 +168,7 @@ ring,necklace,glasses,sunglasses,kindle,ipad,iphone,airpods,record player,turnta
 freezer,fridge,dishwasher,tumble dryer,treadmill,exercise bike,rowing machine,
 shoe,shoes,trainer,trainers,sneaker,sneakers,boot,boots,sandal,sandals,jacket,coat,raincoat,dress,suit,jeans,
 hoodie,jumper,sweater,scarf,figurine,figurines,rug,lamp,mirror,vase,mattress,kettle,toaster,blender,air fryer,
-coffee machine,espresso machine,vinyl,board game,jigsaw,lego set`)
+coffee machine,espresso machine,washing machine,vacuum,hoover,vinyl,board game,jigsaw,lego set`)
 
 // occupations are job titles (singular, folded). Multi-word titles end in
 // one of these heads: "data analyst", "software engineer".

@@ -148,7 +148,8 @@ another,no,one's,both,all`)
 // the moment, not the thing ("my new car" is the car).
 var npSkipAdjectives = wordSet(`new,old,own,current,first,latest,little,brand-new,whole,same,real,actual,
 favourite,usual,very,super,really,huge,big,massive,second,third,next,last,nice,lovely,beautiful,amazing,
-awesome,cute,great,good,sweet,adorable,gorgeous,wonderful,fantastic,cool,special,lil`)
+awesome,cute,great,good,sweet,adorable,gorgeous,wonderful,fantastic,cool,special,lil,second-hand,secondhand,
+cheap,refurbished,pre-loved,shiny`)
 
 // npStop ends a noun phrase.
 var npStop = wordSet(`and,or,but,because,so,since,as,when,while,if,though,although,until,that,which,who,

@@ -279,5 +279,18 @@ func TestPeopleAndEverydayShapes(t *testing.T) {
 			want: []want{{pred: "RELATED_TO", obj: "Swedish"}}},
 		{name: "someone else's language is not the speaker's", text: "My Spanish teacher is great.",
 			none: []want{{pred: "RELATED_TO", obj: "*"}}},
+		// things got, named and worn out
+		{name: "a brand written in camel case is a name", text: "My phone's an iPhone 12.",
+			want: []want{{pred: "USES", obj: "iPhone 12"}}},
+		{name: "a thing picked up", text: "Picked up a second-hand Brompton on eBay.",
+			want: []want{{pred: "OWNS", obj: "Brompton"}}},
+		{name: "a person or a cold picked up is no thing", text: "I picked up Sarah from the station and a cold on the way.",
+			none: []want{{pred: "OWNS", obj: "*"}}},
+		{name: "a thing that finally died", text: "Our old washing machine finally died.",
+			want: []want{{pred: "OWNS", obj: "washing machine"}}},
+		{name: "a battery or a breakdown is no end", text: "My phone died halfway through the call and my car died on the motorway.",
+			none: []want{{pred: "OWNS", obj: "*"}}},
+		{name: "a thing inherited, of two words", text: "I inherited my nan's sewing machine.",
+			want: []want{{pred: "OWNS", obj: "sewing machine"}}},
 	})
 }

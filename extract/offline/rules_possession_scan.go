@@ -136,3 +136,41 @@ func (r *possessionRules) passiveScan(c *clause) {
 // lossParticiples say a thing was taken from its owner or destroyed.
 // Grows by a word.
 var lossParticiples = wordSet(`stolen,nicked,pinched,nabbed,swiped,totalled,totaled,wrecked,destroyed`)
+
+// deadThingScan reads a thing of the speaker's that stopped working for
+// good: "My old MacBook finally died", "our washing machine packed in",
+// "my phone gave up the ghost". The thing is no longer owned, as a sold one
+// is not. A person's or a pet's death is kin's; "my phone died" (its
+// battery), "my car died on the motorway" (a breakdown) and "my phone
+// broke" (it may be mended) are left.
+func (r *possessionRules) deadThingScan(c *clause) {
+	t := c.toks
+	if c.said.speaker == "" || c.hedge || len(t) < 3 || !alt("my|our", t[0].w) {
+		return
+	}
+	np := takeNP(t, 0)
+	i := np.next
+	for len(np.toks) > 1 && lyAdverb(np.toks[len(np.toks)-1].w) {
+		np.toks = np.toks[:len(np.toks)-1] // "our washing machine finally died": the adverb is the verb's
+		i--
+	}
+	np.next = i
+	if !usableObject(np) || !isProduct(np) {
+		return
+	}
+	final := false // "my phone died" may be its battery, "my car died" a breakdown
+	for i < len(t) && alt("finally|just|completely|totally|has|have|'s", t[i].w) {
+		final = final || alt("finally|completely|totally", t[i].w)
+		i++
+	}
+	switch {
+	case alt("died|conked", c.at(i)) && (final || c.seq(i+1, "for", "good") || c.seq(i+1, "on", "me") && final):
+	case c.seq(i, "packed", "in"), c.seq(i, "gave", "up", "the", "ghost"), c.seq(i, "kicked", "the", "bucket"):
+	default:
+		return
+	}
+	subj := c.subj
+	c.subj = c.said.speaker
+	r.parted(c, np, "died")
+	c.subj = subj
+}

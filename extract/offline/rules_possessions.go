@@ -1,6 +1,9 @@
 package offline
 
-import "github.com/graphmem/graphmem/ontology"
+import (
+	"github.com/graphmem/graphmem/nlp"
+	"github.com/graphmem/graphmem/ontology"
+)
 
 // possessionRules recognise the things people own, use and drive: own, buy,
 // sell, use, keep, drive ("we bought a Tesla Model 3", "I sold the
@@ -105,6 +108,24 @@ func (r *possessionRules) upgradedTo(c *clause) {
 	r.possess(c, np, false, "got")
 }
 
+// pickedUpThing: "Picked up a second-hand Brompton on eBay", "we picked up
+// a cheap telly in the sales": a thing got, in the past, is the speaker's.
+// A hobby picked up is hobbies.pickUp's; people and colds are no things.
+func (r *possessionRules) pickedUpThing(c *clause) bool {
+	if c.at(c.verbAt+1) != "up" || c.neg || c.future || c.would || c.modal != "" || !c.past && !c.perfect {
+		return false
+	}
+	np := takeNP(c.toks, c.verbAt+2)
+	if !usableObject(np) || !isProduct(np) && !np.hasName || !alt("a|an|my|our|some|the", np.det) && !np.hasName {
+		return false
+	}
+	if typ, ok := classify(np); ok && typ != ontology.Product {
+		return false // "picked up Sarah from the station"
+	}
+	r.possess(c, np, false, "got")
+	return true
+}
+
 // ruleSell: "I sold the Corolla".
 func (r *possessionRules) ruleSell(c *clause) {
 	if c.future || c.modal != "" || c.would || c.neg || !c.past && !c.perfect {
@@ -189,7 +210,11 @@ func (r *possessionRules) parted(c *clause, np nounPhrase, how string) {
 	if np.det == "the" || np.det == "my" || np.det == "our" {
 		art = "{their}"
 	}
-	c.emit(fx{pred: "OWNS", obj: k, art: art, ended: true, tmpl: "{S} " + how + " {aO}{D} (no longer owns it)", rank: 2})
+	tmpl := "{S} " + how + " {aO}{D} (no longer owns it)"
+	if how == "died" {
+		tmpl = "{S's} {O} died{D} (no longer owned)" // "my old MacBook finally died"
+	}
+	c.emit(fx{pred: "OWNS", obj: k, art: art, ended: true, tmpl: tmpl, rank: 2})
 	if isVehicle(np) {
 		c.emit(fx{pred: "DRIVES", obj: k, art: art, ended: true, tmpl: "{S} no longer drives {aO} (" + how + "{D})", rank: 2})
 	}
@@ -258,7 +283,13 @@ func isProduct(np nounPhrase) bool {
 		return false
 	}
 	key := np.key()
-	return isVehicle(np) || productBrands[key] || productBrands[np.toks[0].w] || productNouns[np.head()]
+	low := np.lower()
+	head := np.head()
+	if n := len(np.toks); n > 1 && np.toks[n-1].kind == nlp.Number {
+		head = nlp.Singular(np.toks[n-2].w) // "an iPhone 13": the model's number follows the product
+	}
+	return isVehicle(np) || productBrands[key] || productBrands[np.toks[0].w] || productNouns[head] ||
+		len(np.toks) > 1 && productNouns[lastTwo(low)] // "a sewing machine", "an air fryer"
 }
 
 // possess emits OWNS (and DRIVES for a vehicle). how is the verb of the

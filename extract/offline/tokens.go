@@ -3,6 +3,7 @@ package offline
 import (
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/graphmem/graphmem/nlp"
 )
@@ -129,7 +130,7 @@ func sentences(text string, ref time.Time) []sentence {
 						o = p
 					}
 				}
-				toks = append(toks, tok{w: p, orig: o, start: start, end: end, cap: k == 0 && t.IsCapitalized(),
+				toks = append(toks, tok{w: p, orig: o, start: start, end: end, cap: k == 0 && (t.IsCapitalized() || camelName(t.Text)),
 					first: firstWord && k == 0 && (t.Kind == nlp.Word || t.Kind == nlp.Number), kind: t.Kind})
 			}
 			if (t.Kind == nlp.Word || t.Kind == nlp.Number) && len(parts) > 0 {
@@ -450,3 +451,10 @@ func isVerbForm(w string) bool { _, _, ok := verbOf(w); return ok }
 // reportVerbs announce a clause that states the news ("found out that").
 var reportVerbs = wordSet(`found,realised,realized,learned,learnt,discovered,noticed,told,said,turns,turned,heard,
 confirmed,admitted`)
+
+// camelName reports whether a word is a brand written with a lower-case
+// first letter ("iPhone", "iPad", "eBay"): a name, as a capital says.
+func camelName(w string) bool {
+	r := []rune(w)
+	return len(r) >= 3 && unicode.IsLower(r[0]) && unicode.IsUpper(r[1]) && (unicode.IsLower(r[2]) || unicode.IsDigit(r[2]))
+}
