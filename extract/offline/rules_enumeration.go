@@ -67,7 +67,7 @@ func (c *clause) emitConjuncts(f fx) {
 		if l.typ == ontology.Place && !np.hasName && !isPlaceLike(np) {
 			continue // "just back from Lisbon and knackered": no second place
 		}
-		if l.typ == ontology.Language && !languages[np.lower()] {
+		if l.typ == ontology.Language && !isLanguage(np) {
 			continue // "fluent in Spanish and getting by in Italian": a phrase, no second language
 		}
 		key, art := c.object(np, l.typ, l.rank)

@@ -317,16 +317,11 @@ func (r *planRules) ruleCancel(c *clause) {
 		place := nounPhrase{}
 		if alt("to|in", c.at(np.next)) {
 			place = takeNP(c.toks, np.next+1) // "our holiday in Crete"
-		} else if len(np.toks) > 1 {
-			place = nounPhrase{toks: np.toks[:len(np.toks)-1], next: np.next} // "the Bali trip"
-			place.hasName = !slices.ContainsFunc(place.toks, func(t tok) bool { return !t.cap })
+		} else {
+			place = modifierOf(np) // "the Bali trip"
 		}
-		if !place.hasName || !isPlaceLike(place) {
-			return
-		}
-		k, _ := c.object(place, ontology.Place, 2)
-		if k != "" {
-			c.emit(fx{pred: "PLANS", obj: k, neg: true, conf: 0.75, tmpl: "{S} cancelled the trip to {O}{D}"})
+		if place.hasName && isPlaceLike(place) {
+			r.cancelTrip(c, place)
 		}
 		return
 	}
@@ -334,16 +329,12 @@ func (r *planRules) ruleCancel(c *clause) {
 		return
 	}
 	if np.hasName && knownPlace(np) {
-		// "we had to cancel Paris": a trip named by where it went
-		if k, _ := c.object(np, ontology.Place, 2); k != "" {
-			c.emit(fx{pred: "PLANS", obj: k, neg: true, conf: 0.7, tmpl: "{S} cancelled the trip to {O}{D}"})
-		}
+		r.cancelTrip(c, np) // "we had to cancel Paris": a trip named by where it went
 		return
 	}
 	service := np
-	if subscriptionNouns[np.head()] && len(np.toks) > 1 {
-		service = nounPhrase{toks: np.toks[:len(np.toks)-1], next: np.next} // "my Spotify subscription"
-		service.hasName = !slices.ContainsFunc(service.toks, func(t tok) bool { return !t.cap })
+	if subscriptionNouns[np.head()] {
+		service = modifierOf(np) // "my Spotify subscription"
 	}
 	if !service.hasName || !usableObject(service) {
 		return
@@ -355,6 +346,25 @@ func (r *planRules) ruleCancel(c *clause) {
 	if k != "" {
 		c.emit(fx{pred: "USES", obj: k, neg: true, conf: 0.75, tmpl: "{S} no longer uses {O} (cancelled{D})"})
 	}
+}
+
+// cancelTrip ends the plan of a trip to place.
+func (r *planRules) cancelTrip(c *clause, place nounPhrase) {
+	if k, _ := c.object(place, ontology.Place, 2); k != "" {
+		c.emit(fx{pred: "PLANS", obj: k, neg: true, conf: 0.75, tmpl: "{S} cancelled the trip to {O}{D}"})
+	}
+}
+
+// modifierOf is the phrase before a phrase's head noun ("Bali" of "the Bali
+// trip", "Spotify" of "my Spotify subscription"), a name when every word
+// of it is capitalised; empty for a bare head.
+func modifierOf(np nounPhrase) nounPhrase {
+	if len(np.toks) < 2 {
+		return nounPhrase{}
+	}
+	m := nounPhrase{toks: np.toks[:len(np.toks)-1], next: np.next}
+	m.hasName = !slices.ContainsFunc(m.toks, func(t tok) bool { return !t.cap })
+	return m
 }
 
 // subscriptionNouns follow the name of a service one pays for.

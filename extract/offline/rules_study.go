@@ -16,11 +16,17 @@ type studyRules struct {
 // ruleLearn: "I'm learning Spanish", "I started learning Japanese", "I'm
 // learning to play the guitar".
 func (r *studyRules) ruleLearn(c *clause) {
-	t := c.toks
-	i := c.verbAt + 1
-	if c.at(i) == "that" {
+	if c.at(c.verbAt+1) == "that" {
 		return
 	}
+	r.learnAt(c, c.verbAt+1)
+}
+
+// learnAt reads what is learned from i: a skill ("to play the guitar",
+// "how to code") or a list of subjects ("Spanish and French"). It reports
+// whether it found any.
+func (r *studyRules) learnAt(c *clause, i int) bool {
+	t := c.toks
 	if c.at(i) == "how" || c.at(i) == "to" {
 		i++
 		if c.at(i) == "to" {
@@ -33,13 +39,19 @@ func (r *studyRules) ruleLearn(c *clause) {
 				np = nounPhrase{toks: []tok{{w: gerund(lemma), orig: gerund(lemma)}}, next: i + 1}
 			}
 			r.learning(c, np)
+			return true
 		}
-		return
+		return false
 	}
 	items, _ := takeList(t, i)
+	read := false
 	for _, np := range items {
-		r.learning(c, np)
+		if usableObject(np) {
+			r.learning(c, np)
+			read = true
+		}
 	}
+	return read
 }
 
 // ruleStudy: "I study biology at MIT", "I'm studying law", "I study at
@@ -188,12 +200,23 @@ func (r *studyRules) learning(c *clause, np nounPhrase) {
 func (r *studyRules) fluentIn(c *clause, i int) {
 	items, _ := takeList(c.toks, i)
 	for _, np := range items {
-		// the language itself, not a phrase ending in one ("getting by in
-		// Italian" is no fluency)
-		if languages[np.lower()] || languages[np.key()] && len(np.toks) == 1 {
-			k, _ := c.object(np, ontology.Language, 2)
-			c.emit(fx{pred: ontology.Fallback, raw: "speaks", obj: k, tmpl: "{S} speaks {O} fluently", noDate: true})
+		if isLanguage(np) {
+			r.speaks(c, c.subj, np, " fluently")
 		}
+	}
+}
+
+// isLanguage reports whether a phrase is a language itself, not a phrase
+// ending in one ("getting by in Italian").
+func isLanguage(np nounPhrase) bool {
+	return languages[np.lower()] || languages[np.key()] && len(np.toks) == 1
+}
+
+// speaks records that owner speaks the language np; how is said after it
+// (" fluently", " (rusty)").
+func (r *studyRules) speaks(c *clause, owner string, np nounPhrase, how string) {
+	if k, _ := c.object(np, ontology.Language, 2); k != "" {
+		c.emit(fx{subj: owner, pred: ontology.Fallback, raw: "speaks", obj: k, tmpl: "{S} speaks {O}" + how, noDate: true})
 	}
 }
 
@@ -251,28 +274,7 @@ func (r *studyRules) taughtSelf(c *clause) bool {
 	if c.neg || c.future || c.would || c.modal != "" || !alt("myself|ourselves", c.at(c.verbAt+1)) {
 		return false
 	}
-	i := c.verbAt + 2
-	if c.at(i) == "to" || c.at(i) == "how" {
-		i++
-		if c.at(i) == "to" {
-			i++
-		}
-		if lemma, _, ok := verbOf(c.at(i)); ok {
-			np := takeNP(c.toks, i+1)
-			if np.empty() {
-				np = nounPhrase{toks: []tok{{w: gerund(lemma), orig: gerund(lemma)}}, next: i + 1}
-			}
-			r.learning(c, np)
-			return true
-		}
-		return false
-	}
-	np := takeNP(c.toks, i)
-	if !usableObject(np) {
-		return false
-	}
-	r.learning(c, np)
-	return true
+	return r.learnAt(c, c.verbAt+2)
 }
 
 // accepted reads what follows "got accepted" at i: "onto the MSc in Data
@@ -317,9 +319,8 @@ func (r *studyRules) grewUpSpeaking(c *clause) bool {
 	items, _ := takeList(c.toks, c.verbAt+3)
 	read := false
 	for _, np := range items {
-		if languages[np.lower()] || languages[np.key()] && len(np.toks) == 1 {
-			k, _ := c.object(np, ontology.Language, 2)
-			c.emit(fx{pred: ontology.Fallback, raw: "speaks", obj: k, tmpl: "{S} speaks {O} (grew up speaking it)", noDate: true})
+		if isLanguage(np) {
+			r.speaks(c, c.subj, np, " (grew up speaking it)")
 			read = true
 		}
 	}

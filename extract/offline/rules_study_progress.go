@@ -79,10 +79,8 @@ func (r *studyRules) languageAbilityFrame(c *clause) bool {
 		return false
 	}
 	speaks := func(np nounPhrase, how string) {
-		if k, _ := c.object(np, ontology.Language, 2); k != "" {
-			c.subj = sp
-			c.emit(fx{subj: sp, pred: ontology.Fallback, raw: "speaks", obj: k, tmpl: "{S} speaks {O}" + how, noDate: true})
-		}
+		c.subj = sp
+		r.speaks(c, sp, np, how)
 	}
 	// "my Japanese is rusty", "my Spanish is decent these days"
 	if alt("my|our", c.at(0)) && languages[c.at(1)] {
@@ -105,7 +103,7 @@ func (r *studyRules) languageAbilityFrame(c *clause) bool {
 			items, _ := takeList(t, i+2)
 			read := false
 			for _, np := range items {
-				if languages[np.lower()] {
+				if isLanguage(np) {
 					speaks(np, "")
 					read = true
 				}
