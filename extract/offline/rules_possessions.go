@@ -81,48 +81,49 @@ func (r *possessionRules) ruleInherit(c *clause) {
 // a new sofa": a thing bought for oneself (a product or a named thing, not
 // "a massage").
 func (r *possessionRules) treatedTo(c *clause) {
-	if c.neg || c.future || c.modal != "" || c.would || !c.past && !c.perfect ||
-		!alt("myself|ourselves", c.at(c.verbAt+1)) || c.at(c.verbAt+2) != "to" {
-		return
+	if alt("myself|ourselves", c.at(c.verbAt+1)) && c.at(c.verbAt+2) == "to" {
+		r.gotThing(c, c.verbAt+3, "bought")
 	}
-	np := takeNP(c.toks, c.verbAt+3)
-	if !usableObject(np) || !isProduct(np) && !np.hasName {
-		return
-	}
-	r.possess(c, np, false, "bought")
 }
 
 // upgradedTo: "I upgraded to an iPhone 15", "just upgraded to the Pixel
-// 9": the newer thing is the speaker's now.
+// 9": the newer thing is the speaker's now ("upgraded to first class"
+// names no thing).
 func (r *possessionRules) upgradedTo(c *clause) {
-	if c.neg || c.future || c.modal != "" || c.would || !c.past && !c.perfect || c.at(c.verbAt+1) != "to" {
-		return
+	if c.at(c.verbAt+1) == "to" {
+		r.gotThing(c, c.verbAt+2, "got")
 	}
-	np := takeNP(c.toks, c.verbAt+2)
-	if !usableObject(np) || !isProduct(np) && !np.hasName {
-		return
-	}
-	if typ, ok := classify(np); ok && typ != ontology.Product {
-		return // "upgraded to first class", "to Premium" stay unread
-	}
-	r.possess(c, np, false, "got")
 }
 
 // pickedUpThing: "Picked up a second-hand Brompton on eBay", "we picked up
 // a cheap telly in the sales": a thing got, in the past, is the speaker's.
 // A hobby picked up is hobbies.pickUp's; people and colds are no things.
 func (r *possessionRules) pickedUpThing(c *clause) bool {
-	if c.at(c.verbAt+1) != "up" || c.neg || c.future || c.would || c.modal != "" || !c.past && !c.perfect {
+	if c.at(c.verbAt+1) != "up" {
 		return false
 	}
-	np := takeNP(c.toks, c.verbAt+2)
-	if !usableObject(np) || !isProduct(np) && !np.hasName || !alt("a|an|my|our|some|the", np.det) && !np.hasName {
+	if np := takeNP(c.toks, c.verbAt+2); !np.hasName && !alt("a|an|my|our|some|the", np.det) {
+		return false
+	}
+	return r.gotThing(c, c.verbAt+2, "got")
+}
+
+// gotThing reads a thing the speaker got, in the past, from i (after
+// "treated myself to", "upgraded to", "picked up"): a product or a named
+// thing, never a person, a place or a class of travel. It reports whether
+// it read one.
+func (r *possessionRules) gotThing(c *clause, i int, how string) bool {
+	if c.neg || c.future || c.modal != "" || c.would || !c.past && !c.perfect {
+		return false
+	}
+	np := takeNP(c.toks, i)
+	if !usableObject(np) || !isProduct(np) && !np.hasName {
 		return false
 	}
 	if typ, ok := classify(np); ok && typ != ontology.Product {
-		return false // "picked up Sarah from the station"
+		return false // "upgraded to first class", "picked up Sarah from the station"
 	}
-	r.possess(c, np, false, "got")
+	r.possess(c, np, false, how)
 	return true
 }
 
