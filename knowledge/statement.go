@@ -60,7 +60,8 @@ var endings = []string{"sold", "gave away", "given away", "passed away", "died",
 	"got rid of", "quit", "quitted", "stopped", "gave up", "given up", "no longer", "broke up", "split up", "lost", "ended",
 	"moved out", "left", "retired", "dropped out", "cancelled", "canceled", "don't have", "do not have", "not anymore", "anymore",
 	"any more", "scrapped", "wrote off", "written off", "returned", "sold off", "separate ways", "parted ways", "called off",
-	"lapse", "lapsed", "ditched", "called it quits", "stolen", "nicked", "totalled", "totaled"}
+	"lapse", "lapsed", "ditched", "called it quits", "stolen", "nicked", "totalled", "totaled", "resigned",
+	"handed in my notice", "handed my notice in", "put in my notice", "put my notice in"}
 
 // corrections are the phrases with which a speaker takes back what they
 // just said; they count at the start of a sentence or after a comma.
@@ -185,17 +186,14 @@ func ReadStatement(text string) Statement {
 			switch {
 			case hedgedSentence(s):
 				hedged++
-			case relationOpens(ws) && // "my sister's flat", "my best mate Jonas"
-				!slices.ContainsFunc(ws[2:], func(w string) bool { return subjectPronouns[w] }):
-				// Unless a later clause has the speaker as its subject ("My dad
-				// has dementia, so I look after him"): that clause is the
-				// speaker's own, and the sentence is about both.
-				aboutOther++
-			case thirdPerson[ws[0]] && !slices.ContainsFunc(ws[1:], func(w string) bool { return firstPerson[w] }):
-				// "She just moved to Dublin for a new job": about the one
-				// just named, unless the speaker is in it too ("They
-				// promoted me to manager", "He retired, so I do the school
-				// run now").
+			case aboutSomeoneElse(ws):
+				// "My sister's flat", "my best mate Jonas", unless a later
+				// clause has the speaker as its subject ("My dad has
+				// dementia, so I look after him"): that clause is the
+				// speaker's own, and the sentence is about both. "She just
+				// moved to Dublin for a new job": about the one just named,
+				// unless the speaker is in it too ("They promoted me to
+				// manager", "He retired, so I do the school run now").
 				aboutOther++
 			case slices.ContainsFunc(ws, func(w string) bool { return firstPerson[w] }):
 				plain++
@@ -249,6 +247,34 @@ func ReadStatement(text string) Statement {
 		st.Form = FormStatement
 	}
 	return st
+}
+
+// OwnSentences is text without its sentences about someone else: those
+// opened by a relation with no later clause of the speaker's ("My
+// sister's moved to Cardiff for her new job"), and those whose subject is
+// he, she or they with no word of the speaker's ("She just moved to
+// Dublin"), as ReadStatement reads them. A change word in what is left is
+// a change of the speaker's: "My sister's moved to Cardiff 😭 help me plan
+// a weekend visiting her" reports the sister's move, not the speaker's.
+func OwnSentences(text string) string {
+	var own []string
+	for _, s := range sentences(text) {
+		if ws := tokens(s); !aboutSomeoneElse(ws) {
+			own = append(own, s)
+		}
+	}
+	return strings.Join(own, " ")
+}
+
+// aboutSomeoneElse reports whether a sentence's words are about someone
+// other than the speaker: opened by a relation with no later clause whose
+// subject is the speaker, or by he/she/they with no word of the speaker's.
+func aboutSomeoneElse(ws []string) bool {
+	if len(ws) < 3 {
+		return false
+	}
+	return relationOpens(ws) && !slices.ContainsFunc(ws[2:], func(w string) bool { return subjectPronouns[w] }) ||
+		thirdPerson[ws[0]] && !slices.ContainsFunc(ws[1:], func(w string) bool { return firstPerson[w] })
 }
 
 // revision reads the correction and change markers of a turn: a

@@ -160,16 +160,18 @@ func TestRevisionMarkers(t *testing.T) {
 // TestEndingMarkers: a turn that says something of the speaker's ended.
 func TestEndingMarkers(t *testing.T) {
 	for text, want := range map[string]bool{
-		"We finally sold the camper van.":         true,
-		"Biscuit passed away in his sleep.":       true,
-		"I quit the choir after ten years.":       true,
-		"I don't have the motorbike any more.":    true,
-		"Sam and I went our separate ways.":       true,
-		"I let the allotment lapse.":              true,
-		"My bike got nicked outside the gym.":     true,
-		"We bought a camper van.":                 false,
-		"Biscuit loves sleeping on the sofa.":     false,
-		"I joined a choir that rehearses weekly.": false,
+		"We finally sold the camper van.":          true,
+		"Biscuit passed away in his sleep.":        true,
+		"I quit the choir after ten years.":        true,
+		"I don't have the motorbike any more.":     true,
+		"Sam and I went our separate ways.":        true,
+		"I let the allotment lapse.":               true,
+		"My bike got nicked outside the gym.":      true,
+		"Handed in my notice at the agency today.": true,
+		"I resigned from the council in March.":    true,
+		"We bought a camper van.":                  false,
+		"Biscuit loves sleeping on the sofa.":      false,
+		"I joined a choir that rehearses weekly.":  false,
 	} {
 		if got := ReadStatement(text).Ending; got != want {
 			t.Errorf("ReadStatement(%q).Ending = %v, want %v", text, got, want)
@@ -224,6 +226,22 @@ func TestMeasureDimensions(t *testing.T) {
 			if !got[d] {
 				t.Errorf("MeasureDimensions(%q) = %v, want %v", c.text, got, c.want)
 			}
+		}
+	}
+}
+
+// TestOwnSentences: the sentences about someone else are left out, those
+// of the speaker's kept, and a sentence about both is the speaker's.
+func TestOwnSentences(t *testing.T) {
+	for text, want := range map[string]string{
+		"My sister's moved to Cardiff for her new job 😭 help me plan a weekend visiting her": "help me plan a weekend visiting her",
+		"She just moved to Dublin. I stayed in Leeds.":                                       "I stayed in Leeds.",
+		"My dad has dementia, so I moved him in with us.":                                    "My dad has dementia, so I moved him in with us.",
+		"They promoted me to manager.":                                                       "They promoted me to manager.",
+		"I switched to Neovim.":                                                              "I switched to Neovim.",
+	} {
+		if got := OwnSentences(text); got != want {
+			t.Errorf("OwnSentences(%q) = %q, want %q", text, got, want)
 		}
 	}
 }

@@ -127,6 +127,7 @@ func (r *search) currency(ctx context.Context) error {
 			}
 		}
 	}
+	r.runnerUpRevision(stmts, topicOf, asked)
 	if weighBy != "" {
 		r.topicAgreement(weighBy, weighBy == asked, stmts, topicOf)
 	}
@@ -559,6 +560,48 @@ func (r *search) revisedStatements() {
 	}
 }
 
+// runnerUpRevision: when the user's statement that matches the question
+// second best is newer than the best one and says it replaces something
+// ("I ditched the JetBrains stuff, everything goes through Neovim now"
+// after "I write all my Python in PyCharm"; "the school moved me up to the
+// intermediate group" after "I'm in the beginners' class"; a correction
+// made days later, "Correction to yesterday: the reading was actually
+// 138/85"), it replaces the best one. What links the two is the question: nothing in the newer
+// turn's words or meaning says what it replaced (PyCharm is JetBrains'
+// editor, the intermediate group follows the beginners'), and sentence
+// vectors place such pairs as far apart as unrelated ones (cosine 0.01 to
+// 0.15), so the pair tests of revisedStatements and the slot stage cannot
+// join them. Being the two best answers of the user's own to one question
+// is the evidence of one slot; only the runner-up is read, so a turn that
+// revises something else ranks behind the user's other statements on the
+// subject and changes nothing. The runner-up must not add a value ("I've
+// also taken up padel") nor read plainly as another topic than the one
+// asked; the change must be said of the speaker, and a change of an
+// amount revises only an amount a question asks for.
+func (r *search) runnerUpRevision(stmts []*candidate, topicOf map[*candidate]string, asked string) {
+	if r.history || len(stmts) < 2 {
+		return
+	}
+	best, next := stmts[0], stmts[1]
+	if best.Status == StatusSuperseded || next.Status == StatusSuperseded || !next.OccurredAt.After(best.OccurredAt) {
+		return
+	}
+	// The change must be the speaker's: "My sister's moved to Cardiff 😭
+	// help me plan a weekend visiting her" changes no home of the user's.
+	own := knowledge.OwnSentences(next.Text)
+	if next.asksIf || adds(next.Text) || !(revises(own) || turns(own) || next.correction) {
+		return
+	}
+	if revisesAmountOnly(next.Text) && (!hasAmount(best.Text) || amountQuestion(r.in.Query) == nil && asked != ontology.TopicMeasure) {
+		return // a price that went up changes no choice ("my gym membership has gone up again")
+	}
+	if t := topicOf[next]; asked != "" && t != "" && t != asked && (next.vec == nil || r.s.topics.Affinity(next.vec, asked) < r.cfg.TopicAffinity*0.8) {
+		return // a change of something else the question does not ask about
+	}
+	r.replaceBy(best, next, "what the user said before the change, which a question about the past asks for",
+		"revised: the user's next best answer to the question is newer and says this changed", "the newer of the user's two best answers, which says it changed")
+}
+
 // genericQueryTerms are stems of a question's wording that name no slot.
 var genericQueryTerms = map[string]bool{"user": true, "now": true, "current": true, "currently": true, "day": true,
 	"lik": true, "enjoy": true, "usual": true, "usually": true, "tim": true, "favourit": true, "favorit": true, "best": true,
@@ -571,7 +614,8 @@ var reviseWords = []string{" moved ", " pushed ", " rebooked ", " rescheduled ",
 	" switched ", " swapped ", " replaced ", " instead", " up to ", " down to ", " no longer ", " anymore", " any more",
 	" gave up ", " give up ", " given up ", " quit ", " stopped ", " cancelled ", " canceled ", " sold ", " gone off ",
 	" changed ", " ditched ", " traded ", " went up ", " gone up ", " went down ", " gone down ", " raised ", " cut ",
-	" dropped ", " converted ", " a raise ", " pay rise ", " promoted "}
+	" dropped ", " converted ", " a raise ", " pay rise ", " promoted ", " resigned ", " handed in my notice", " handed my notice in",
+	" put in my notice", " put my notice in", " went freelance", " gone freelance"}
 
 // revises reports whether text revises an earlier statement.
 func revises(text string) bool { return saysAny(text, reviseWords) }

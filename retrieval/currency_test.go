@@ -1134,3 +1134,68 @@ func TestHoldsValue(t *testing.T) {
 		}
 	}
 }
+
+// TestRunnerUpRevision: the user's second-best answer to a question,
+// newer and saying it replaced something, replaces the best one even when
+// the two share neither words nor meaning; it does not when it adds a
+// value, is older, says no change, is only supposed, changes a price the
+// question does not ask for, or plainly speaks of another topic.
+func TestRunnerUpRevision(t *testing.T) {
+	t.Parallel()
+	jan := time.Date(2024, 1, 10, 9, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		name, query, best, next string
+		older, asksIf, history  bool
+		correction              bool
+		nextTopic, asked        string
+		want                    bool
+	}{
+		{name: "replaced in other words", query: "Which code editor does the user use?", best: "I write all my Python in PyCharm at work.",
+			next: "I ditched the JetBrains stuff over Christmas, everything goes through Neovim now.", want: true},
+		{name: "moved up a level", query: "What level of Japanese class is the user in?", best: "I'm in the beginners' Japanese evening class.",
+			next: "Passed the JLPT N4, so the school moved me up to the intermediate group.", nextTopic: "study", asked: "study", want: true},
+		{name: "a taste turned", query: "How does the user like their coffee?", best: "I take my coffee black, no sugar.",
+			next: "Oat flat whites have won me over, I can't drink it without milk anymore.", want: true},
+		{name: "adds a value", query: "What sports does the user play?", best: "I play squash on Tuesdays.",
+			next: "I've also taken up padel instead of running.", want: false},
+		{name: "older", query: "Which code editor does the user use?", best: "I write all my Python in PyCharm at work.",
+			next: "I ditched the JetBrains stuff, everything goes through Neovim now.", older: true, want: false},
+		{name: "no change said", query: "Which code editor does the user use?", best: "I write all my Python in PyCharm at work.",
+			next: "Neovim plugins are written in Lua.", want: false},
+		{name: "only supposed", query: "Which code editor does the user use?", best: "I write all my Python in PyCharm at work.",
+			next: "If I switched to Neovim, would I miss the debugger?", asksIf: true, want: false},
+		{name: "a price went up", query: "Which gym does the user go to?", best: "I train at Ironbark Gym, 12 weeks into a squat programme.",
+			next: "My gym membership has gone up again.", want: false},
+		{name: "another topic", query: "Which train does the user catch into London?", best: "I get the 7:52 from Didcot into Paddington.",
+			next: "Moved my gym sessions to 6:15am.", nextTopic: "schedule", asked: "commute", want: false},
+		{name: "a correction days later", query: "What blood pressure did the user log?", best: "This morning: 148/95, pulse 72.",
+			next: "Correction to yesterday: I'd copied the wrong line, the reading was actually 138/85.", correction: true, want: true},
+		{name: "someone else's change", query: "Which city does the user live in?", best: "I live just off Unthank Road in Norwich.",
+			next: "My sister's moved to Cardiff for her new job 😭 help me plan a weekend visiting her.", want: false},
+		{name: "a question about the past", query: "Which editor did the user use before?", best: "I write all my Python in PyCharm at work.",
+			next: "I ditched the JetBrains stuff, everything goes through Neovim now.", history: true, want: false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			at := jan.AddDate(0, 6, 0)
+			if tc.older {
+				at = jan.AddDate(0, -6, 0)
+			}
+			best := &candidate{SearchResult: SearchResult{ID: "best", Kind: KindRaw, Text: tc.best, OccurredAt: jan, Status: StatusCurrent,
+				Parts: ScoreParts{FullText: 0.9}}, role: "user", form: knowledge.FormStatement}
+			next := &candidate{SearchResult: SearchResult{ID: "next", Kind: KindRaw, Text: tc.next, OccurredAt: at, Status: StatusCurrent,
+				Parts: ScoreParts{Vector: 0.3}}, role: "user", form: knowledge.FormStatement, asksIf: tc.asksIf, correction: tc.correction}
+			r := &search{cfg: DefaultConfig(), in: SearchInput{Query: tc.query}, set: candidateSet{"a": best, "b": next}, history: tc.history}
+			r.runnerUpRevision([]*candidate{best, next}, map[*candidate]string{next: tc.nextTopic}, tc.asked)
+			got := best.Status == StatusSuperseded && best.SupersededBy == "next"
+			if got != tc.want {
+				t.Fatalf("best superseded by the runner-up = %v, want %v (%+v)", got, tc.want, best.SearchResult)
+			}
+			if tc.want && relevance(next, r.cfg)*next.lift < relevance(best, r.cfg) {
+				t.Fatalf("the runner-up was not raised to the best answer's relevance: lift %.2f", next.lift)
+			}
+			if !tc.want && next.lift > 0 {
+				t.Fatalf("the runner-up was raised though it replaced nothing: lift %.2f", next.lift)
+			}
+		})
+	}
+}
