@@ -92,7 +92,7 @@ func newRecognizers() *recognizers {
 		"book":   r.either(nil, r.tastes.habitChoice, r.plans.bookedTrip), "order": r.either(nil, r.tastes.habitChoice),
 		"request": r.either(nil, r.tastes.habitChoice), "reserve": r.either(nil, r.tastes.habitChoice),
 		"avoid": r.either(nil, r.tastes.avoidTaste), "steer": r.either(nil, r.tastes.avoidTaste),
-		"find": r.tastes.ruleFind, "warm": r.tastes.ruleTurn, "fall": r.tastes.ruleTurn,
+		"find": r.tastes.ruleFind, "warm": r.tastes.ruleTurn, "fall": r.tastes.ruleTurn, "convert": r.tastes.ruleTurn, "kick": r.tastes.ruleTurn,
 		"drink": r.tastes.ruleConsume, "eat": r.either(r.tastes.ruleConsume, r.health.dietPractice), "try": r.either(nil, r.health.dietPractice),
 		"suffer": r.either(nil, r.health.sufferFrom), "recover": r.either(nil, r.health.sufferFrom),
 		"support": r.tastes.ruleSupport, "root": r.tastes.ruleSupport, "cheer": r.tastes.ruleSupport,
@@ -333,8 +333,10 @@ func (r *recognizers) read(u *utterance, toks []tok, inherited string) (subject 
 		// £400 on it", "we can afford 1,800 a month in rent").
 		return subj, false
 	}
-	if c.would && !c.desire() {
-		return subj, false // "I would live in Paris if..." is hypothetical
+	if c.would && !c.desire() && !(c.neg && c.again && alt("eat|drink", c.verb)) {
+		// "I would live in Paris if..." is hypothetical; "I'd never eat
+		// quinoa again" judges the food (consumeHyperbole).
+		return subj, false
 	}
 	if c.temporal && !c.past && !c.perfect {
 		return subj, false // "for when I have kids" asserts nothing yet

@@ -71,7 +71,9 @@ func (c *clause) emit(f fx) {
 	if f.obj != "" && f.obj != c.said.speaker {
 		c.said.talk.lastObject = f.obj
 	}
-	if (f.pred == "LIKES" || f.pred == "DISLIKES") && f.subj == c.said.speaker && f.obj != "" {
+	if (f.pred == "LIKES" || f.pred == "DISLIKES") && f.obj != "" {
+		// anyone's taste: "My partner loves anchovies but I can't bear
+		// them" turns the speaker against the partner's thing
 		c.said.talk.lastTaste, c.said.talk.lastTasteEvent = f.obj, c.said.event.ID
 	}
 	c.emitConjuncts(f)

@@ -262,6 +262,7 @@ diagnose - - diagnosing
 babysit babysat babysat babysitting
 encourage - - encouraging
 convert - - -
+kick - - -
 push - - -
 bump bumped bumped bumping`
 

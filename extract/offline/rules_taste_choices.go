@@ -191,7 +191,14 @@ func (r *tasteRules) avoidTaste(c *clause) bool {
 		}
 		i += 2
 	}
-	np := trimTrailingAdverbs(takeNP(c.toks, i))
+	toks := c.toks
+	for j := i + 1; j+2 < len(toks); j++ {
+		if c.seq(j, "like", "the", "plague") {
+			toks = toks[:j] // "I avoid energy drinks like the plague": the idiom is no part of the thing
+			break
+		}
+	}
+	np := trimTrailingAdverbs(takeNP(toks, i))
 	if np.det != "" && !alt("any|all", np.det) || notAversions[np.head()] || abstractObjects[np.head()] {
 		return false // "I avoid my ex", "the traffic": one thing, not a kind
 	}

@@ -33,7 +33,8 @@ func (r *tasteRules) actsOnMeFrame(c *clause) bool {
 	// A single mass noun ("coffee", "jazz") is a kind too when the words
 	// can only judge a kind ("does nothing for me", "isn't doing it for
 	// me") or the clause marks a change ("opera bores me now").
-	kind := judgedKind(np) || oneBareKind(np) && (alt("does|do|is|are|doesn't|don't", t[v].w) || c.cessation || c.now)
+	kind := judgedKind(np) || oneBareKind(np) && (alt("does|do|is|are|doesn't|don't", t[v].w) || c.cessation || c.now ||
+		c.seq(v+1, "my", "stomach")) // "durian turns my stomach": only a kind of thing does
 	if !ok || !kind {
 		return false
 	}
@@ -140,6 +141,8 @@ func actingPolarity(c *clause, v int) int {
 		return 1 // "audiobooks work for me"
 	case alt("makes|make", w) && c.seq(v+1, "me") && alt("sick|gag|cringe|queasy|nauseous", c.at(v+2)):
 		return -1
+	case alt("turns|turn", w) && c.seq(v+1, "my", "stomach"), alt("makes|make", w) && c.seq(v+1, "my", "skin", "crawl"):
+		return -1 // "durian turns my stomach"
 	case alt("makes|make", w) && c.seq(v+1, "me") && alt("happy|smile", c.at(v+2)):
 		return 1
 	}
@@ -181,8 +184,11 @@ func (r *tasteRules) myThingFrame(c *clause) bool {
 	mine := c.seq(n, "my", tasteNouns) ||
 		c.seq(n, "my", "new|latest|current|big|biggest|real|true|guilty", tasteNouns) || // "my new obsession"
 		c.seq(n, "my", "happy", "place") || c.seq(n, "my", "idea", "of", "heaven|bliss|fun|paradise|a") && c.at(n+4) != "nightmare" ||
-		c.seq(n, "a", "must", "for", "me") // "karaoke is my idea of fun", "coffee is a must for me"
-	hell := c.seq(n, "my", "idea", "of", "hell|torture") || c.seq(n, "my", "idea", "of", "a", "nightmare") // "karaoke is my idea of hell"
+		c.seq(n, "a", "must", "for", "me") || // "karaoke is my idea of fun", "coffee is a must for me"
+		c.seq(n, "right|just|totally|exactly", "up", "my", "street|alley") || c.seq(n, "up", "my", "street|alley") || // "bouldering is right up my street"
+		c.seq(n, "a", "revelation") || c.seq(n, "a", "total|real|complete", "revelation") // "pho was a revelation"
+	hell := c.seq(n, "my", "idea", "of", "hell|torture") || c.seq(n, "my", "idea", "of", "a", "nightmare") || // "karaoke is my idea of hell"
+		c.seq(n, "a", "no", "from|for", "me") || c.seq(n, "a", "hard|firm|big|definite", "no", "from|for", "me") // "marmite is a hard no from me"
 	switch {
 	case mine || hell || c.seq(n, "life") && c.at(n+1) == "":
 	case c.seq(n, "my", "cup", "of", "tea") && neg:
@@ -314,7 +320,10 @@ func (r *tasteRules) emitTaste(c *clause, i int, pred, phrase string) bool {
 		// "I used to hate olives, but now I can't get enough of them":
 		// the thing of the taste turned around, when the clause marks
 		// the turn
-		if k := c.tasteRef(); k != "" && (c.now || c.usedTo || c.again || c.cessation) && !alt("here|there|when|if|that", c.at(i+1)) {
+		// or when the clause joins the one that named it ("My partner
+		// loves anchovies but I can't bear them", "tried oysters and
+		// hated them")
+		if k := c.tasteRef(); k != "" && (c.now || c.usedTo || c.again || c.cessation || c.coord || c.comma) && !alt("here|there|when|if|that", c.at(i+1)) {
 			c.emit(fx{pred: pred, obj: k, conf: 0.7, strength: 0.7, tmpl: "{S} " + phrase + " {O}", noDate: true})
 			return true
 		}
@@ -435,7 +444,8 @@ func (r *tasteRules) haveForTaste(c *clause) bool {
 
 // nothingBeatsFrame: "nothing beats a good cup of rooibos", "nothing
 // tops pho", "you can't beat a Sunday roast", "nothing compares to jazz
-// on vinyl".
+// on vinyl", "there's nothing better than a cold beer", "give me a good
+// thriller any day".
 func (r *tasteRules) nothingBeatsFrame(c *clause) bool {
 	i := 0
 	switch {
@@ -450,6 +460,23 @@ func (r *tasteRules) nothingBeatsFrame(c *clause) bool {
 		i = 3
 	case c.at(0) == "you" && c.seq(1, "can", "not", "beat"):
 		i = 4
+	case c.seq(0, "there's|theres|nothing's", "nothing|better", "better|than"), c.seq(0, "there", "is", "nothing", "better"):
+		// "there's nothing better than a cold beer after a run"
+		i = 1
+		for i < 5 && c.at(i) != "than" {
+			i++
+		}
+		if c.at(i) != "than" {
+			return false
+		}
+		i++
+	case c.seq(0, "give", "me") && (c.seq(len(c.toks)-2, "any", "day") || c.seq(len(c.toks)-2, "every", "time")) &&
+		!slices.ContainsFunc(c.toks, func(t tok) bool { return alt("over|than|instead", t.w) }):
+		// "give me a good thriller any day" (a choice between two,
+		// "give me a paperback over an e-reader", is giveMeOverFrame's)
+		saved := c.toks
+		c.toks, i = c.toks[:len(c.toks)-2], 2 // the frame's words are no part of the thing
+		defer func() { c.toks = saved }()
 	default:
 		return false
 	}

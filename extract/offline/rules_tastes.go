@@ -80,8 +80,8 @@ func (r *tasteRules) tasteAntecedent(c *clause, items []nounPhrase) string {
 	if len(items) != 0 || !alt("it|them", c.at(i)) || alt("here|there|when|if|that", c.at(i+1)) {
 		return "" // "I love it here": a place; "I love it when...": an event
 	}
-	if !(c.now || c.usedTo || c.again || c.cessation) {
-		return ""
+	if !(c.now || c.usedTo || c.again || c.cessation || c.coord || c.comma) {
+		return "" // or joined to the clause that named it: "my partner loves anchovies but I hate them"
 	}
 	return c.tasteRef()
 }
@@ -165,6 +165,9 @@ func (r *tasteRules) rulePrefer(c *clause) {
 // don't drink coffee anymore" (LIKES with low strength; the negation is a
 // cessation of liking).
 func (r *tasteRules) ruleConsume(c *clause) {
+	if r.consumeHyperbole(c) {
+		return
+	}
 	if c.future || c.modal != "" || c.would || c.past && !c.usedTo && !c.perfect || c.progressive {
 		return
 	}
@@ -213,6 +216,46 @@ func (r *tasteRules) ruleConsume(c *clause) {
 		}
 		c.emit(fx{pred: "LIKES", obj: k, neg: neg, strength: 0.5, conf: 0.8, tmpl: tmpl, noDate: true})
 	}
+}
+
+// consumeHyperbole: "I could eat dumplings every day" says a liking; "I'd
+// happily never eat quinoa again" and "I'll never drink tequila again" an
+// aversion. Eating or drinking that is only supposed or to come says
+// nothing of a habit (ruleConsume leaves it), but said this way it judges
+// the food. "I could eat a horse" names no habit of any food, and "I'll
+// never eat there again" no food.
+func (r *tasteRules) consumeHyperbole(c *clause) bool {
+	items, next := takeList(c.toks, c.verbAt+1)
+	if len(items) == 0 {
+		return false
+	}
+	pred, tmpl := "", ""
+	switch {
+	case c.modal == "could" && !c.neg && !c.past && (c.seq(next, "every", "day|night|meal|week|morning") || c.seq(next, "all", "day|week") ||
+		c.at(next) == "forever" || c.seq(next, "for", "every", "meal") || c.seq(next, "for", "days")):
+		pred, tmpl = "LIKES", "{S} could "+c.verb+" {O} every day"
+	case (c.would || c.future) && c.neg && c.again:
+		pred, tmpl = "DISLIKES", "{S} would never "+c.verb+" {O} again"
+	default:
+		return false
+	}
+	read := false
+	for _, np := range items {
+		np = trimTrailingAdverbs(np)
+		if !usableObject(np) || np.hasName || np.det == "a" || np.det == "an" {
+			continue // "I could eat a horse"
+		}
+		if _, known := entityTypeOf(np.key()); !known && !foods[np.head()] && !drinks[np.head()] {
+			continue
+		}
+		k, _ := c.object(np, ontology.Food, 2)
+		if k == "" {
+			continue
+		}
+		c.emit(fx{pred: pred, obj: k, strength: 0.7, conf: 0.75, tmpl: tmpl, noDate: true})
+		read = true
+	}
+	return read
 }
 
 // ruleSupport: "I support Arsenal", "I root for the Lakers", "my brother

@@ -300,6 +300,25 @@ func (r *tasteRules) turnaround(c *clause) bool {
 		if c.at(i) == "against" && (c.past || c.perfect) {
 			pred, phrase, i = "DISLIKES", "has turned against", i+1
 		}
+	case "convert":
+		// "I've been converted to oat milk": won over, said in the passive
+		if c.at(i) == "to" && c.be {
+			pred, phrase, i = "LIKES", "has been converted to", i+1
+		}
+	case "kick":
+		// "I've kicked my Coke habit", "kicked the crisps habit": a taste given up
+		if alt("my|the|our", c.at(i)) && (c.past || c.perfect) {
+			for j := i + 2; j < i+5 && j < len(c.toks); j++ {
+				if c.at(j) == "habit" {
+					np := nounPhrase{toks: c.toks[i+1 : j], next: j}
+					if k, _ := c.object(np, "", 0); k != "" && !np.empty() {
+						c.emit(fx{pred: "LIKES", obj: k, neg: true, conf: 0.75, strength: 0.6, tmpl: "{S} has kicked the {O} habit"})
+						return true
+					}
+				}
+			}
+		}
+		return false
 	case "fall":
 		if c.seq(i, "out", "of", "love", "with") {
 			pred, phrase, i = "DISLIKES", "has fallen out of love with", i+4
