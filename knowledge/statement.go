@@ -545,7 +545,9 @@ var droppedOpeners = set("just", "finally", "recently", "also", "still", "never"
 // sentence.
 var droppedVerbs = set("got", "had", "went", "made", "took", "bought", "sold", "left", "quit", "found", "began", "became",
 	"broke", "ran", "swam", "won", "lost", "met", "saw", "gave", "sent", "spent", "kept", "came", "did", "wrote", "drove", "flew",
-	"been", "gone", "done", "seen", "taken", "begun", "started", "finished", "booked", "signed")
+	"been", "gone", "done", "seen", "taken", "begun", "started", "finished", "booked", "signed", "bit", "fell", "grew", "chose",
+	"caught", "threw", "forgot", "felt", "heard", "brought", "taught", "held", "paid", "spoke", "woke", "rode", "stuck", "told",
+	"thought", "drank", "ate", "wore", "slept", "built", "lent")
 
 // relationOpens reports whether a sentence opens with one of the speaker's
 // relations: "my sister's flat...", "my best mate Jonas...".

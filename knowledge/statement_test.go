@@ -24,6 +24,8 @@ func TestReadStatement(t *testing.T) {
 		{"Moved to Lyon in May. Any tips for the markets?", FormStatement, false},
 		{"Just got back from Crete. Have you ever been?", FormStatement, false},
 		{"Got diagnosed with asthma last spring, so no more smoky pubs.", FormStatement, false},
+		{"finally bit the bullet and went full Neovim. whats a good plugin for fuzzy finding?", FormStatement, false},
+		{"Fell for a rescue greyhound at the weekend. How do I introduce her to the cat?", FormStatement, true},
 		{"My brother just moved to Cardiff. Any ideas for a housewarming gift?", FormStatement, true},
 		// News before a question, without the "I" or in a clause before a
 		// semicolon, still states.

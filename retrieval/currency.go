@@ -3,6 +3,7 @@ package retrieval
 import (
 	"context"
 	"maps"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -595,11 +596,45 @@ func (r *search) runnerUpRevision(stmts []*candidate, topicOf map[*candidate]str
 	if revisesAmountOnly(next.Text) && (!hasAmount(best.Text) || amountQuestion(r.in.Query) == nil && asked != ontology.TopicMeasure) {
 		return // a price that went up changes no choice ("my gym membership has gone up again")
 	}
+	if saysAny(own, keepWords) {
+		return // a change declined: "Nah, not moving, the coaches are worth it; I'll cut back on takeaways instead"
+	}
+	if rescheduled(own) && !asksWhen(r.in.Query) && asked != "schedule" {
+		return // a new time revises when something happens: "Moved my gym sessions to 6:15am" is no new train
+	}
 	if t := topicOf[next]; asked != "" && t != "" && t != asked && (next.vec == nil || r.s.topics.Affinity(next.vec, asked) < r.cfg.TopicAffinity*0.8) {
 		return // a change of something else the question does not ask about
 	}
 	r.replaceBy(best, next, "what the user said before the change, which a question about the past asks for",
 		"revised: the user's next best answer to the question is newer and says this changed", "the newer of the user's two best answers, which says it changed")
+}
+
+// keepWords mark a statement that keeps what it had and declines a change
+// ("Nah, not moving", "I'll stick with Monzo", "still on Vodafone"),
+// whatever change words it also holds ("I'll cut back on takeaways
+// instead").
+var keepWords = []string{" stick with ", " sticking with ", " stay with ", " staying with ", " staying put", " not moving ",
+	" not switching", " not changing", " won't switch", " won't be switching", " not leaving", " still with ", " still using ",
+	" still on ", " no thanks"}
+
+// rescheduleWords move something in time; with a day or a time after them
+// the change is of when, not of what.
+var rescheduleWords = []string{" moved ", " pushed ", " rescheduled ", " postponed ", " brought forward ", " shifted "}
+
+// dayOrTime is a weekday, a time of day or a part of the week.
+var dayOrTime = regexp.MustCompile(`(?i)\b((mon|tues|wednes|thurs|fri|satur|sun)days?|weekends?|mornings|evenings|\d{1,2}(:\d{2})?\s?(am|pm)|\d{1,2}:\d{2}|o'clock)\b`)
+
+// rescheduled reports whether text moves something to a new day or time
+// ("Moved my gym sessions to 6:15am", "piano's been pushed to Thursdays").
+func rescheduled(text string) bool {
+	return saysAny(text, rescheduleWords) && dayOrTime.MatchString(text)
+}
+
+// asksWhen reports whether a question asks for a time, a day or how often.
+func asksWhen(query string) bool {
+	q := " " + strings.ToLower(query) + " "
+	return strings.HasPrefix(strings.TrimSpace(q), "when ") ||
+		slices.ContainsFunc([]string{" what time", " what day", " which day", " how often", " what days", " which days"}, func(w string) bool { return strings.Contains(q, w) })
 }
 
 // genericQueryTerms are stems of a question's wording that name no slot.
@@ -615,7 +650,7 @@ var reviseWords = []string{" moved ", " pushed ", " rebooked ", " rescheduled ",
 	" gave up ", " give up ", " given up ", " quit ", " stopped ", " cancelled ", " canceled ", " sold ", " gone off ",
 	" changed ", " ditched ", " traded ", " went up ", " gone up ", " went down ", " gone down ", " raised ", " cut ",
 	" dropped ", " converted ", " a raise ", " pay rise ", " promoted ", " resigned ", " handed in my notice", " handed my notice in",
-	" put in my notice", " put my notice in", " went freelance", " gone freelance"}
+	" put in my notice", " put my notice in", " went freelance", " gone freelance", " went full ", " gone full ", " bit the bullet"}
 
 // revises reports whether text revises an earlier statement.
 func revises(text string) bool { return saysAny(text, reviseWords) }

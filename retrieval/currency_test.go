@@ -1172,6 +1172,12 @@ func TestRunnerUpRevision(t *testing.T) {
 			next: "Correction to yesterday: I'd copied the wrong line, the reading was actually 138/85.", correction: true, want: true},
 		{name: "someone else's change", query: "Which city does the user live in?", best: "I live just off Unthank Road in Norwich.",
 			next: "My sister's moved to Cardiff for her new job 😭 help me plan a weekend visiting her.", want: false},
+		{name: "a change declined", query: "Which gym does the user go to?", best: "I train at Ironbark Gym in Bristol.",
+			next: "Nah, not moving. The coaches are worth every penny; I'll cut back on takeaways instead.", want: false},
+		{name: "a new time is no new value", query: "Which train does the user catch into London?", best: "I get the 7:52 from Didcot into Paddington.",
+			next: "Moved my gym sessions to 6:15am so my evenings are free.", want: false},
+		{name: "a new time answers when", query: "When does the user go to the gym?", best: "I go to the gym at 7pm after work.",
+			next: "Moved my gym sessions to 6:15am so my evenings are free.", want: true},
 		{name: "a question about the past", query: "Which editor did the user use before?", best: "I write all my Python in PyCharm at work.",
 			next: "I ditched the JetBrains stuff, everything goes through Neovim now.", history: true, want: false},
 	} {
