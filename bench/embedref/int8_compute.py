@@ -59,8 +59,15 @@ def rewrite(src, dst, unsigned):
                 dead |= {id(p), id(cast[0])}
                 continue
         nodes.append(n)
+    save_rewritten(m, [x for x in nodes if id(x) not in dead], extra, dst)
+
+
+def save_rewritten(m, nodes, extra, dst):
+    """Replace m's nodes, add the extra initializers and the com.microsoft opset, drop the
+    initializers nothing reads any more, and save m to dst."""
+    g = m.graph
     del g.node[:]
-    g.node.extend(x for x in nodes if id(x) not in dead)
+    g.node.extend(nodes)
     g.initializer.extend(extra)
     m.opset_import.append(helper.make_opsetid("com.microsoft", 1))
     used = {i for n in g.node for i in n.input}

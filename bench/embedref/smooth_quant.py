@@ -166,15 +166,7 @@ def rewrite(src, dst, maxes, alpha=0.5, ln_fed=True, smooth=False, per_token=Fal
         for o in n.output:
             if o in muls:
                 nodes.append(helper.make_node("Mul", [o, o + "_inv_s"], [o + "_smooth"]))
-    del g.node[:]
-    g.node.extend(nodes)
-    g.initializer.extend(extra)
-    m.opset_import.append(helper.make_opsetid("com.microsoft", 1))
-    used = {i for n in g.node for i in n.input}
-    keep = [t for t in g.initializer if t.name in used]
-    del g.initializer[:]
-    g.initializer.extend(keep)
-    onnx.save(m, dst)
+    ic.save_rewritten(m, nodes, extra, dst)
 
 
 def question_cpu(s, ids):
