@@ -35,6 +35,10 @@ const TopicChatter = "chatter"
 // distances, durations): one value per quantity.
 const TopicMeasure = "measure"
 
+// TopicSchedule is the topic of when things happen (appointments, classes,
+// routines): a new day or time revises it, and no other topic.
+const TopicSchedule = "schedule"
+
 // Topics lists every topic with its examples.
 func Topics() []Topic {
 	return []Topic{
@@ -71,7 +75,7 @@ func Topics() []Topic {
 			Statements: []string{"I take the train to work.", "I cycle to the office every day.", "I drive to work.",
 				"I've started taking the bus instead of driving."},
 			Questions: []string{"What does the user take to reach the office?", "What transport does the user use to commute?"}},
-		{Name: "schedule", Cardinality: One, Qualified: true, Predicates: []string{"HAS_ROUTINE"},
+		{Name: TopicSchedule, Cardinality: One, Qualified: true, Predicates: []string{"HAS_ROUTINE"},
 			Statements: []string{"My dentist appointment is on Tuesday.", "I go to the gym on Mondays and Thursdays.",
 				"Yoga class is every Wednesday evening.", "I moved my doctor's appointment to Friday."},
 			Questions: []string{"When is the user's appointment?", "Which day does the user go to the gym?", "When does the user have class?"}},

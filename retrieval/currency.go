@@ -567,18 +567,20 @@ func (r *search) revisedStatements() {
 // after "I write all my Python in PyCharm"; "the school moved me up to the
 // intermediate group" after "I'm in the beginners' class"; a correction
 // made days later, "Correction to yesterday: the reading was actually
-// 138/85"), it replaces the best one. What links the two is the question: nothing in the newer
-// turn's words or meaning says what it replaced (PyCharm is JetBrains'
-// editor, the intermediate group follows the beginners'), and sentence
-// vectors place such pairs as far apart as unrelated ones (cosine 0.01 to
-// 0.15), so the pair tests of revisedStatements and the slot stage cannot
-// join them. Being the two best answers of the user's own to one question
-// is the evidence of one slot; only the runner-up is read, so a turn that
-// revises something else ranks behind the user's other statements on the
-// subject and changes nothing. The runner-up must not add a value ("I've
-// also taken up padel") nor read plainly as another topic than the one
-// asked; the change must be said of the speaker, and a change of an
-// amount revises only an amount a question asks for.
+// 138/85"), it replaces the best one. What links the two is the question:
+// nothing in the newer turn's words or meaning says what it replaced
+// (PyCharm is JetBrains' editor, the intermediate group follows the
+// beginners'), and sentence vectors place such pairs as far apart as
+// unrelated ones (cosine 0.01 to 0.15), so the pair tests of
+// revisedStatements and the slot stage cannot join them. Being the user's
+// two best answers to one question is the evidence of one slot; only the
+// runner-up is read, so a turn that revises something else ranks behind
+// the user's other statements on the subject and changes nothing. The
+// runner-up must not add a value ("I've also taken up padel"), decline a
+// change ("not moving"), move something to a new time for a question that
+// does not ask when, nor read plainly as another topic than the one asked;
+// the change must be said of the speaker, and a change of an amount
+// revises only an amount a question asks for.
 func (r *search) runnerUpRevision(stmts []*candidate, topicOf map[*candidate]string, asked string) {
 	if r.history || len(stmts) < 2 {
 		return
@@ -599,7 +601,7 @@ func (r *search) runnerUpRevision(stmts []*candidate, topicOf map[*candidate]str
 	if saysAny(own, keepWords) {
 		return // a change declined: "Nah, not moving, the coaches are worth it; I'll cut back on takeaways instead"
 	}
-	if rescheduled(own) && !asksWhen(r.in.Query) && asked != "schedule" {
+	if rescheduled(own) && !asksWhen(r.in.Query) && asked != ontology.TopicSchedule {
 		return // a new time revises when something happens: "Moved my gym sessions to 6:15am" is no new train
 	}
 	if t := topicOf[next]; asked != "" && t != "" && t != asked && (next.vec == nil || r.s.topics.Affinity(next.vec, asked) < r.cfg.TopicAffinity*0.8) {
@@ -632,10 +634,12 @@ func rescheduled(text string) bool {
 
 // asksWhen reports whether a question asks for a time, a day or how often.
 func asksWhen(query string) bool {
-	q := " " + strings.ToLower(query) + " "
-	return strings.HasPrefix(strings.TrimSpace(q), "when ") ||
-		slices.ContainsFunc([]string{" what time", " what day", " which day", " how often", " what days", " which days"}, func(w string) bool { return strings.Contains(q, w) })
+	q := strings.ToLower(strings.TrimSpace(query))
+	return strings.HasPrefix(q, "when ") || slices.ContainsFunc(whenPhrases, func(w string) bool { return strings.Contains(q, w) })
 }
+
+// whenPhrases ask for a time, a day or a frequency inside a question.
+var whenPhrases = []string{"what time", "what day", "which day", "how often"}
 
 // genericQueryTerms are stems of a question's wording that name no slot.
 var genericQueryTerms = map[string]bool{"user": true, "now": true, "current": true, "currently": true, "day": true,

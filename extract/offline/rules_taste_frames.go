@@ -448,6 +448,7 @@ func (r *tasteRules) haveForTaste(c *clause) bool {
 // thriller any day".
 func (r *tasteRules) nothingBeatsFrame(c *clause) bool {
 	i := 0
+	end := len(c.toks) // the frame's closing words ("any day") are no part of the thing
 	switch {
 	case c.at(0) == "nothing" && alt("beats|tops|beat|top", c.at(1)):
 		i = 2
@@ -474,21 +475,26 @@ func (r *tasteRules) nothingBeatsFrame(c *clause) bool {
 		!slices.ContainsFunc(c.toks, func(t tok) bool { return alt("over|than|instead", t.w) }):
 		// "give me a good thriller any day" (a choice between two,
 		// "give me a paperback over an e-reader", is giveMeOverFrame's)
-		saved := c.toks
-		c.toks, i = c.toks[:len(c.toks)-2], 2 // the frame's words are no part of the thing
-		defer func() { c.toks = saved }()
+		i, end = 2, len(c.toks)-2
 	default:
 		return false
 	}
-	np := takeNP(c.toks, i)
+	read := c
+	if end < len(c.toks) {
+		cut := *c // the thing read without the closing words
+		cut.toks = c.toks[:end]
+		read = &cut
+	}
+	np := takeNP(read.toks, i)
 	if np.empty() || !usableObject(np) || c.at(0) == "you" && np.det != "" && !alt("a|an", np.det) {
 		return false // "you can't beat the system" is no taste
 	}
 	if typ, _ := classify(np); typ == ontology.Person {
 		return false
 	}
-	c.subj = c.said.speaker
-	return r.emitTaste(c, i, "LIKES", "loves")
+	c.subj = c.said.speaker // the next clause's subject, as for every frame
+	read.subj = c.subj
+	return r.emitTaste(read, i, "LIKES", "loves")
 }
 
 // overItFrame: "I'm over sushi", "I was crazy about sushi, but I'm over it

@@ -189,13 +189,7 @@ func (r *tasteRules) ruleConsume(c *clause) {
 		often = " " + words(c.toks[next:next+2])
 	}
 	for _, np := range items {
-		if !usableObject(np) || np.hasName {
-			continue
-		}
-		if _, known := entityTypeOf(np.key()); !known && !foods[np.head()] && !drinks[np.head()] {
-			continue
-		}
-		k, _ := c.object(np, ontology.Food, 2)
+		k := consumedFood(c, np)
 		if k == "" {
 			continue
 		}
@@ -242,13 +236,10 @@ func (r *tasteRules) consumeHyperbole(c *clause) bool {
 	read := false
 	for _, np := range items {
 		np = trimTrailingAdverbs(np)
-		if !usableObject(np) || np.hasName || np.det == "a" || np.det == "an" {
+		if np.det == "a" || np.det == "an" {
 			continue // "I could eat a horse"
 		}
-		if _, known := entityTypeOf(np.key()); !known && !foods[np.head()] && !drinks[np.head()] {
-			continue
-		}
-		k, _ := c.object(np, ontology.Food, 2)
+		k := consumedFood(c, np)
 		if k == "" {
 			continue
 		}
@@ -256,6 +247,20 @@ func (r *tasteRules) consumeHyperbole(c *clause) bool {
 		read = true
 	}
 	return read
+}
+
+// consumedFood is the entity of a food or drink eaten or drunk (np, a
+// kind known to the lexicon), "" for anything else: a name ("I eat at
+// Dishoom"), a place or a thing no lexicon calls food.
+func consumedFood(c *clause, np nounPhrase) string {
+	if !usableObject(np) || np.hasName {
+		return ""
+	}
+	if _, known := entityTypeOf(np.key()); !known && !foods[np.head()] && !drinks[np.head()] {
+		return ""
+	}
+	k, _ := c.object(np, ontology.Food, 2)
+	return k
 }
 
 // ruleSupport: "I support Arsenal", "I root for the Lakers", "my brother

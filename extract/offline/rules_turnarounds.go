@@ -307,18 +307,7 @@ func (r *tasteRules) turnaround(c *clause) bool {
 		}
 	case "kick":
 		// "I've kicked my Coke habit", "kicked the crisps habit": a taste given up
-		if alt("my|the|our", c.at(i)) && (c.past || c.perfect) {
-			for j := i + 2; j < i+5 && j < len(c.toks); j++ {
-				if c.at(j) == "habit" {
-					np := nounPhrase{toks: c.toks[i+1 : j], next: j}
-					if k, _ := c.object(np, "", 0); k != "" && !np.empty() {
-						c.emit(fx{pred: "LIKES", obj: k, neg: true, conf: 0.75, strength: 0.6, tmpl: "{S} has kicked the {O} habit"})
-						return true
-					}
-				}
-			}
-		}
-		return false
+		return r.kickedHabit(c, i)
 	case "fall":
 		if c.seq(i, "out", "of", "love", "with") {
 			pred, phrase, i = "DISLIKES", "has fallen out of love with", i+4
@@ -353,8 +342,29 @@ func (r *tasteRules) turnaround(c *clause) bool {
 	return true
 }
 
-// ruleTurn is the verb rule of "warm" and "fall", which mean nothing else
-// to the engine.
+// kickedHabit reads "kicked my X habit" at i (after the verb): X, of one
+// to three words before "habit", is a taste given up.
+func (r *tasteRules) kickedHabit(c *clause, i int) bool {
+	if !alt("my|the|our", c.at(i)) || !(c.past || c.perfect) {
+		return false
+	}
+	j := i + 2
+	for j < i+5 && j < len(c.toks) && c.at(j) != "habit" {
+		j++
+	}
+	if c.at(j) != "habit" {
+		return false
+	}
+	k, _ := c.object(nounPhrase{toks: c.toks[i+1 : j], next: j}, "", 0)
+	if k == "" {
+		return false
+	}
+	c.emit(fx{pred: "LIKES", obj: k, neg: true, conf: 0.75, strength: 0.6, tmpl: "{S} has kicked the {O} habit"})
+	return true
+}
+
+// ruleTurn is the verb rule of "warm", "fall", "convert" and "kick", which
+// mean nothing else to the engine.
 func (r *tasteRules) ruleTurn(c *clause) { r.turnaround(c) }
 
 // subjectBefore reads the noun phrase that is the subject of the verb at v,
