@@ -15,7 +15,12 @@
 //     waits for review (weak evidence);
 //   - how a fact is closed: one rule, Close, used by the write path and by
 //     a reviewer's decision alike;
-//   - which stored entity a new mention is (name matching without I/O).
+//   - which stored entity a new mention is (name matching without I/O);
+//   - how a turn reads (ReadStatement: a statement, a question, chatter;
+//     the speaker's own, hedged, a correction, a change, an ending), and
+//     the language of change that ranking weighs two statements by
+//     (changewords.go: Revises, Turns, Adds, Keeps, Rescheduled, and the
+//     thing a revision replaced, RevisedThing), one lexicon for both.
 //
 // Why a package of its own: these rules are what users judge graphmem by
 // ("does it know I moved?"), they change more often than the storage code,

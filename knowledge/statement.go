@@ -56,12 +56,11 @@ type Statement struct {
 }
 
 // endings are the phrases of something ended or given up.
-var endings = []string{"sold", "gave away", "given away", "passed away", "died", "put down", "put to sleep", "rehomed", "re-homed",
-	"got rid of", "quit", "quitted", "stopped", "gave up", "given up", "no longer", "broke up", "split up", "lost", "ended",
-	"moved out", "left", "retired", "dropped out", "cancelled", "canceled", "don't have", "do not have", "not anymore", "anymore",
-	"any more", "scrapped", "wrote off", "written off", "returned", "sold off", "separate ways", "parted ways", "called off",
-	"lapse", "lapsed", "ditched", "called it quits", "stolen", "nicked", "totalled", "totaled", "resigned",
-	"handed in my notice", "handed my notice in", "put in my notice", "put my notice in"}
+var endings = slices.Concat(givenUp, leftWork, []string{"gave away", "given away", "passed away", "died", "put down",
+	"put to sleep", "rehomed", "re-homed", "got rid of", "quitted", "broke up", "split up", "lost", "ended", "moved out", "left",
+	"retired", "dropped out", "don't have", "do not have", "not anymore", "anymore", "any more", "scrapped", "wrote off",
+	"written off", "returned", "sold off", "separate ways", "parted ways", "called off", "lapse", "lapsed", "called it quits",
+	"stolen", "nicked", "totalled", "totaled"})
 
 // corrections are the phrases with which a speaker takes back what they
 // just said; they count at the start of a sentence or after a comma.
@@ -261,6 +260,23 @@ func OwnSentences(text string) string {
 	for _, s := range sentences(text) {
 		if ws := tokens(s); !aboutSomeoneElse(ws) {
 			own = append(own, s)
+		}
+	}
+	return strings.Join(own, " ")
+}
+
+// OwnClauses is OwnSentences cut finer: the clauses of text (clauseSplit)
+// that are not about someone else.
+// "My husband's just started as a site manager, so I'm doing every school
+// run now" keeps only "I'm doing every school run now": a word that says a
+// state began, read in it, is the speaker's.
+func OwnClauses(text string) string {
+	var own []string
+	for _, s := range sentences(text) {
+		for _, clause := range clauseSplit.Split(s, -1) {
+			if ws := tokens(clause); len(ws) > 0 && !aboutSomeoneElse(ws) {
+				own = append(own, strings.TrimSpace(clause))
+			}
 		}
 	}
 	return strings.Join(own, " ")

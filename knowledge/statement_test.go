@@ -247,3 +247,16 @@ func TestOwnSentences(t *testing.T) {
 		}
 	}
 }
+
+func TestOwnClauses(t *testing.T) {
+	tests := []struct{ text, want string }{
+		{"My husband's just started as a site manager, so I'm doing every school run now.", "I'm doing every school run now."},
+		{"My sister got a new job and I'm thrilled for her.", "I'm thrilled for her."},
+		{"I've been at Hilltop since June, loving it.", "I've been at Hilltop since June loving it."},
+	}
+	for _, tc := range tests {
+		if got := OwnClauses(tc.text); got != tc.want {
+			t.Errorf("OwnClauses(%q) = %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}

@@ -30,6 +30,9 @@ type candidate struct {
 	hypothetical, other bool
 	// raw turns: takes back the speaker's previous statement; reports a change
 	correction, change, ending bool
+	// raw turns and summaries: the user says it holds only for a while ("staying
+	// in Oslo for two weeks"), for a question that does not ask about the moment
+	temporary bool
 	// raw turns: asks what would follow from a change it only supposes
 	// ("if I swapped to an EV, what would I save?")
 	asksIf bool

@@ -273,9 +273,19 @@ type Config struct {
 	// throughout ("my dad retired"), for a question about the user.
 	HypotheticalWeight float64
 	OtherPersonWeight  float64
+	// TemporaryWeight scales a user's turn, or a summary of such turns,
+	// that says it holds only for a while ("I'm covering as matron for six
+	// weeks"), for a question about the user that does not ask about the
+	// moment: the lasting value of the slot answers it.
+	TemporaryWeight float64
 	// PairSlotSimilarity: two user statements this close in meaning are
 	// one slot even when the topic reader was unsure of their topic.
 	PairSlotSimilarity float64
+	// RevisedThingSimilarity is the cosine to the question, or to the
+	// user's best answer to it, that the thing a newer statement says it
+	// replaced ("Switched banks to Starling") needs for the statement to
+	// revise that answer as the runner-up (runnerUpRevision).
+	RevisedThingSimilarity float64
 	// FactRevisionSimilarity is the cosine a newer statement that says it
 	// revises something needs to the turn an older current fact of its
 	// slot was read from, to mark that fact probably out of date
@@ -326,7 +336,7 @@ func DefaultConfig() Config {
 		AssistantWeight: 0.5, OwnQuestionWeight: 0.5, ChatterWeight: 0.15, SupersededWeight: 0.5,
 		SlotCandidates: 20, SlotQuerySimilarity: 0.35, FactRevisionSimilarity: 0.25, TopicMatchShare: 0.9, TopicClarity: 0.7, OffTopicWeight: 0.6, TopicAffinity: 0.35,
 		UpdateAffinity: 0.26, ElaborationWeight: 0.6,
-		HypotheticalWeight: 0.5, OtherPersonWeight: 0.6, PairSlotSimilarity: 0.55,
+		HypotheticalWeight: 0.5, OtherPersonWeight: 0.6, TemporaryWeight: 0.6, PairSlotSimilarity: 0.55, RevisedThingSimilarity: 0.2,
 		ChangeSlotSlack: 0.1, CorrectionReach: 4,
 
 		MaxMergedFacts: 3, AggregateTurns: 6,

@@ -3,7 +3,6 @@ package retrieval
 import (
 	"context"
 	"maps"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -62,9 +61,12 @@ func (r *search) currency(ctx context.Context) error {
 	if err := r.s.topics.Prepare(ctx); err != nil {
 		return nil // no topics this time: ranking without the slot stage
 	}
+	// A question that names a relation ("Which nursery does the user's
+	// daughter attend?") is answered by the user's statements about them.
+	relations := knowledge.MentionsRelation(r.in.Query)
 	var stmts []*candidate
 	for _, c := range r.set {
-		if c.Kind == KindRaw && c.role == "user" && c.form == knowledge.FormStatement && !c.hypothetical && !c.other && relevance(c, r.cfg) > 0 {
+		if c.Kind == KindRaw && c.role == "user" && c.form == knowledge.FormStatement && !c.hypothetical && (!c.other || relations) && relevance(c, r.cfg) > 0 {
 			stmts = append(stmts, c)
 		}
 	}
@@ -128,9 +130,9 @@ func (r *search) currency(ctx context.Context) error {
 			}
 		}
 	}
-	r.runnerUpRevision(stmts, topicOf, asked)
+	r.runnerUpRevision(ctx, stmts, topicOf, asked)
 	if weighBy != "" {
-		r.topicAgreement(weighBy, weighBy == asked, stmts, topicOf)
+		r.topicAgreement(ctx, weighBy, weighBy == asked, stmts, topicOf)
 	}
 	r.revisedStatements() // again, now by meaning as well as by the question's words
 	if len(stmts) < 2 {
@@ -523,10 +525,10 @@ func (r *search) revisedStatements() {
 	}
 	sort.SliceStable(stmts, func(i, j int) bool { return stmts[i].c.OccurredAt.After(stmts[j].c.OccurredAt) })
 	for i, e := range stmts {
-		if e.c.Status == StatusSuperseded || e.c.asksIf || !revises(e.c.Text) || adds(e.c.Text) {
+		if e.c.Status == StatusSuperseded || e.c.asksIf || e.c.temporary || !knowledge.Revises(e.c.Text) || knowledge.Adds(e.c.Text) {
 			continue // a supposed change ("if we moved to Porto, what would we pay?") revises nothing
 		}
-		amountOnly := revisesAmountOnly(e.c.Text)
+		amountOnly := knowledge.RevisesAmountOnly(e.c.Text)
 		if amountOnly && !hasAmount(e.c.Text) && amountQuestion(r.in.Query) == nil && r.slotTopic != ontology.TopicMeasure {
 			// "My gym membership has gone up again" names no new amount:
 			// it revises a price, which only a question for an amount asks
@@ -567,7 +569,9 @@ func (r *search) revisedStatements() {
 // after "I write all my Python in PyCharm"; "the school moved me up to the
 // intermediate group" after "I'm in the beginners' class"; a correction
 // made days later, "Correction to yesterday: the reading was actually
-// 138/85"), it replaces the best one. What links the two is the question:
+// 138/85"; or a state begun recently, "Elsie's been at Hilltop Montessori
+// since June" after "My daughter goes to Little Acorns nursery"), it
+// replaces the best one. What links the two is the question:
 // nothing in the newer turn's words or meaning says what it replaced
 // (PyCharm is JetBrains' editor, the intermediate group follows the
 // beginners'), and sentence vectors place such pairs as far apart as
@@ -578,10 +582,13 @@ func (r *search) revisedStatements() {
 // the user's other statements on the subject and changes nothing. The
 // runner-up must not add a value ("I've also taken up padel"), decline a
 // change ("not moving"), move something to a new time for a question that
-// does not ask when, nor read plainly as another topic than the one asked;
-// the change must be said of the speaker, and a change of an amount
-// revises only an amount a question asks for.
-func (r *search) runnerUpRevision(stmts []*candidate, topicOf map[*candidate]string, asked string) {
+// does not ask when, hold only for a while ("staying in Oslo for two
+// weeks"), say it replaced a thing the question does not ask about
+// ("Switched banks to Starling" for the mobile network), nor read plainly
+// as another topic than the one asked; the change must be said of the
+// speaker, and a change of an amount revises only an amount a question
+// asks for.
+func (r *search) runnerUpRevision(ctx context.Context, stmts []*candidate, topicOf map[*candidate]string, asked string) {
 	if r.history || len(stmts) < 2 {
 		return
 	}
@@ -591,45 +598,33 @@ func (r *search) runnerUpRevision(stmts []*candidate, topicOf map[*candidate]str
 	}
 	// The change must be the speaker's: "My sister's moved to Cardiff 😭
 	// help me plan a weekend visiting her" changes no home of the user's.
-	own := knowledge.OwnSentences(next.Text)
-	if next.asksIf || adds(next.Text) || !(revises(own) || turns(own) || next.correction) {
+	// For a question about a relative, the change is the relative's
+	// ("Elsie's been at Hilltop since June").
+	own, ownClauses := knowledge.OwnSentences(next.Text), knowledge.OwnClauses(next.Text)
+	if knowledge.MentionsRelation(r.in.Query) {
+		own, ownClauses = next.Text, next.Text
+	}
+	if next.asksIf || next.temporary || knowledge.Adds(next.Text) ||
+		!(knowledge.Revises(own) || knowledge.Turns(own) || knowledge.Began(ownClauses) || next.correction) {
 		return
 	}
-	if revisesAmountOnly(next.Text) && (!hasAmount(best.Text) || amountQuestion(r.in.Query) == nil && asked != ontology.TopicMeasure) {
+	if knowledge.RevisesAmountOnly(next.Text) && (!hasAmount(best.Text) || amountQuestion(r.in.Query) == nil && asked != ontology.TopicMeasure) {
 		return // a price that went up changes no choice ("my gym membership has gone up again")
 	}
-	if saysAny(own, keepWords) {
+	if knowledge.Keeps(own) {
 		return // a change declined: "Nah, not moving, the coaches are worth it; I'll cut back on takeaways instead"
 	}
-	if rescheduled(own) && !asksWhen(r.in.Query) && asked != ontology.TopicSchedule {
+	if knowledge.Rescheduled(own) && !asksWhen(r.in.Query) && asked != ontology.TopicSchedule {
 		return // a new time revises when something happens: "Moved my gym sessions to 6:15am" is no new train
 	}
 	if t := topicOf[next]; asked != "" && t != "" && t != asked && (next.vec == nil || r.s.topics.Affinity(next.vec, asked) < r.cfg.TopicAffinity*0.8) {
 		return // a change of something else the question does not ask about
 	}
+	if thing := knowledge.RevisedThing(own); thing != "" && !r.mayBeAsked(ctx, thing, best) {
+		return // "Switched banks to Starling" for a question about the mobile network
+	}
 	r.replaceBy(best, next, "what the user said before the change, which a question about the past asks for",
 		"revised: the user's next best answer to the question is newer and says this changed", "the newer of the user's two best answers, which says it changed")
-}
-
-// keepWords mark a statement that keeps what it had and declines a change
-// ("Nah, not moving", "I'll stick with Monzo", "still on Vodafone"),
-// whatever change words it also holds ("I'll cut back on takeaways
-// instead").
-var keepWords = []string{" stick with ", " sticking with ", " stay with ", " staying with ", " staying put", " not moving ",
-	" not switching", " not changing", " won't switch", " won't be switching", " not leaving", " still with ", " still using ",
-	" still on ", " no thanks"}
-
-// rescheduleWords move something in time; with a day or a time after them
-// the change is of when, not of what.
-var rescheduleWords = []string{" moved ", " pushed ", " rescheduled ", " postponed ", " brought forward ", " shifted "}
-
-// dayOrTime is a weekday, a time of day or a part of the week.
-var dayOrTime = regexp.MustCompile(`(?i)\b((mon|tues|wednes|thurs|fri|satur|sun)days?|weekends?|mornings|evenings|\d{1,2}(:\d{2})?\s?(am|pm)|\d{1,2}:\d{2}|o'clock)\b`)
-
-// rescheduled reports whether text moves something to a new day or time
-// ("Moved my gym sessions to 6:15am", "piano's been pushed to Thursdays").
-func rescheduled(text string) bool {
-	return saysAny(text, rescheduleWords) && dayOrTime.MatchString(text)
 }
 
 // asksWhen reports whether a question asks for a time, a day or how often.
@@ -645,42 +640,6 @@ var whenPhrases = []string{"what time", "what day", "which day", "how often"}
 var genericQueryTerms = map[string]bool{"user": true, "now": true, "current": true, "currently": true, "day": true,
 	"lik": true, "enjoy": true, "usual": true, "usually": true, "tim": true, "favourit": true, "favorit": true, "best": true,
 	"going": true, "prefer": true, "lov": true}
-
-// reviseWords mark a statement that revises an earlier one: a new time,
-// amount or choice, or an end. A bare "now" or "lately" does not (it
-// also opens a second value: "lately I'm into padel").
-var reviseWords = []string{" moved ", " pushed ", " rebooked ", " rescheduled ", " postponed ", " brought forward ",
-	" switched ", " swapped ", " replaced ", " instead", " up to ", " down to ", " no longer ", " anymore", " any more",
-	" gave up ", " give up ", " given up ", " quit ", " stopped ", " cancelled ", " canceled ", " sold ", " gone off ",
-	" changed ", " ditched ", " traded ", " went up ", " gone up ", " went down ", " gone down ", " raised ", " cut ",
-	" dropped ", " converted ", " a raise ", " pay rise ", " promoted ", " resigned ", " handed in my notice", " handed my notice in",
-	" put in my notice", " put my notice in", " went freelance", " gone freelance", " went full ", " gone full ", " bit the bullet"}
-
-// revises reports whether text revises an earlier statement.
-func revises(text string) bool { return saysAny(text, reviseWords) }
-
-// amountReviseWords revise an amount only ("the price has gone up again").
-var amountReviseWords = []string{" up to ", " down to ", " went up ", " gone up ", " went down ", " gone down ", " raised ",
-	" a raise ", " pay rise "}
-
-// choiceReviseWords are the revision words that are not of an amount.
-var choiceReviseWords = slices.DeleteFunc(slices.Clone(reviseWords), func(w string) bool { return slices.Contains(amountReviseWords, w) })
-
-// revisesAmountOnly reports whether the only revision text says is of an
-// amount: it revises a statement that gives one, not a choice.
-func revisesAmountOnly(text string) bool {
-	return saysAny(text, amountReviseWords) && !saysAny(text, choiceReviseWords)
-}
-
-// saysAny reports whether text, lower-cased with its punctuation read as
-// spaces, holds one of the phrases (written with the spaces that bound
-// them: " moved ", " anymore").
-func saysAny(text string, phrases []string) bool {
-	low := " " + strings.ToLower(punctAsSpace.Replace(text)) + " "
-	return slices.ContainsFunc(phrases, func(w string) bool { return strings.Contains(low, w) })
-}
-
-var punctAsSpace = strings.NewReplacer(",", " ", ".", " ", "!", " ", "?", " ", ";", " ")
 
 // amountQuestion returns the terms of what a question for an amount
 // counts ("how many marathons ..." → marathon, run, year), or nil when it
@@ -877,7 +836,7 @@ func (r *search) changedValues(stmts []*candidate, topicOf map[*candidate]string
 		if !turnTopics[topicOf[e]] {
 			continue
 		}
-		if !e.change || e.correction || e.vec == nil || e.Status == StatusSuperseded || !turns(e.Text) || adds(e.Text) {
+		if !e.change || e.correction || e.vec == nil || e.Status == StatusSuperseded || !knowledge.Turns(e.Text) || knowledge.Adds(e.Text) {
 			continue
 		}
 		for _, c := range stmts {
@@ -895,22 +854,6 @@ func (r *search) changedValues(stmts []*candidate, topicOf map[*candidate]string
 
 // turnTopics are the many-value topics a turn of taste changes.
 var turnTopics = map[string]bool{"likes": true, "hobby": true}
-
-// turnWords mark a statement that turns away from something said before
-// ("gone off", "converted me", "not anymore"), not a mere "now".
-var turnWords = []string{" anymore", " any more", " no longer ", " instead", " gone off ", " went off ", " used to ",
-	" switched ", " swapped ", " replaced ", " come around ", " came around ", " come round ", " grew on ", " grown on ",
-	" converted ", " changed my mind ", " fallen out of love ", " lost interest ", " over it ", " gave up ", " given up "}
-
-// turns reports whether text says the speaker turned from something.
-func turns(text string) bool { return saysAny(text, turnWords) }
-
-// addWords mark a statement that adds a value to a many-value slot rather
-// than replacing one ("I also love...", "padel as well", "another hobby").
-var addWords = []string{" also ", " too ", " as well", " another ", " either ", " besides ", " on top of "}
-
-// adds reports whether text adds to what was said before.
-func adds(text string) bool { return saysAny(text, addWords) }
 
 // replaceBy marks the user's statement c superseded by the newer one e.
 // For a question about the past c keeps its score with past as the
@@ -964,25 +907,21 @@ func namesValue(c *candidate) bool {
 // change of something else ("the price of my budgeting app has gone up
 // again" says nothing of which app).
 func holdsValue(c *candidate, measure bool) bool {
+	if c.temporary {
+		return false // "staying at a friend's in Oslo for two weeks" is no new home
+	}
 	if c.Kind != KindRaw || namesValue(c) || c.correction || c.ending {
 		return true
 	}
-	if !(c.change || revises(c.Text)) {
+	if !(c.change || knowledge.Revises(c.Text)) {
 		return false
 	}
 	if measure {
 		return true
 	}
-	rest := " " + strings.ToLower(c.Text) + " "
-	for _, w := range amountShifts {
-		rest = strings.ReplaceAll(rest, w, " ")
-	}
-	return knowledge.ReadStatement(rest).Change || revises(rest)
+	rest := knowledge.WithoutAmountShifts(c.Text)
+	return knowledge.ReadStatement(rest).Change || knowledge.Revises(rest)
 }
-
-// amountShifts say that an amount rose or fell.
-var amountShifts = []string{" went up ", " gone up ", " going up ", " went down ", " gone down ", " going down ",
-	" up to ", " down to ", " raised ", " cut ", " dropped ", " a raise ", " pay rise "}
 
 // joinsAsked reports whether a statement the reader is unsure of still
 // speaks of the asked topic, by what it says rather than its topic:
@@ -1015,12 +954,12 @@ func (r *search) joinsAsked(c *candidate, asked string, topicOf map[*candidate]s
 // (corrections), whatever its topic.
 // read is how a sentence is read: the service's memo of readings.
 func reportsNewValue(c *candidate, read func(string) knowledge.Statement) bool {
-	if !(c.change || revises(c.Text)) || c.asksIf || c.hypothetical {
+	if !(c.change || knowledge.Revises(c.Text)) || c.asksIf || c.hypothetical {
 		return false
 	}
 	for _, sent := range knowledge.Sentences(c.Text) {
 		st := read(sent)
-		if st.Form != knowledge.FormStatement || st.Other || st.Hypothetical || st.AsksIf || !(st.Change || revises(sent)) {
+		if st.Form != knowledge.FormStatement || st.Other || st.Hypothetical || st.AsksIf || !(st.Change || knowledge.Revises(sent)) {
 			continue
 		}
 		if len(midSentenceNames(sent)) > 0 || hasAmount(sent) {
@@ -1067,7 +1006,7 @@ func (r *search) outdatedFacts(ctx context.Context, group []*candidate, slot str
 			// A revision says so, or gives another amount of the slot's
 			// measure ("Got a raise, I'm on £44,500 now" after "earns
 			// £38,000 a year").
-			if c.Kind == KindRaw && c.vec != nil && (c.correction || revises(c.Text) || hasAmount(f.object) && hasAmount(c.Text)) &&
+			if c.Kind == KindRaw && c.vec != nil && (c.correction || knowledge.Revises(c.Text) || hasAmount(f.object) && hasAmount(c.Text)) &&
 				!strings.Contains(strings.ToLower(c.Text), strings.ToLower(f.object)) {
 				if revising[f] == nil {
 					refs = append(refs, sourceRefs(f)...)
@@ -1177,7 +1116,8 @@ func (r *search) corrections() {
 // "I teach maths at a secondary school"), so its relevance is raised to a
 // share of the best candidate's; one read as another topic (a move, for a
 // question about work) is demoted, however many words it shares.
-func (r *search) topicAgreement(asked string, sure bool, stmts []*candidate, topicOf map[*candidate]string) {
+func (r *search) topicAgreement(ctx context.Context, asked string, sure bool, stmts []*candidate, topicOf map[*candidate]string) {
+	topic, _ := r.s.topics.Topic(asked)
 	best := 0.0
 	for _, c := range r.set {
 		best = max(best, relevance(c, r.cfg))
@@ -1195,6 +1135,15 @@ func (r *search) topicAgreement(asked string, sure bool, stmts []*candidate, top
 		}
 		switch t := topicOf[c]; {
 		case t == asked || affinity >= r.cfg.TopicAffinity:
+			// On a topic of one value per qualifier, a change of another
+			// qualifier's thing is no answer: "Switched banks to Starling"
+			// is a service, but not the mobile network asked about.
+			if topic.Qualified {
+				if thing := knowledge.RevisedThing(knowledge.OwnSentences(c.Text)); thing != "" && !r.mayBeAsked(ctx, thing, nil) {
+					c.reasons = append(c.reasons, "says it changed its "+thing+", which the question does not ask about")
+					continue
+				}
+			}
 			// Raised to the share, plus the rest of the way in proportion to
 			// its own relevance: the statements on the topic keep their order
 			// among themselves instead of tying.
@@ -1228,7 +1177,13 @@ func (r *search) topicAgreement(asked string, sure bool, stmts []*candidate, top
 // chatter.
 func (r *search) evidencePriors() {
 	relations := knowledge.MentionsRelation(r.in.Query)
+	moment := momentQuestion(r.in.Query)
 	for _, c := range r.set {
+		if c.Kind == KindEvent && !moment && temporarySummary(c.Text) {
+			c.temporary = true
+			c.demote(r.cfg.TemporaryWeight, "summarizes a state the user said holds only for a while")
+			continue
+		}
 		// A fact whose subject is not the user ("Callum lives in Tromsø")
 		// answers a question about the user only when the question names
 		// a relation ("Where does the user's brother live?").
@@ -1252,8 +1207,41 @@ func (r *search) evidencePriors() {
 			c.demote(r.cfg.HypotheticalWeight, "hedged: says what might be, not what is")
 		case c.role == "user" && c.other && !relations:
 			c.demote(r.cfg.OtherPersonWeight, "about someone else, not the user")
+		case c.role == "user" && !moment && knowledge.Temporary(knowledge.OwnSentences(c.Text)):
+			c.temporary = true
+			c.demote(r.cfg.TemporaryWeight, "holds only for a while, the user said; the lasting value answers the question")
 		}
 	}
+}
+
+// momentQuestion reports whether a question asks about the moment rather
+// than what lastingly holds ("Where is the user staying right now?"), so
+// that a temporary state answers it.
+func momentQuestion(query string) bool {
+	q := " " + strings.ToLower(query) + " "
+	return slices.ContainsFunc(momentWords, func(w string) bool { return strings.Contains(q, w) })
+}
+
+// momentWords ask about the moment.
+var momentWords = []string{"right now", "at the moment", "this week", "this month", "staying", "visiting", "covering",
+	"temporar", " currently in ", "at present"}
+
+// temporarySummary reports whether every user line a summary quotes ("-
+// [5 December 2022] User: I'm covering as matron for six weeks ...") says
+// it holds only for a while.
+func temporarySummary(text string) bool {
+	n := 0
+	for line := range strings.Lines(text) {
+		_, said, ok := strings.Cut(line, "] User: ")
+		if !ok {
+			continue
+		}
+		if !knowledge.Temporary(knowledge.OwnSentences(said)) {
+			return false
+		}
+		n++
+	}
+	return n > 0
 }
 
 // demoteStaleSummaries demotes summaries whose cited turns are all
@@ -1395,4 +1383,35 @@ func midSentenceNames(text string) []string {
 		}
 	}
 	return out
+}
+
+// mayBeAsked reports whether the thing a revision says it replaced
+// ("banks", "keyboard", "gym membership") can be what the question asks
+// about: it shares a word with the question or with the user's best answer
+// to it (when there is one), or its meaning comes near either
+// (RevisedThingSimilarity). A
+// thing's embedding lands near the questions about it (0.26 to 0.85 on the
+// probe pairs in docs/retrieval.md, "dentist" for the user's dentist) and
+// away from the questions about other things of everyday life (mostly
+// 0.08 to 0.22, "banks" for the mobile network 0.12), so only a thing
+// plainly of another subject is refused. When the thing cannot be embedded
+// the change may be of the asked thing.
+func (r *search) mayBeAsked(ctx context.Context, thing string, best *candidate) bool {
+	terms := nlp.Terms(thing)
+	shared := func(t string) bool { return slices.Contains(terms, t) }
+	if slices.ContainsFunc(nlp.Terms(r.in.Query), shared) || best != nil && slices.ContainsFunc(contentTerms(best), shared) {
+		return true
+	}
+	if r.s.embedder == nil || r.qvec == nil {
+		return true
+	}
+	vecs, err := r.s.embedder.Embed(ctx, []string{thing})
+	if err != nil || len(vecs) != 1 {
+		return true
+	}
+	sim := knowledge.Cosine(vecs[0], r.qvec)
+	if best != nil && best.vec != nil {
+		sim = max(sim, knowledge.Cosine(vecs[0], best.vec))
+	}
+	return sim >= r.cfg.RevisedThingSimilarity
 }

@@ -635,13 +635,37 @@ func TestTopicLiftKeepsOrder(t *testing.T) {
 	if err := r.s.topics.Prepare(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	r.topicAgreement("pet", true, []*candidate{closer, farther}, map[*candidate]string{closer: "pet", farther: "pet"})
+	r.topicAgreement(t.Context(), "pet", true, []*candidate{closer, farther}, map[*candidate]string{closer: "pet", farther: "pet"})
 	eff := func(c *candidate) float64 { return relevance(c, r.cfg) * c.lift }
 	if closer.lift == 0 || farther.lift == 0 {
 		t.Fatalf("on-topic statements not raised: lifts %.2f %.2f", closer.lift, farther.lift)
 	}
 	if eff(closer) <= eff(farther) || eff(closer) >= relevance(best, r.cfg) {
 		t.Fatalf("raised relevance closer %.3f, farther %.3f, best %.3f: want farther < closer < best", eff(closer), eff(farther), relevance(best, r.cfg))
+	}
+}
+
+// TestTopicLiftSkipsAnotherThing: on a topic of one value per qualifier
+// (service), a statement that says it changed a thing the question does
+// not ask about ("Switched banks to Starling" for the mobile network) is
+// not raised for the topic; one that changed the asked thing is.
+func TestTopicLiftSkipsAnotherThing(t *testing.T) {
+	t.Parallel()
+	const query = "Which mobile network is the user on?"
+	best := &candidate{SearchResult: SearchResult{ID: "best", Kind: KindRaw, Parts: ScoreParts{FullText: 2}}}
+	banks := userStatement("banks", "Switched banks to Starling last week and the card works abroad.", 0.3)
+	network := userStatement("network", "Switched my mobile network to Smarty last week, half the price.", 0.3)
+	r := &search{s: &Service{statements: newStatementMemo(16), topics: knowledge.NewTopicReader(conceptEmbedder{}), embedder: thingVectors},
+		cfg: DefaultConfig(), in: SearchInput{Query: query}, qvec: thingVectors.vec(query), set: candidateSet{"a": best, "b": banks, "c": network}}
+	if err := r.s.topics.Prepare(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	r.topicAgreement(t.Context(), "service", true, []*candidate{banks, network}, map[*candidate]string{banks: "service", network: "service"})
+	if banks.lift != 0 {
+		t.Errorf("a change of the user's bank was raised for the mobile network: lift %.2f", banks.lift)
+	}
+	if network.lift == 0 {
+		t.Errorf("a change of the mobile network was not raised for it")
 	}
 }
 
@@ -710,7 +734,7 @@ func TestOneWordStatementTakesNoTopic(t *testing.T) {
 	if err := r.s.topics.Prepare(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	r.topicAgreement("pet", true, []*candidate{short, full}, map[*candidate]string{})
+	r.topicAgreement(t.Context(), "pet", true, []*candidate{short, full}, map[*candidate]string{})
 	if short.lift != 0 || full.lift == 0 {
 		t.Fatalf("lifts: one word %.2f (want 0), a sentence %.2f (want > 0)", short.lift, full.lift)
 	}
@@ -734,7 +758,7 @@ func TestTopicClarityOrders(t *testing.T) {
 		if err := r.s.topics.Prepare(t.Context()); err != nil {
 			t.Fatal(err)
 		}
-		r.topicAgreement("pet", true, []*candidate{plain, passing}, map[*candidate]string{plain: "pet", passing: "pet"})
+		r.topicAgreement(t.Context(), "pet", true, []*candidate{plain, passing}, map[*candidate]string{plain: "pet", passing: "pet"})
 		eff := func(c *candidate) float64 { return relevance(c, r.cfg) * c.lift }
 		if plain.lift == 0 || passing.lift == 0 {
 			t.Fatalf("clarity %.1f: on-topic statements not raised: lifts %.2f %.2f", clarity, plain.lift, passing.lift)
@@ -1135,17 +1159,49 @@ func TestHoldsValue(t *testing.T) {
 	}
 }
 
+// tableEmbedder embeds the texts it lists as given and every other text
+// as one shared vector, so a test says which texts are near.
+type tableEmbedder map[string][]float32
+
+func (e tableEmbedder) vec(text string) []float32 {
+	if v, ok := e[text]; ok {
+		return v
+	}
+	return []float32{0, 0, 1}
+}
+
+func (e tableEmbedder) Embed(_ context.Context, texts []string) ([][]float32, error) {
+	out := make([][]float32, len(texts))
+	for i, t := range texts {
+		out[i] = e.vec(t)
+	}
+	return out, nil
+}
+
+// thingVectors place a replaced thing near or away from the questions of
+// TestRunnerUpRevision, as the local model does ("banks" 0.12 from the
+// mobile network question, "car" 0.26 from the commute one).
+var thingVectors = tableEmbedder{
+	"Which mobile network is the user on?": {0, 1, 0},
+	"banks":                                {1, 0, 0},
+	"How does the user get to work?":       {0, 1, 0},
+	"car":                                  {0.6, 0.8, 0},
+}
+
 // TestRunnerUpRevision: the user's second-best answer to a question,
 // newer and saying it replaced something, replaces the best one even when
 // the two share neither words nor meaning; it does not when it adds a
 // value, is older, says no change, is only supposed, changes a price the
-// question does not ask for, or plainly speaks of another topic.
+// question does not ask for, plainly speaks of another topic, says it
+// replaced a thing the question does not ask about, or holds only for a
+// while. A state begun recently ("since June") needs no word of change.
 func TestRunnerUpRevision(t *testing.T) {
 	t.Parallel()
 	jan := time.Date(2024, 1, 10, 9, 0, 0, 0, time.UTC)
 	for _, tc := range []struct {
 		name, query, best, next string
 		older, asksIf, history  bool
+		temporary               bool
 		correction              bool
 		nextTopic, asked        string
 		want                    bool
@@ -1180,6 +1236,18 @@ func TestRunnerUpRevision(t *testing.T) {
 			next: "Moved my gym sessions to 6:15am so my evenings are free.", want: true},
 		{name: "a question about the past", query: "Which editor did the user use before?", best: "I write all my Python in PyCharm at work.",
 			next: "I ditched the JetBrains stuff, everything goes through Neovim now.", history: true, want: false},
+		{name: "a state begun since a month", query: "Which nursery does the user's son attend?", best: "My son Teo goes to Little Owls three mornings a week.",
+			next: "My son's been at Riverside Montessori since June and comes home singing.", want: true},
+		{name: "a relative's state begun, for a question about the user", query: "Where does the user work?", best: "I work at the Riverside library.",
+			next: "My son's been at Riverside Montessori since June and comes home singing.", want: false},
+		{name: "a stay for a while", query: "Where does the user live?", best: "I live in Galway, five minutes from the bay.",
+			next: "Switched plans: I'm staying at my cousin's in Lyon for two weeks instead.", temporary: true, want: false},
+		{name: "another thing replaced", query: "Which mobile network is the user on?", best: "I'm on giffgaff and roaming in France was fine.",
+			next: "Switched banks to Starling last week and the card works abroad.", want: false},
+		{name: "the asked thing replaced, by its word", query: "What phone does the user have?", best: "My Galaxy is dead by 4pm every day.",
+			next: "Swapped my phone for a Pixel 8 last weekend.", want: true},
+		{name: "the asked thing replaced, by meaning", query: "How does the user get to work?", best: "I drive in most days, 40 minutes each way.",
+			next: "Sold the car in March, it's the bike every day now.", want: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			at := jan.AddDate(0, 6, 0)
@@ -1189,9 +1257,11 @@ func TestRunnerUpRevision(t *testing.T) {
 			best := &candidate{SearchResult: SearchResult{ID: "best", Kind: KindRaw, Text: tc.best, OccurredAt: jan, Status: StatusCurrent,
 				Parts: ScoreParts{FullText: 0.9}}, role: "user", form: knowledge.FormStatement}
 			next := &candidate{SearchResult: SearchResult{ID: "next", Kind: KindRaw, Text: tc.next, OccurredAt: at, Status: StatusCurrent,
-				Parts: ScoreParts{Vector: 0.3}}, role: "user", form: knowledge.FormStatement, asksIf: tc.asksIf, correction: tc.correction}
-			r := &search{cfg: DefaultConfig(), in: SearchInput{Query: tc.query}, set: candidateSet{"a": best, "b": next}, history: tc.history}
-			r.runnerUpRevision([]*candidate{best, next}, map[*candidate]string{next: tc.nextTopic}, tc.asked)
+				Parts: ScoreParts{Vector: 0.3}}, role: "user", form: knowledge.FormStatement, asksIf: tc.asksIf, correction: tc.correction,
+				temporary: tc.temporary}
+			r := &search{s: &Service{embedder: thingVectors}, qvec: thingVectors.vec(tc.query), cfg: DefaultConfig(),
+				in: SearchInput{Query: tc.query}, set: candidateSet{"a": best, "b": next}, history: tc.history}
+			r.runnerUpRevision(context.Background(), []*candidate{best, next}, map[*candidate]string{next: tc.nextTopic}, tc.asked)
 			got := best.Status == StatusSuperseded && best.SupersededBy == "next"
 			if got != tc.want {
 				t.Fatalf("best superseded by the runner-up = %v, want %v (%+v)", got, tc.want, best.SearchResult)
@@ -1203,5 +1273,42 @@ func TestRunnerUpRevision(t *testing.T) {
 				t.Fatalf("the runner-up was raised though it replaced nothing: lift %.2f", next.lift)
 			}
 		})
+	}
+}
+
+// TestTemporaryStatements: for a question about what lastingly holds, the
+// user's statement of a state that holds only for a while, and a summary
+// quoting only such statements, rank below the lasting statement and can
+// be no slot's newest value; a question about the moment keeps them.
+func TestTemporaryStatements(t *testing.T) {
+	t.Parallel()
+	lasting := userStatement("home", "I live in Galway, five minutes from the bay.", 0.5)
+	stay := userStatement("stay", "I'm staying at a friend's place in Oslo for two weeks for a work project.", 0.5)
+	summary := &candidate{SearchResult: SearchResult{ID: "ev", Kind: KindEvent, Parts: ScoreParts{Vector: 0.5},
+		Text: "COMPLETED:\n- [3 March 2024] User: I'm staying at a friend's place in Oslo for two weeks for a work project.\nPENDING:\n- (none)"}}
+	for _, tc := range []struct {
+		query string
+		want  bool // the stay and its summary demoted
+	}{
+		{"Where is the user's home?", true},
+		{"Where is the user staying right now?", false},
+	} {
+		for _, c := range []*candidate{lasting, stay, summary} {
+			c.factor, c.temporary, c.reasons = 0, false, nil
+		}
+		r := &search{cfg: DefaultConfig(), in: SearchInput{Query: tc.query}, set: candidateSet{"a": lasting, "b": stay, "c": summary}}
+		r.evidencePriors()
+		if got := stay.temporary && stay.factor > 0 && stay.factor < 1; got != tc.want {
+			t.Errorf("%q: stay demoted = %v, want %v", tc.query, got, tc.want)
+		}
+		if got := summary.temporary && summary.factor > 0 && summary.factor < 1; got != tc.want {
+			t.Errorf("%q: summary demoted = %v, want %v", tc.query, got, tc.want)
+		}
+		if lasting.temporary || lasting.factor != 0 {
+			t.Errorf("%q: the lasting statement was demoted (factor %.2f)", tc.query, lasting.factor)
+		}
+		if holdsValue(stay, false) == tc.want {
+			t.Errorf("%q: holdsValue(stay) = %v", tc.query, !tc.want)
+		}
 	}
 }
