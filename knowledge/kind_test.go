@@ -331,3 +331,53 @@ func TestPlanEndingByShortName(t *testing.T) {
 		})
 	}
 }
+
+// TestEndedBySpecies: an ending that names only a kind of animal ("we
+// lost our little bird") ends the one current pet of that species or of a
+// breed of it ("a budgie named Pip"); two such pets are ambiguous, another
+// species is untouched, and a retried window changes nothing.
+func TestEndedBySpecies(t *testing.T) {
+	now := day("2025-09-01")
+	named := func(f *Fact, name string) *Fact { f.ObjectName = name; return f }
+	pet := func(id, name, species string) *Fact {
+		f := named(stored(id, "HAS_PET", id, "2024-01-01"), name)
+		f.Qualifier = species
+		return f
+	}
+	for _, tc := range []struct {
+		name    string
+		ended   string // the kind the ending names
+		others  []*Fact
+		outcome Outcome
+		pip     string
+	}{
+		{"a breed of the kind", "bird", nil, Ended, "pip superseded until 2025-08-01"},
+		{"the same species", "budgie", nil, Ended, "pip superseded until 2025-08-01"},
+		{"another species", "dog", nil, Created, "pip current"},
+		{"ambiguous", "bird", []*Fact{pet("kiwi", "Kiwi", "canary")}, Created, "pip current"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			pip := pet("pip", "Pip", "budgie")
+			st := &State{Facts: map[string][]*Fact{"user": append([]*Fact{pip}, tc.others...)}}
+			mk := func() *Fact {
+				in := named(incoming("lost", "HAS_PET", "user/"+tc.ended, "2025-08-01"), tc.ended)
+				in.Qualifier = tc.ended
+				end := day("2025-08-01")
+				in.ValidTo = &end
+				return in
+			}
+			d := Plan(st, []*Fact{mk()}, now, Policy{})
+			if d.Actions[0].Outcome != tc.outcome {
+				t.Errorf("outcome %s, want %s", d.Actions[0].Outcome, tc.outcome)
+			}
+			if got := describe(pip); got != tc.pip {
+				t.Errorf("pip: %s, want %s", got, tc.pip)
+			}
+			before := len(st.Facts["user"])
+			d = Plan(st, []*Fact{mk()}, now, Policy{})
+			if tc.outcome == Ended && (d.Actions[0].Outcome != Unchanged || len(st.Facts["user"]) != before) {
+				t.Errorf("replay: outcome %s, %d facts (was %d); want unchanged", d.Actions[0].Outcome, len(st.Facts["user"]), before)
+			}
+		})
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/graphmem/graphmem/nlp"
 )
 
 // Outcome is what one incoming statement did.
@@ -165,6 +167,13 @@ func planOne(st *State, n *Fact, now time.Time, p Policy) Action {
 			}
 		}
 	}
+	if ended && len(same) == 0 && n.Qualifier != "" && strings.EqualFold(n.ObjectName, n.Qualifier) {
+		// An animal ended by its kind, not its name.
+		var replayed *Fact
+		if same, replayed = endedBySpecies(facts, n); replayed != nil {
+			return Action{Outcome: Unchanged, Fact: replayed}
+		}
+	}
 	for _, m := range same {
 		if !m.IsCurrent() {
 			continue
@@ -233,9 +242,47 @@ func shortNameOf(short, long string) bool {
 // When the same window is written again (a retried job), replayed is the
 // fact it already ended: the one whose evidence holds the ending's.
 func endedByShortName(facts []*Fact, n *Fact) (current []*Fact, replayed *Fact) {
+	return endedBy(facts, n, func(m *Fact) bool { return shortNameOf(n.ObjectName, m.ObjectName) })
+}
+
+// endedBySpecies finds the current animal an ending that names only a
+// kind of animal means: "we lost our little bird" ends "a budgie named
+// Pip", "the dog died" ends "a beagle named Nova". The ending's kind must
+// be the species of exactly one current fact of the same subject and
+// predicate, as said (its qualifier) or as its class (speciesClass).
+func endedBySpecies(facts []*Fact, n *Fact) (current []*Fact, replayed *Fact) {
+	kind := nlp.Singular(strings.ToLower(n.Qualifier))
+	return endedBy(facts, n, func(m *Fact) bool {
+		q := nlp.Singular(strings.ToLower(m.Qualifier))
+		return q != "" && (q == kind || speciesClass[q] == kind)
+	})
+}
+
+// speciesClass names the everyday word for an animal said by breed or
+// variety, so that an ending by the everyday word finds it; the list grows
+// by a word.
+var speciesClass = map[string]string{
+	"budgie": "bird", "budgerigar": "bird", "parakeet": "bird", "cockatiel": "bird", "parrot": "bird", "canary": "bird",
+	"finch": "bird", "lovebird": "bird", "african grey": "bird", "macaw": "bird", "hen": "bird", "chicken": "bird",
+	"puppy": "dog", "labrador": "dog", "beagle": "dog", "poodle": "dog", "dachshund": "dog", "greyhound": "dog",
+	"whippet": "dog", "lurcher": "dog", "retriever": "dog", "golden retriever": "dog", "spaniel": "dog",
+	"cocker spaniel": "dog", "terrier": "dog", "collie": "dog", "border collie": "dog", "bulldog": "dog",
+	"french bulldog": "dog", "pug": "dog", "husky": "dog", "corgi": "dog", "schnauzer": "dog", "shih tzu": "dog",
+	"chihuahua": "dog", "cockapoo": "dog", "labradoodle": "dog", "sheepdog": "dog", "german shepherd": "dog",
+	"kitten": "cat", "tabby": "cat", "siamese": "cat", "maine coon": "cat", "ragdoll": "cat", "bengal": "cat",
+	"bunny": "rabbit", "pony": "horse", "goldfish": "fish", "betta": "fish", "guppy": "fish", "gecko": "lizard",
+	"bearded dragon": "lizard", "python": "snake", "corn snake": "snake", "hamster": "rodent", "gerbil": "rodent",
+	"guinea pig": "rodent", "rat": "rodent", "mouse": "rodent", "tortoise": "tortoise", "terrapin": "turtle",
+}
+
+// endedBy finds the one current fact of n's subject, predicate and
+// polarity, other than n's object, that match says an ending means; two
+// candidates are ambiguous and end nothing. When the same window is
+// written again, replayed is the fact it already ended.
+func endedBy(facts []*Fact, n *Fact, match func(m *Fact) bool) (current []*Fact, replayed *Fact) {
 	for _, m := range facts {
 		if m.Subject != n.Subject || m.Predicate.Name != n.Predicate.Name || m.Polarity != n.Polarity || m.Object == n.Object ||
-			!shortNameOf(n.ObjectName, m.ObjectName) {
+			!match(m) {
 			continue
 		}
 		switch {
