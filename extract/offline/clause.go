@@ -871,14 +871,16 @@ func doSupport(t []tok, i int) bool {
 
 // frontedPhrase is the length of a short prepositional phrase of time said
 // before the subject without a comma ("After the surgery I gave up
-// running", "Since the wedding we've lived in Hove"): the preposition, at
-// most four words with no verb among them, then "I" or "we" and an
-// auxiliary or a verb. The phrase dates the clause; it is not its subject.
+// running", "Since the wedding we've lived in Hove", "After three nights
+// of sideways rain in a leaking tent I am done with camping"): the
+// preposition, at most nine words with no verb among them, then "I" or
+// "we" and an auxiliary or a verb. The phrase dates the clause; it is not
+// its subject.
 func frontedPhrase(toks []tok) int {
 	if len(toks) < 4 || !alt("after|before|since|following|during|until", toks[0].w) {
 		return 0
 	}
-	for k := 2; k < len(toks)-1 && k <= 5; k++ {
+	for k := 2; k < len(toks)-1 && k <= 10; k++ {
 		w := toks[k].w
 		if alt("i|we", w) {
 			next := toks[k+1].w
@@ -893,8 +895,8 @@ func frontedPhrase(toks []tok) int {
 		if toks[k].kind != nlp.Word || auxiliaries[w] || subjectPronouns[w] {
 			return 0
 		}
-		if _, _, ok := verbOf(w); ok {
-			return 0
+		if _, _, ok := verbOf(w); ok && !(alt("a|an|the|of|my|our|in|with|from", toks[k-1].w) && describesNext(toks, k)) {
+			return 0 // a verb, not a word that describes a noun ("a month of broken sleep")
 		}
 	}
 	return 0

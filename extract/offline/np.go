@@ -213,7 +213,7 @@ func pluralNounAt(toks []tok, i int) bool {
 		return true
 	}
 	n := toks[i+1]
-	return n.kind == nlp.Punct || alt("and|or|too|either|anymore|now|lately|nowadays|again", n.w) || trailingAdverbs[n.w]
+	return n.kind == nlp.Punct || alt("and|or|too|either|anymore|now|lately|nowadays|again", n.w) || trailingAdverbs[n.w] || forSpan(toks, i+1)
 }
 
 // takeList reads "A, B and C" starting at i: noun phrases separated by
@@ -383,7 +383,7 @@ func gerundPhrase(t []tok, g string, i int) nounPhrase {
 	j := i
 	for j < len(t) && len(parts) < 7 {
 		w := t[j]
-		if w.kind == nlp.Punct && w.w != "," || w.kind == nlp.Symbol && w.w != "+" || w.w == dateTok || gerundStop[w.w] {
+		if w.kind == nlp.Punct && w.w != "," || w.kind == nlp.Symbol && w.w != "+" || w.w == dateTok || gerundStop[w.w] || forSpan(t, j) {
 			break
 		}
 		if w.w == "," && (j+1 >= len(t) || t[j+1].kind != nlp.Word || listItemStart(t[j+1]) || determiners[t[j+1].w] ||
@@ -412,6 +412,24 @@ func gerundPhrase(t []tok, g string, i int) nounPhrase {
 		parts = parts[:len(parts)-1]
 	}
 	return nounPhrase{toks: parts, next: j}
+}
+
+// forSpan reports whether t[j] opens a "for" that says how long, not what
+// for: "done with camping for good", "cycling for now", "off sugar for a
+// while".
+func forSpan(t []tok, j int) bool {
+	if t[j].w != "for" || j+1 >= len(t) {
+		return false
+	}
+	next := t[j+1].w
+	if next == "good" {
+		// "for good" lasts when it ends the clause ("done with camping for
+		// good.", "quit for good last year"); "using tech for good in the
+		// community" is for good causes
+		return j+2 >= len(t) || t[j+2].kind != nlp.Word || alt("and|but|so|now|this|last|after|since|though", t[j+2].w)
+	}
+	return alt("now|ever|keeps|real|life", next) ||
+		j+2 < len(t) && (next == "a" && alt("while|bit", t[j+2].w) || next == "the" && alt("moment|time|foreseeable", t[j+2].w))
 }
 
 // vpPhrase is a verb phrase as said, for plan sentences: the base verb and

@@ -250,14 +250,17 @@ func (r *kinRules) petOrPeople(c *clause, i int, neg bool) bool {
 	if np.empty() {
 		return false
 	}
-	head := np.head()
-	species := ""
-	switch {
-	case petSpecies[np.lower()]:
-		species = np.lower()
-	case petSpecies[head] && len(np.toks) <= 2:
-		species = head
+	if name, n := nameOf(t, i); name != "" && c.at(n) == "," && !neg {
+		// "We adopted Nova, a retired racing greyhound, ...": the name,
+		// then what it is.
+		if kind := takeNP(t, n+1); !kind.empty() {
+			if species := petSpeciesOf(kind); species != "" {
+				c.pet(c.subj, species, name, false)
+				return true
+			}
+		}
 	}
+	species := petSpeciesOf(np)
 	_, isRel := relations[np.toks[len(np.toks)-1].w]
 	if species == "" && !isRel {
 		return false
@@ -315,6 +318,26 @@ func (r *kinRules) petOrPeople(c *clause, i int, neg bool) bool {
 		c.relative(owner, role, relations[role], n)
 	}
 	return true
+}
+
+// petSpeciesOf returns the species a noun phrase names ("a beagle", "a
+// golden retriever", "a retired racing greyhound", "a tiny rescue
+// kitten"), or "": the whole phrase, or its head after at most three
+// lower-case words that describe it.
+func petSpeciesOf(np nounPhrase) string {
+	if petSpecies[np.lower()] {
+		return np.lower()
+	}
+	head := np.head()
+	if !petSpecies[head] || len(np.toks) > 4 {
+		return ""
+	}
+	for _, t := range np.toks[:len(np.toks)-1] {
+		if t.cap && !t.first || t.kind != nlp.Word {
+			return "" // "a Pokémon Snorlax plush" is no pet
+		}
+	}
+	return head
 }
 
 // caresForRelative: "I look after my dad three days a week", "I care for

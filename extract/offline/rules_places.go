@@ -1,6 +1,9 @@
 package offline
 
-import "github.com/graphmem/graphmem/ontology"
+import (
+	"github.com/graphmem/graphmem/nlp"
+	"github.com/graphmem/graphmem/ontology"
+)
 
 // placeRules recognise where people live, where they come from, and where
 // they moved and travelled ("I moved to Berlin last month", "I grew up in
@@ -45,7 +48,39 @@ func (r *placeRules) ruleLive(c *clause) {
 		r.plans.planTo(c, c.verb, "live in", np, ontology.Place)
 		return
 	}
+	if c.verb == "stay" && boundedSpan(c.toks, np.next) {
+		// "I'm staying at a friend's place in Oslo for two weeks": a
+		// visit, not a home
+		if isPlaceLike(np) && !c.neg {
+			if k, _ := c.object(np, ontology.Place, 2); k != "" {
+				c.emit(fx{pred: "VISITED", obj: k, tmpl: pick(c.past && !c.perfect, "{S} is staying in {O}{D}", "{S} stayed in {O}{D}")})
+			}
+		}
+		return
+	}
 	r.residence(c, np, c.neg, false, "")
+}
+
+// boundedSpan reports whether the words from i say how long something
+// lasts, which makes a stay a visit: "for two weeks", "for a few days",
+// "until the 20th", "over the summer", "this week". "For good" and "for
+// now" bound nothing.
+func boundedSpan(t []tok, i int) bool {
+	for j := i; j < len(t); j++ {
+		switch t[j].w {
+		case "until", "till", "til":
+			return true
+		case "for", "over", "this", "next":
+			k := j + 1
+			for k < len(t) && k <= j+3 && (alt("a|an|the|few|couple|of|another|next|whole|entire", t[k].w) || numberWords[t[k].w] || t[k].kind == nlp.Number) {
+				k++
+			}
+			if k < len(t) && (durationNouns[nlp.Singular(t[k].w)] || alt("night|nights|weekend|holidays|fortnight", t[k].w)) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // ruleMove: "I moved to Berlin last month", "we relocated to Madrid", "I'm

@@ -240,14 +240,21 @@ func (r *tasteRules) ruleFind(c *clause) {
 func (r *tasteRules) growOnFrame(c *clause) bool {
 	t := c.toks
 	v := 1
-	for v < len(t) && v < 7 && !(alt("grew|grown|growing", t[v].w) && c.seq(v+1, "on", "me") ||
+	for v < len(t) && v < 12 && !(alt("grew|grown|growing", t[v].w) && c.seq(v+1, "on", "me") ||
 		alt("won|win|wins", t[v].w) && c.seq(v+1, "me", "over")) {
 		v++
 	}
-	if v >= len(t) || v >= 7 {
+	if v >= len(t) || v >= 12 {
 		return false
 	}
 	np, ok := subjectBefore(t, v, "has|have|'s|'ve|is|are|'re|slowly|finally|gradually|eventually")
+	if !ok {
+		// "weirdly after two weeks in Crete olives have totally grown on
+		// me", "I have to admit opera has won me over": the thing is the
+		// phrase right before the verb, after an opener or a clause of
+		// saying.
+		np, ok = subjectAfterOpener(t, v, "has|have|'s|'ve|is|are|'re|slowly|finally|gradually|eventually")
+	}
 	if ok && len(np.toks) == 1 && alt("it|they", np.toks[0].w) {
 		// "I never liked tea, but it's grown on me": the thing of the
 		// taste said before in the message.
@@ -381,6 +388,46 @@ func subjectBefore(t []tok, v int, skip string) (nounPhrase, bool) {
 	}
 	return np, np.next == end
 }
+
+// subjectAfterOpener reads the subject of the verb at v when the clause
+// opens with something else: the noun phrase of at most three words right
+// before the verb (and the words of skip), after a name that ends an
+// opener ("in Crete"), a verb of a clause of saying ("I have to admit"),
+// or punctuation. Numbers, durations, prepositions, pronouns and verbs
+// belong to the opener, not the subject.
+func subjectAfterOpener(t []tok, v int, skip string) (nounPhrase, bool) {
+	end := v
+	for end > 1 && (evalAdverbs[t[end-1].w] || alt(skip, t[end-1].w)) {
+		end--
+	}
+	s := end
+	for s > 0 && end-s < 3 {
+		w := t[s-1]
+		if w.kind != nlp.Word || w.cap || numberWords[w.w] || durationNouns[nlp.Singular(w.w)] || npStop[w.w] ||
+			subjectPronouns[w.w] || alt("it|they|me|us|you", w.w) || alt(openerEnds, w.w) {
+			break
+		}
+		if _, _, isVerb := verbOf(w.w); isVerb {
+			break
+		}
+		s--
+		if determiners[w.w] {
+			break
+		}
+	}
+	if s == end || s == 0 {
+		return nounPhrase{}, false // nothing before the verb, or the whole clause: subjectBefore's case
+	}
+	if prev := t[s-1]; !(prev.cap || prev.kind != nlp.Word || alt(openerEnds, prev.w)) {
+		return nounPhrase{}, false
+	}
+	np := takeNP(t[:end], s)
+	return np, !np.empty() && np.next == end
+}
+
+// openerEnds are the words that end a clause of saying or a stance said
+// before a subject ("I have to admit", "honestly").
+const openerEnds = "admit|say|said|think|guess|swear|confess|reckon|suppose|believe|honestly|weirdly|somehow|surprisingly"
 
 // usedToThink reads "I used to think karaoke was awful": a judgement the speaker held and no longer
 // holds, so the taste is the opposite's absence ("no longer finds it

@@ -385,6 +385,7 @@ func hasVerb(s []tok) bool {
 		// the rules or not ("I feel great since I went swimming").
 		return true
 	}
+	described := false // the words since a determiner describe a noun ("a retired racing greyhound", "a shy rescue lurcher")
 	for i, t := range s {
 		if auxiliaries[t.w] {
 			return true
@@ -392,11 +393,25 @@ func hasVerb(s []tok) bool {
 		if t.w == "back" && i+1 < len(s) && s[i+1].w == "from" && (i == 0 || alt("just|finally|only|now|safely", s[i-1].w)) {
 			return true // "just back from Lisbon": the "I'm" left out
 		}
-		if _, _, ok := verbOf(t.w); ok && !foods[t.w] {
+		if _, _, ok := verbOf(t.w); ok && !foods[t.w] && !(described && describesNext(s, i)) {
 			return true
 		}
+		described = alt("a|an|the", t.w) || described && t.kind == nlp.Word
 	}
 	return false
+}
+
+// describesNext reports whether the verb form at i, inside a noun phrase
+// opened by a determiner, describes the word after it ("a retired racing
+// greyhound", "a rescue lurcher") rather than being the clause's verb ("a
+// dog bit me", "the kids rescued a cat"): a plain word follows it.
+func describesNext(s []tok, i int) bool {
+	if i+1 >= len(s) {
+		return false
+	}
+	n := s[i+1]
+	return n.kind == nlp.Word && !determiners[n.w] && !npStop[n.w] && !auxiliaries[n.w] && !subjectPronouns[n.w] &&
+		!alt("me|us|him|her|them|it|you|my|our|his|their|your", n.w)
 }
 
 // possessiveOnly reports whether a piece is just "my husband" or "our
