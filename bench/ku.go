@@ -152,7 +152,11 @@ type kuReport struct {
 	Checks        int                   `json:"checks"`
 	IngestSeconds float64               `json:"ingest_seconds"`
 	ByType        map[string]*passCount `json:"pass_by_type"`
-	All           passCount             `json:"pass_all"`
+	// ByKind counts the checks of update scenarios and of no-change
+	// controls apart (scenarios without a kind count as updates): a rule
+	// that gains updates by breaking controls shows here.
+	ByKind map[string]*passCount `json:"pass_by_kind"`
+	All    passCount             `json:"pass_all"`
 	// CurrentFirst: over the search_top checks that reject an old or
 	// competing value (the update checks; those without rejects ask for
 	// several coexisting things, e.g. two allergies with k = 3), the first
@@ -342,10 +346,35 @@ const (
 	// the first was read while the engine changed, the second was not.
 	kuChatsDev     = "chats-dev"
 	kuChatsHeldOut = "chats-held-out"
+	// The blind assistant-chat sets written after a rule they test
+	// (bench/data/ku-chats-g.jsonl on), split within each file by
+	// dataset.Half: only the dev half's failures are read.
+	kuBlindDev     = "blind-dev"
+	kuBlindHeldOut = "blind-held-out"
 )
 
 // kuSetNames are the knowledge-update sets in report order.
-var kuSetNames = []string{kuVisible, kuDev, kuHeldOut, kuChatsDev, kuChatsHeldOut}
+var kuSetNames = []string{kuVisible, kuDev, kuHeldOut, kuChatsDev, kuChatsHeldOut, kuBlindDev, kuBlindHeldOut}
+
+// blindSets splits the blind chat scenarios by dataset.Half; only the
+// sets of which wanted, when wanted is not empty.
+func blindSets(scen []kuScenario, wanted []string) []kuSet {
+	sets := []kuSet{{Name: kuBlindDev}, {Name: kuBlindHeldOut}}
+	for _, s := range scen {
+		i := 0
+		if dataset.Half(s.ID) == dataset.HeldOut {
+			i = 1
+		}
+		sets[i].Scen = append(sets[i].Scen, s)
+	}
+	var out []kuSet
+	for _, set := range sets {
+		if len(set.Scen) > 0 && (len(wanted) == 0 || slices.Contains(wanted, set.Name)) {
+			out = append(out, set)
+		}
+	}
+	return out
+}
 
 // chatSets names the assistant-chat sets by file: dev first, then
 // held-out; only those of which wanted, when wanted is not empty.
@@ -415,7 +444,7 @@ func runKU(ctx context.Context, c *client, scen []kuScenario, searchOK bool, p *
 
 // checkKU runs the checks of scenarios already ingested.
 func checkKU(ctx context.Context, c *client, scen []kuScenario, searchOK bool) (*kuReport, error) {
-	rep := &kuReport{Scenarios: len(scen), ByType: map[string]*passCount{}}
+	rep := &kuReport{Scenarios: len(scen), ByType: map[string]*passCount{}, ByKind: map[string]*passCount{}}
 	rep.Baseline.run(scen)
 	for _, s := range scen {
 		var stale staleSet
@@ -482,6 +511,10 @@ func checkKU(ctx context.Context, c *client, scen []kuScenario, searchOK bool) (
 				fail.Reason = "unknown check type"
 			}
 			rep.ByType[ch.Type].add(ok)
+			if rep.ByKind[kindGroup(s.Kind)] == nil {
+				rep.ByKind[kindGroup(s.Kind)] = &passCount{}
+			}
+			rep.ByKind[kindGroup(s.Kind)].add(ok)
 			rep.All.add(ok)
 			rep.Outcomes = append(rep.Outcomes, kuOutcome{Scenario: s.ID, Type: ch.Type, Query: ch.Query, Object: ch.Object, Pass: ok, Rank: rank})
 			if !ok {
@@ -490,6 +523,15 @@ func checkKU(ctx context.Context, c *client, scen []kuScenario, searchOK bool) (
 		}
 	}
 	return rep, nil
+}
+
+// kindGroup is "controls" for a no-change control ("control-adds",
+// "control_other_person") and "updates" for every other kind.
+func kindGroup(kind string) string {
+	if strings.HasPrefix(kind, "control") {
+		return "controls"
+	}
+	return "updates"
 }
 
 // loadChats reads the assistant-chat sets of -ku-chats: "dev,held-out",

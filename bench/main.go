@@ -21,25 +21,25 @@ import (
 )
 
 type config struct {
-	Addr, Out, LoCoMo, KU, KUOwn, KUChats, Paraphrase, Commit string
-	GraphmemPID, Neo4jPID                                     int
-	Servers, ServerPIDs                                       namedValues
-	servers                                                   []serverSpec
-	Phases                                                    string
-	KUSets                                                    string
-	LoCoMoConvs                                               int
-	LoCoMoNoScore                                             bool
-	ParaUsers, ParaMinDistractors                             int
-	ParaDistractor                                            string
-	Load                                                      loadConfig
-	SingleLoad                                                time.Duration
-	EmbedWait                                                 time.Duration
-	BudgetLimit, EvalWorkers                                  int
-	BatchEvents, Batch                                        int
-	BatchClients                                              int
-	SingleEvents, SingleClients                               int
-	Scale                                                     bool
-	ScaleCfg                                                  scaleConfig
+	Addr, Out, LoCoMo, KU, KUOwn, KUChats, KUBlind, Paraphrase, Commit string
+	GraphmemPID, Neo4jPID                                              int
+	Servers, ServerPIDs                                                namedValues
+	servers                                                            []serverSpec
+	Phases                                                             string
+	KUSets                                                             string
+	LoCoMoConvs                                                        int
+	LoCoMoNoScore                                                      bool
+	ParaUsers, ParaMinDistractors                                      int
+	ParaDistractor                                                     string
+	Load                                                               loadConfig
+	SingleLoad                                                         time.Duration
+	EmbedWait                                                          time.Duration
+	BudgetLimit, EvalWorkers                                           int
+	BatchEvents, Batch                                                 int
+	BatchClients                                                       int
+	SingleEvents, SingleClients                                        int
+	Scale                                                              bool
+	ScaleCfg                                                           scaleConfig
 
 	// LoCoMoReuse scores the conversations the server already holds from an
 	// earlier run, without ingesting them again (a quick recall check).
@@ -75,6 +75,8 @@ func parseFlags(args []string, getenv func(string) string) (config, error) {
 	fs.StringVar(&c.KUOwn, "ku-own", "bench/data/ku-own.jsonl", "the project's own knowledge-update scenarios, split into dev and held-out (empty: skip)")
 	fs.StringVar(&c.KUChats, "ku-chats", "bench/data/ku-chats-a.jsonl+bench/data/ku-chats-c.jsonl+bench/data/ku-chats-e.jsonl,bench/data/ku-chats-b.jsonl+bench/data/ku-chats-d.jsonl+bench/data/ku-chats-f.jsonl",
 		"the assistant-chat knowledge-update scenarios: the dev files, then the held-out files, each list joined by + (empty: skip)")
+	fs.StringVar(&c.KUBlind, "ku-blind", "bench/data/ku-chats-g.jsonl+bench/data/ku-chats-h.jsonl",
+		"the blind assistant-chat scenarios, files joined by +, each split into dev and held-out by dataset.Half (empty: skip)")
 	fs.StringVar(&c.KUSets, "ku-sets", strings.Join(kuSetNames, ","), "knowledge-update sets to run")
 	fs.StringVar(&c.Paraphrase, "paraphrase", "bench/data/paraphrase.jsonl", "paraphrase questions (bench/data/README.md)")
 	fs.StringVar(&c.ParaDistractor, "para-distractor", "", "LoCoMo sample_id whose turns hide each paraphrase user's (default: the first with -para-min-distractors turns)")
@@ -210,6 +212,8 @@ type meta struct {
 	KUOwnSHA256  string             `json:"ku_own_sha256,omitempty"`
 	KUChats      []string           `json:"ku_chats_files,omitempty"`
 	KUChatsSHA   []string           `json:"ku_chats_sha256,omitempty"`
+	KUBlind      []string           `json:"ku_blind_files,omitempty"`
+	KUBlindSHA   []string           `json:"ku_blind_sha256,omitempty"`
 	Paraphrase   string             `json:"paraphrase_file,omitempty"`
 	ParaSHA256   string             `json:"paraphrase_sha256,omitempty"`
 	Phases       string             `json:"phases"`
@@ -253,6 +257,20 @@ func main() {
 	os.Exit(run(cfg))
 }
 
+// chatFiles lists the files of a chat-set flag: lists joined by ","
+// whose files are joined by "+".
+func chatFiles(spec string) []string {
+	var out []string
+	for _, part := range splitList(spec) {
+		for _, f := range strings.Split(part, "+") {
+			if f = strings.TrimSpace(f); f != "" {
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}
+
 func sha256File(path string) string {
 	raw, err := os.ReadFile(path)
 	if err != nil {
@@ -289,8 +307,11 @@ func run(cfg config) int {
 		res.Meta.KUOwn, res.Meta.KUOwnSHA256 = cfg.KUOwn, sha256File(cfg.KUOwn)
 	}
 	if want("ku") {
-		for _, f := range splitList(cfg.KUChats) {
+		for _, f := range chatFiles(cfg.KUChats) {
 			res.Meta.KUChats, res.Meta.KUChatsSHA = append(res.Meta.KUChats, f), append(res.Meta.KUChatsSHA, sha256File(f))
+		}
+		for _, f := range chatFiles(cfg.KUBlind) {
+			res.Meta.KUBlind, res.Meta.KUBlindSHA = append(res.Meta.KUBlind, f), append(res.Meta.KUBlindSHA, sha256File(f))
 		}
 	}
 	if want("paraphrase") {
@@ -440,6 +461,18 @@ func run(cfg config) int {
 					return
 				}
 				sets = append(sets, chatSets(dev, held, splitList(cfg.KUSets))...)
+			}
+			if cfg.KUBlind != "" {
+				var blind []kuScenario
+				for _, f := range chatFiles(cfg.KUBlind) {
+					scen, err := loadKU(f)
+					if err != nil {
+						fail("ku-blind load", err)
+						return
+					}
+					blind = append(blind, scen...)
+				}
+				sets = append(sets, blindSets(blind, splitList(cfg.KUSets))...)
 			}
 			for _, s := range servers {
 				w := watchEmbedding(ctx, s.c, time.Second)

@@ -283,7 +283,7 @@ func kuMD(m *mdWriter, r *results, runOf func(string) *serverRun) {
 	}
 	m.w("## Knowledge updates (%s)", strings.Join(sizes, "; "))
 	m.w("")
-	m.w("Pass rules of datasets/knowledge-update/README.md. dev and held-out are the halves of bench/data/ku-own.jsonl (bench/dataset.Half); chats-dev is bench/data/ku-chats-a, -c and -e.jsonl, chats-held-out ku-chats-b, -d and -f.jsonl (assistant chats written blind, split by file).")
+	m.w("Pass rules of datasets/knowledge-update/README.md. dev and held-out are the halves of bench/data/ku-own.jsonl (bench/dataset.Half); chats-dev is bench/data/ku-chats-a, -c and -e.jsonl, chats-held-out ku-chats-b, -d and -f.jsonl (assistant chats written blind, split by file); blind-dev and blind-held-out are the halves (by dataset.Half) of ku-chats-g and -h.jsonl, written blind after the rules they test, and only the dev half's failures were read.")
 	m.table("set · check", "BM25 raw events")
 	for _, set := range sets {
 		types := map[string]bool{}
@@ -317,6 +317,17 @@ func kuMD(m *mdWriter, r *results, runOf func(string) *serverRun) {
 			}
 			return na
 		}, "—")
+		for _, kind := range []string{"updates", "controls"} {
+			if any.KU[set].ByKind[kind] == nil {
+				continue
+			}
+			m.row(set+" · "+kind, func(n string) string {
+				if k := runOf(n).KU[set]; k != nil && k.ByKind[kind] != nil {
+					return frac(k.ByKind[kind].Passed, k.ByKind[kind].N)
+				}
+				return na
+			}, "—")
+		}
 		m.row(set+" · current ranks first", func(n string) string {
 			if k := runOf(n).KU[set]; k != nil {
 				return frac(k.CurrentFirst.Passed, k.CurrentFirst.N)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -168,6 +169,41 @@ func TestChatSets(t *testing.T) {
 	}
 	if only := chatSets(a, b, []string{kuVisible, kuChatsHeldOut}); len(only) != 1 || only[0].Name != kuChatsHeldOut {
 		t.Fatalf("held-out only = %+v", only)
+	}
+}
+
+// TestBlindSets: the blind chat scenarios are split by dataset.Half, and
+// only the sets asked for run.
+func TestBlindSets(t *testing.T) {
+	var scen []kuScenario
+	for i := range 40 {
+		scen = append(scen, kuScenario{ID: fmt.Sprintf("g-%03d", i+1)})
+	}
+	all := blindSets(scen, nil)
+	if len(all) != 2 || all[0].Name != kuBlindDev || all[1].Name != kuBlindHeldOut || len(all[0].Scen)+len(all[1].Scen) != len(scen) {
+		t.Fatalf("blindSets = %d sets", len(all))
+	}
+	for _, set := range all {
+		if len(set.Scen) == 0 {
+			t.Fatalf("%s is empty", set.Name)
+		}
+		for _, s := range set.Scen {
+			if h := dataset.Half(s.ID); (h == dataset.Dev) != (set.Name == kuBlindDev) {
+				t.Errorf("%s in %s, Half says %s", s.ID, set.Name, h)
+			}
+		}
+	}
+	if only := blindSets(scen, []string{kuChatsDev, kuBlindHeldOut}); len(only) != 1 || only[0].Name != kuBlindHeldOut {
+		t.Fatalf("held-out only = %+v", only)
+	}
+}
+
+// TestChatFiles: the chat flags list files joined by "+" within
+// comma-separated lists.
+func TestChatFiles(t *testing.T) {
+	got := chatFiles("a.jsonl+c.jsonl, b.jsonl")
+	if want := []string{"a.jsonl", "c.jsonl", "b.jsonl"}; !slices.Equal(got, want) {
+		t.Fatalf("chatFiles = %q, want %q", got, want)
 	}
 }
 
