@@ -366,6 +366,8 @@ func (c *clause) subject(inherited string) (string, int) {
 			return u.speaker, 0
 		case leftOutSubject(t, c.date != nil):
 			return u.speaker, 0
+		case u.talk.kindAsked == u.event.ID && tasteAnswer(t):
+			return u.speaker, 0 // "Opera? Love it."
 		}
 	}
 	// A name, possibly followed by "and I" (→ the speaker).
@@ -419,6 +421,18 @@ func (c *clause) subject(inherited string) (string, int) {
 		return inherited, 0
 	}
 	return "", 0
+}
+
+// tasteAnswer reports whether a clause is a taste said without its "I"
+// about "it" or "them", after adverbs: "Love it", "Absolutely hate them",
+// "Really can't stand it". Alone it is an acknowledgement ("Love it!" to
+// a suggestion); after a kind asked back it answers for the speaker.
+func tasteAnswer(t []tok) bool {
+	k := 0
+	for k < len(t) && (evalAdverbs[t[k].w] || alt("can't|cannot|don't|do|not", t[k].w)) {
+		k++
+	}
+	return k+1 < len(t) && alt("love|like|adore|hate|loathe|detest|despise|stand|enjoy", t[k].w) && alt("it|them", t[k+1].w)
 }
 
 // knownFrom reads "from work", "from the office", "from uni" at i, after a

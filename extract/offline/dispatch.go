@@ -93,7 +93,7 @@ func newRecognizers() *recognizers {
 		"request": r.either(nil, r.tastes.habitChoice), "reserve": r.either(nil, r.tastes.habitChoice),
 		"avoid": r.either(nil, r.tastes.avoidTaste), "steer": r.either(nil, r.tastes.avoidTaste),
 		"find": r.tastes.ruleFind, "warm": r.tastes.ruleTurn, "fall": r.tastes.ruleTurn, "convert": r.tastes.ruleTurn, "kick": r.tastes.ruleTurn,
-		"drink": r.tastes.ruleConsume, "eat": r.either(r.tastes.ruleConsume, r.health.dietPractice), "try": r.either(nil, r.health.dietPractice),
+		"drink": r.tastes.ruleConsume, "eat": r.either(r.tastes.ruleConsume, r.health.dietPractice), "try": r.either(r.tastes.triedKind, r.health.dietPractice),
 		"suffer": r.either(nil, r.health.sufferFrom), "recover": r.either(nil, r.health.sufferFrom),
 		"support": r.tastes.ruleSupport, "root": r.tastes.ruleSupport, "cheer": r.tastes.ruleSupport,
 		// switches

@@ -196,3 +196,11 @@ like,instead,rather,either,whether,how,what,why,where,cause,tho`)
 
 // durationNouns measure a span of time ("after ten years", "within a month").
 var durationNouns = wordSet(`year,month,week,day,decade,summer,winter,while,age,fortnight,semester,term,season`)
+
+// binomials are the pairs joined by "and" that name one thing ("fish and
+// chips", "drum and bass"), by their two words; a list does not split
+// them. The list grows by a pair.
+var binomials = wordSet(`fish chips,mac cheese,macaroni cheese,salt vinegar,bread butter,gin tonic,rum coke,whisky coke,
+rock roll,drum bass,rhythm blues,r b,sweet sour,surf turf,bangers mash,pie mash,rice peas,strawberries cream,
+dungeons dragons,arts crafts,hide seek,egg chips,pie chips,sausage mash,butter jelly,pb j,bed breakfast,
+bubble squeak,ham eggs,bacon eggs,steak chips,curry chips,cheese onion`)

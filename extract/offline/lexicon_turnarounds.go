@@ -27,7 +27,8 @@ var evalVerbs = wordSet(`taste,tastes,smell,smells,sound,sounds,seem,seems,feel,
 
 // evalAdverbs may stand between the copula and the adjective.
 var evalAdverbs = wordSet(`so,really,just,absolutely,honestly,pretty,actually,now,totally,utterly,frankly,genuinely,
-truly,seriously,quite,bloody,properly,too,always,completely,simply,kind,sort,of,super,incredibly,unbelievably`)
+truly,seriously,quite,bloody,properly,too,always,completely,simply,kind,sort,of,super,incredibly,unbelievably,
+deathly,painfully,mind-numbingly,insanely,ridiculously,crazy,wildly,massively,hugely,deeply,terribly,awfully,mega`)
 
 // actsOnMePositive and actsOnMeNegative are the verbs of a thing acting on
 // the speaker ("board games bore me", "sea swimming energises me").
@@ -39,7 +40,7 @@ nauseates,nauseate,depresses,depress,exhausts,exhaust,infuriates,infuriate`)
 
 // trailingAdverbs are adverbs a noun phrase may swallow at its end.
 var trailingAdverbs = wordSet(`completely,entirely,anymore,altogether,lately,nowadays,again,recently,now,totally,forever,
-before,previously,then,back`)
+before,previously,then,back,once,twice`)
 
 // evalNounsPositive and evalNounsNegative are the nouns of a judgement
 // said with an article ("cooking is a chore to me now", "the gym feels

@@ -53,7 +53,9 @@ func (np nounPhrase) surface() string {
 		if t.w == "'s" {
 			s = "'s"
 		}
-		if t.first && t.cap && !np.quoted && isCommonWord(t.w) {
+		// A sentence's capital on a common word, or on the first of words
+		// that takeNP did not read as a name ("Spicy food"), is no name's.
+		if t.first && t.cap && !np.quoted && (isCommonWord(t.w) || !np.hasName && i+1 < len(np.toks) && !np.toks[i+1].cap) {
 			s = strings.ToLower(s)
 		}
 		b.WriteString(s)
@@ -229,6 +231,11 @@ func takeList(toks []tok, i int) ([]nounPhrase, int) {
 		}
 		if np.empty() {
 			break
+		}
+		if n := np.next; n+1 < len(toks) && alt("and|&|n|'n'", toks[n].w) && binomials[np.toks[len(np.toks)-1].w+" "+toks[n+1].w] {
+			// "fish and chips", "mac and cheese": one thing, not two
+			np.toks = append(np.toks[:len(np.toks):len(np.toks)], toks[n], toks[n+1])
+			np.next = n + 2
 		}
 		out = append(out, np)
 		i = np.next

@@ -23,6 +23,15 @@ func (r *tasteRules) ruleLike(c *clause) {
 		return
 	}
 	if c.past && !c.usedTo && !c.perfect {
+		// "I tried oysters once and hated them": the judgement of a kind
+		// just tried is a taste.
+		if c.coord && c.said.talk.triedEvent == c.said.event.ID && alt("it|them", c.at(c.verbAt+1)) && c.verb != "stand" {
+			if k := c.tasteRef(); k != "" {
+				c.emit(fx{pred: pick(alt("hate|dislike|detest|loathe|despise", c.verb), "LIKES", "DISLIKES"), obj: k, neg: c.neg,
+					strength: likeStrength[c.verb], tmpl: "{S} tried {O} and " + c.toks[c.verbAt].w + " " + c.at(c.verbAt+1), noDate: true})
+				return
+			}
+		}
 		// "I loved the concert": an experience, not a taste; but a kind
 		// loved then ("I loved horror films as a teenager") is what a
 		// "they" that follows may turn around.
@@ -70,6 +79,18 @@ func (r *tasteRules) ruleLike(c *clause) {
 	}
 }
 
+// triedKind: "I tried oysters once and hated them": a kind of thing tried
+// is what an "it" or "them" of a taste joined to it judges. It states no
+// taste itself.
+func (r *tasteRules) triedKind(c *clause) {
+	if c.neg || c.future || c.would || c.modal != "" || !c.past && !c.perfect {
+		return
+	}
+	if np := trimTrailingAdverbs(takeNP(c.toks, c.verbAt+1)); judgedKind(np) {
+		c.said.talk.lastKind, c.said.talk.lastKindEvent, c.said.talk.triedEvent = np, c.said.event.ID, c.said.event.ID
+	}
+}
+
 // tasteAntecedent resolves "it" or "them" as the object of a liking to the
 // thing of the taste said just before in the same message, when the
 // clause marks a turn ("I used to hate olives, but now I love them", "I
@@ -80,10 +101,19 @@ func (r *tasteRules) tasteAntecedent(c *clause, items []nounPhrase) string {
 	if len(items) != 0 || !alt("it|them", c.at(i)) || alt("here|there|when|if|that", c.at(i+1)) {
 		return "" // "I love it here": a place; "I love it when...": an event
 	}
-	if !(c.now || c.usedTo || c.again || c.cessation || c.coord || c.comma) {
-		return "" // or joined to the clause that named it: "my partner loves anchovies but I hate them"
+	if !c.refersBack() {
+		return ""
 	}
 	return c.tasteRef()
+}
+
+// refersBack reports whether an "it" or "them" of a taste in the clause
+// may stand for the thing said before it in the message: the clause marks
+// a turn ("I used to hate olives, but now I love them"), is joined to the
+// clause that named it ("my partner loves anchovies but I hate them"), or
+// follows a kind asked back ("Opera? Love it.").
+func (c *clause) refersBack() bool {
+	return c.now || c.usedTo || c.again || c.cessation || c.coord || c.comma || c.said.talk.kindAsked == c.said.event.ID
 }
 
 // tasteRef is the thing an "it" or "they" of a taste stands for: the thing

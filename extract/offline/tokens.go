@@ -243,7 +243,7 @@ func clauses(toks []tok) [][]tok {
 			flush()
 		}
 		if (t.w == "and" || t.w == "or" || t.w == "&" || t.w == "then") && len(cur) > 0 && startsClause(toks, i+1) &&
-			!(t.w == "and" && i+1 < len(toks) && toks[i+1].w == "i" && (onlyNames(cur) || possessiveOnly(cur))) {
+			!(t.w == "and" && i+1 < len(toks) && toks[i+1].w == "i" && (onlyNames(cur) || possessiveOnly(cur) || shortKind(cur))) {
 			flush()
 			cur = append(cur, t) // the new clause remembers it was coordinated
 			continue
@@ -412,6 +412,21 @@ func describesNext(s []tok, i int) bool {
 	n := s[i+1]
 	return n.kind == nlp.Word && !determiners[n.w] && !npStop[n.w] && !auxiliaries[n.w] && !subjectPronouns[n.w] &&
 		!alt("me|us|him|her|them|it|you|my|our|his|their|your", n.w)
+}
+
+// shortKind reports whether a piece opening a sentence is a short phrase
+// with no verb ("Spicy food" in "Spicy food and I don't get on"), which
+// makes "and I" part of the subject.
+func shortKind(s []tok) bool {
+	if len(s) == 0 || len(s) > 3 || !s[0].first {
+		return false
+	}
+	for _, t := range s {
+		if t.kind != nlp.Word || subjectPronouns[t.w] || determiners[t.w] || len(t.w) > 4 && strings.HasSuffix(t.w, "ed") {
+			return false // "The gym closed and I ...": a clause, whose verb the lexicon may not know
+		}
+	}
+	return !hasVerb(s)
 }
 
 // possessiveOnly reports whether a piece is just "my husband" or "our

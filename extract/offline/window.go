@@ -35,6 +35,13 @@ type discourse struct {
 	// it"), and lastKindEvent the event it was said in.
 	lastKind      nounPhrase
 	lastKindEvent string
+	// kindAsked is the event whose sentence was only a kind of thing
+	// asked back ("Opera? Love it."): the "it" or "them" of a taste after
+	// it is that kind.
+	kindAsked string
+	// triedEvent is the event in which the speaker said they tried a kind
+	// of thing (lastKind): "tried oysters once and hated them" judges it.
+	triedEvent string
 }
 
 // utterance is one event being read: who said it, what their pronouns
@@ -114,6 +121,10 @@ func (w *window) read(ev extract.Event) {
 			w.contacts(u, s)
 		}
 		if speaker != "" && s.question {
+			if np := takeNP(s.toks, 0); judgedKind(np) && np.next == len(s.toks)-1 && s.toks[np.next].w == "?" {
+				d.lastKind, d.lastKindEvent, d.kindAsked = np, ev.ID, ev.ID // "Opera? Love it."
+				continue
+			}
 			// A request presupposes the relatives it names ("any ideas
 			// for my fiancée Mia?"), and a polite standing request to the
 			// assistant is a preference ("could you keep your answers
