@@ -51,12 +51,10 @@ var turnWords = []string{"anymore", "any more", "no longer", "instead", "gone of
 // than replacing one ("I also love...", "padel as well", "another hobby").
 var addWords = []string{"also", "too", "as well", "another", "either", "besides", "on top of"}
 
-// keepWords mark a statement that keeps what it had and declines a change
-// ("Nah, not moving", "I'll stick with Monzo", "still on Vodafone"),
-// whatever change words it also holds ("I'll cut back on takeaways
-// instead").
-var keepWords = []string{"stick with", "sticking with", "stay with", "staying with", "staying put", "not moving", "not switching",
-	"not changing", "won't switch", "won't be switching", "not leaving", "still with", "still using", "still on", "no thanks"}
+// keepWords mark a statement that keeps what it had, named after them
+// ("I'll stick with Monzo", "still on Vodafone"), whatever change words it
+// also holds; bareKeepWords decline without naming it.
+var keepWords = []string{"stick with", "sticking with", "stay with", "staying with", "still with", "still using", "still on"}
 
 // rescheduleWords move something in time; with a day or a time after them
 // the change is of when, not of what.
@@ -88,7 +86,20 @@ func Turns(text string) bool { return saysAny(text, turnWords) }
 func Adds(text string) bool { return saysAny(text, addWords) }
 
 // Keeps reports whether text declines a change and keeps what it had.
-func Keeps(text string) bool { return saysAny(text, keepWords) }
+func Keeps(text string) bool { return saysAny(text, keepWords) || saysAny(text, bareKeepWords) }
+
+// bareKeepWords decline a change without naming what is kept: "I'll stay
+// where I am", "Nah, not switching", "I think I'll pass".
+var bareKeepWords = []string{"staying put", "stay put", "not moving", "not switching", "not changing", "won't switch",
+	"won't be switching", "not leaving", "no thanks", "stay where i am", "staying where i am", "stay as i am",
+	"happy where i am", "happy with what i've got", "happy with what i have", "i'll pass", "think i'll pass", "rather not",
+	"leave it as it is", "leave things as they are"}
+
+// KeepsOnly reports whether text declines a change without naming what it
+// keeps ("I'll stay where I am. The ESG option costs triple"): it is no
+// answer to what the user has, which the statement it keeps gives. A keep
+// that names its value ("I'll stick with Monzo") is one.
+func KeepsOnly(text string) bool { return saysAny(text, bareKeepWords) && !saysAny(text, keepWords) }
 
 // Rescheduled reports whether text moves something to a new day or time
 // ("Moved my gym sessions to 6:15am", "piano's been pushed to Thursdays").

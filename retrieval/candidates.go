@@ -33,6 +33,8 @@ type candidate struct {
 	// raw turns and summaries: the user says it holds only for a while ("staying
 	// in Oslo for two weeks"), for a question that does not ask about the moment
 	temporary bool
+	// raw turns: declines a change without naming what it keeps ("I'll stay where I am")
+	declined bool
 	// raw turns: asks what would follow from a change it only supposes
 	// ("if I swapped to an EV, what would I save?")
 	asksIf bool

@@ -278,6 +278,10 @@ type Config struct {
 	// weeks"), for a question about the user that does not ask about the
 	// moment: the lasting value of the slot answers it.
 	TemporaryWeight float64
+	// DeclinedWeight scales a user's turn that declines a change without
+	// naming what it keeps ("I'll stay where I am. The ESG option costs
+	// triple"), for a question about now: the statement it keeps answers.
+	DeclinedWeight float64
 	// PairSlotSimilarity: two user statements this close in meaning are
 	// one slot even when the topic reader was unsure of their topic.
 	PairSlotSimilarity float64
@@ -336,7 +340,7 @@ func DefaultConfig() Config {
 		AssistantWeight: 0.5, OwnQuestionWeight: 0.5, ChatterWeight: 0.15, SupersededWeight: 0.5,
 		SlotCandidates: 20, SlotQuerySimilarity: 0.35, FactRevisionSimilarity: 0.25, TopicMatchShare: 0.9, TopicClarity: 0.7, OffTopicWeight: 0.6, TopicAffinity: 0.35,
 		UpdateAffinity: 0.26, ElaborationWeight: 0.6,
-		HypotheticalWeight: 0.5, OtherPersonWeight: 0.6, TemporaryWeight: 0.6, PairSlotSimilarity: 0.55, RevisedThingSimilarity: 0.2,
+		HypotheticalWeight: 0.5, OtherPersonWeight: 0.6, TemporaryWeight: 0.6, DeclinedWeight: 0.6, PairSlotSimilarity: 0.55, RevisedThingSimilarity: 0.2,
 		ChangeSlotSlack: 0.1, CorrectionReach: 4,
 
 		MaxMergedFacts: 3, AggregateTurns: 6,

@@ -1135,6 +1135,9 @@ func (r *search) topicAgreement(ctx context.Context, asked string, sure bool, st
 		}
 		switch t := topicOf[c]; {
 		case t == asked || affinity >= r.cfg.TopicAffinity:
+			if c.temporary || c.declined {
+				continue // the lasting or kept statement answers, not this one
+			}
 			// On a topic of one value per qualifier, a change of another
 			// qualifier's thing is no answer: "Switched banks to Starling"
 			// is a service, but not the mobile network asked about.
@@ -1207,6 +1210,9 @@ func (r *search) evidencePriors() {
 			c.demote(r.cfg.HypotheticalWeight, "hedged: says what might be, not what is")
 		case c.role == "user" && c.other && !relations:
 			c.demote(r.cfg.OtherPersonWeight, "about someone else, not the user")
+		case c.role == "user" && !r.history && knowledge.KeepsOnly(knowledge.OwnSentences(c.Text)):
+			c.declined = true
+			c.demote(r.cfg.DeclinedWeight, "declines a change without naming what it keeps; the statement it keeps answers")
 		case c.role == "user" && !moment && knowledge.Temporary(knowledge.OwnSentences(c.Text)):
 			c.temporary = true
 			c.demote(r.cfg.TemporaryWeight, "holds only for a while, the user said; the lasting value answers the question")

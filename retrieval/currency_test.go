@@ -669,6 +669,31 @@ func TestTopicLiftSkipsAnotherThing(t *testing.T) {
 	}
 }
 
+// TestTopicLiftSkipsDeclinedAndTemporary: a statement demoted as a
+// declined change or a temporary state is not raised again for speaking
+// of the asked topic; a plain statement of the topic is.
+func TestTopicLiftSkipsDeclinedAndTemporary(t *testing.T) {
+	t.Parallel()
+	best := &candidate{SearchResult: SearchResult{ID: "best", Kind: KindRaw, Parts: ScoreParts{FullText: 2}}}
+	declined := userStatement("declined", "I'll stay where I am with the cat, no new puppy.", 0.3)
+	declined.declined = true
+	stay := userStatement("stay", "Staying with my sister's dog for two weeks.", 0.3)
+	stay.temporary = true
+	plain := userStatement("plain", "I adopted a beagle puppy.", 0.3)
+	r := &search{s: &Service{statements: newStatementMemo(16), topics: knowledge.NewTopicReader(conceptEmbedder{})}, cfg: DefaultConfig(),
+		set: candidateSet{"a": best, "b": declined, "c": stay, "d": plain}}
+	if err := r.s.topics.Prepare(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	r.topicAgreement(t.Context(), "pet", true, []*candidate{declined, stay, plain}, map[*candidate]string{declined: "pet", stay: "pet", plain: "pet"})
+	if declined.lift != 0 || stay.lift != 0 {
+		t.Errorf("raised for the topic: declined lift %.2f, temporary lift %.2f", declined.lift, stay.lift)
+	}
+	if plain.lift == 0 {
+		t.Errorf("a plain statement of the topic was not raised")
+	}
+}
+
 // TestNoSlotAnchoredOffTopic: when the question's topic is read (work),
 // the best-matching statement matched only by a word and far from that
 // topic (a parade, matched "living" by its letters) makes no slot of
@@ -1309,6 +1334,30 @@ func TestTemporaryStatements(t *testing.T) {
 		}
 		if holdsValue(stay, false) == tc.want {
 			t.Errorf("%q: holdsValue(stay) = %v", tc.query, !tc.want)
+		}
+	}
+}
+
+// TestDeclinedWithoutValue: for a question about now, the user's turn that
+// declines a change without naming what it keeps ranks below the statement
+// it keeps; one that names the kept value is not demoted, nor is either
+// for a question about the past.
+func TestDeclinedWithoutValue(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		text    string
+		history bool
+		want    bool // demoted
+	}{
+		{"I'll stay where I am. The ESG option costs triple anyway.", false, true},
+		{"Not switching, I'm sticking with Monzo.", false, false},
+		{"I'll stay where I am. The ESG option costs triple anyway.", true, false},
+	} {
+		c := userStatement("keep", tc.text, 0.5)
+		r := &search{cfg: DefaultConfig(), in: SearchInput{Query: "What fund is the user's pension in?"}, set: candidateSet{"a": c}, history: tc.history}
+		r.evidencePriors()
+		if got := c.factor > 0 && c.factor < 1; got != tc.want {
+			t.Errorf("%q (history %v): demoted = %v, want %v", tc.text, tc.history, got, tc.want)
 		}
 	}
 }
