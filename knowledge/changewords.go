@@ -14,8 +14,8 @@ import (
 // (Rescheduled). Ranking reads them to decide which of two statements is
 // the current one; ReadStatement reads the weaker change words (changes,
 // endings) that mark a turn as an update at all. One lexicon serves both:
-// the phrases a user leaves something with are written once (givenUp,
-// leftWork).
+// the phrase groups are written once (givenUp, leftWork, swapWords,
+// movedWords, turnedFrom, amountMoves, cameRound).
 //
 // Phrases are matched whole-word in lower-cased text whose punctuation
 // reads as spaces, so "instead," and "I quit." match "instead" and "quit".
@@ -27,25 +27,38 @@ var givenUp = []string{"gave up", "given up", "quit", "stopped", "sold", "cancel
 // leftWork are the phrases of leaving a job in other words than "quit".
 var leftWork = []string{"resigned", "handed in my notice", "handed my notice in", "put in my notice", "put my notice in"}
 
+// The phrase groups that the change lexicons below share.
+var (
+	// swapWords replace one thing by another.
+	swapWords = []string{"switched", "swapped", "replaced", "traded", "changed", "ditched", "converted"}
+	// movedWords move a thing to another time or place.
+	movedWords = []string{"moved", "pushed", "rescheduled", "rebooked"}
+	// turnedFrom say what held no longer does.
+	turnedFrom = []string{"anymore", "any more", "no longer", "instead", "gone off"}
+	// amountMoves say that an amount rose or fell.
+	amountMoves = []string{"up to", "down to", "went up", "gone up", "went down", "gone down"}
+	// cameRound say a taste turned towards a thing.
+	cameRound = []string{"come around", "grown on", "grew on"}
+)
+
 // reviseWords mark a statement that revises an earlier one: a new time,
 // amount or choice, or an end. A bare "now" or "lately" does not (it
 // also opens a second value: "lately I'm into padel").
-var reviseWords = slices.Concat(givenUp, leftWork, amountReviseWords, []string{
-	"moved", "pushed", "rebooked", "rescheduled", "postponed", "brought forward", "switched", "swapped", "replaced",
-	"instead", "anymore", "any more", "give up", "gone off", "changed", "traded", "cut", "dropped", "converted",
-	"promoted", "went freelance", "gone freelance", "went full", "gone full", "bit the bullet"})
+var reviseWords = slices.Concat(givenUp, leftWork, amountReviseWords, swapWords, movedWords, turnedFrom, []string{
+	"postponed", "brought forward", "give up", "cut", "dropped", "promoted", "went freelance", "gone freelance", "went full",
+	"gone full", "bit the bullet"})
 
 // amountReviseWords revise an amount only ("the price has gone up again").
-var amountReviseWords = []string{"up to", "down to", "went up", "gone up", "went down", "gone down", "raised", "a raise", "pay rise"}
+var amountReviseWords = slices.Concat(amountMoves, []string{"raised", "a raise", "pay rise"})
 
 // choiceReviseWords are the revision words that are not of an amount.
 var choiceReviseWords = slices.DeleteFunc(slices.Clone(reviseWords), func(w string) bool { return slices.Contains(amountReviseWords, w) })
 
 // turnWords mark a statement that turns away from something said before
 // ("gone off", "converted me", "not anymore"), not a mere "now".
-var turnWords = []string{"anymore", "any more", "no longer", "instead", "gone off", "went off", "used to", "switched", "swapped",
-	"replaced", "come around", "came around", "come round", "grew on", "grown on", "converted", "changed my mind",
-	"fallen out of love", "lost interest", "over it", "gave up", "given up"}
+var turnWords = slices.Concat(turnedFrom, cameRound, []string{"went off", "used to", "switched", "swapped", "replaced",
+	"came around", "come round", "converted", "changed my mind", "fallen out of love", "lost interest", "over it", "gave up",
+	"given up"})
 
 // addWords mark a statement that adds a value to a many-value slot rather
 // than replacing one ("I also love...", "padel as well", "another hobby").
@@ -58,7 +71,7 @@ var keepWords = []string{"stick with", "sticking with", "stay with", "staying wi
 
 // rescheduleWords move something in time; with a day or a time after them
 // the change is of when, not of what.
-var rescheduleWords = []string{"moved", "pushed", "rescheduled", "postponed", "brought forward", "shifted"}
+var rescheduleWords = slices.Concat(movedWords, []string{"postponed", "brought forward", "shifted"})
 
 // amountShifts say that an amount rose or fell.
 var amountShifts = slices.Concat(amountReviseWords, []string{"going up", "going down", "cut", "dropped"})
@@ -91,9 +104,8 @@ func Keeps(text string) bool { return saysAny(text, keepWords) || saysAny(text, 
 // bareKeepWords decline a change without naming what is kept: "I'll stay
 // where I am", "Nah, not switching", "I think I'll pass".
 var bareKeepWords = []string{"staying put", "stay put", "not moving", "not switching", "not changing", "won't switch",
-	"won't be switching", "not leaving", "no thanks", "stay where i am", "staying where i am", "stay as i am",
-	"happy where i am", "happy with what i've got", "happy with what i have", "i'll pass", "think i'll pass", "rather not",
-	"leave it as it is", "leave things as they are"}
+	"won't be switching", "not leaving", "no thanks", "stay where i am", "staying where i am", "stay as i am", "i'll pass on",
+	"i'll give it a miss", "i'll give that a miss", "leave it as it is", "leave things as they are"}
 
 // KeepsOnly reports whether text declines a change without naming what it
 // keeps ("I'll stay where I am. The ESG option costs triple"): it is no
@@ -132,7 +144,10 @@ func padded(text string) string {
 	return " " + strings.ToLower(punctAsSpace.Replace(text)) + " "
 }
 
-var punctAsSpace = strings.NewReplacer(",", " ", ".", " ", "!", " ", "?", " ", ";", " ", ":", " ", "(", " ", ")", " ", "\"", " ")
+// punctAsSpace reads sentence punctuation as spaces and a typographic
+// apostrophe as a plain one ("won’t switch").
+
+var punctAsSpace = strings.NewReplacer(",", " ", ".", " ", "!", " ", "?", " ", ";", " ", ":", " ", "(", " ", ")", " ", "\"", " ", "’", "'")
 
 // RevisedThing returns the common noun that a revision in text acts on,
 // as written ("Switched banks to Starling" → "banks", "Swapped my
@@ -216,11 +231,13 @@ func objectAfter(toks []nlp.Token) (string, bool) {
 
 // objectOpeners stand before a replaced thing: determiners, possessives
 // and adjectives that say nothing of its kind.
-var objectOpeners = set("my", "our", "the", "a", "an", "his", "her", "their", "all", "old",
+var objectOpeners = set("my", "our", "the", "a", "an", "his", "her", "their", "all", "old", "most", "some", "half", "part",
+	"rest", "bits", "lots",
 	"whole", "entire", "trusty", "ancient", "beloved", "ageing", "aging", "current", "usual", "in", "out")
 
 // objectStops end a replaced thing's noun phrase.
 var objectStops = set("to", "for", "with", "and", "but", "or", "because", "so", "in", "at", "on", "last", "yesterday",
+	"about", "of", "by", "into", "through",
 	"over", "from", "after", "since", "as", "out", "back", "off", "up", "away", "when", "before", "now", "today",
 	"recently", "finally", "completely", "entirely", "altogether", "already", "then", "which", "is", "was", "has", "had",
 	"ago", "earlier", "again", "though", "anyway", "too", "either")
@@ -234,7 +251,7 @@ var objectPronouns = set("it", "them", "that", "this", "those", "these", "one", 
 
 // genericHeads end a noun phrase that says no kind ("the JetBrains
 // stuff", "the old one").
-var genericHeads = set("stuff", "thing", "things", "one", "ones", "lot", "bit")
+var genericHeads = set("stuff", "thing", "things", "one", "ones", "lot", "bit", "mind")
 
 // Began reports whether text says a state of the speaker's began
 // recently, which makes it the newer value of its slot even without a
@@ -243,18 +260,23 @@ var genericHeads = set("stuff", "thing", "things", "one", "ones", "lot", "bit")
 // as", "just started at". A state held since long ago ("since I was a
 // kid", "since 2009") is not read: nothing says it is new.
 func Began(text string) bool {
-	return beganSince.MatchString(text) || saysAny(text, beganWords)
+	for _, m := range beganSince.FindAllStringSubmatch(text, -1) {
+		if m[len(m)-1] == "" {
+			return true // "since June 2012" is a state held since a date, not one just begun
+		}
+	}
+	return saysAny(text, beganWords)
 }
 
 // beganSince is "since" and a month, a season, a recent time or the
 // starting of something.
-var beganSince = regexp.MustCompile(`(?i)\bsince (last |early |mid |late |the start of |the end of )?(january|february|march|april|may|june|july|august|september|october|november|december|spring|summer|autumn|fall|winter|christmas|easter|the new year|new year|last (week|month|year)|(picking|starting|joining|moving|switching|taking|getting|buying|adopting|signing)\b)`)
+var beganSince = regexp.MustCompile(`(?i)\bsince (last |early |mid |late |the start of |the end of )?(january|february|march|april|may|june|july|august|september|october|november|december|spring|summer|autumn|fall|winter|christmas|easter|the new year|new year|last (week|month|year)|picking|starting|joining|moving|switching|taking|getting|buying|adopting|signing)\b( \d{4}\b)?`)
 
 // beganWords say a state is new.
 var beganWords = []string{"newly qualified", "newly promoted", "newly appointed", "newly hired", "newly married",
 	"first day as", "first week as", "first month as", "first term as", "first year as", "first shift as",
 	"first day at", "first week at", "first month at", "first term at", "first year at", "first shift at",
-	"just started at", "just started as", "just started my", "just joined", "just moved", "started at", "started as", "new job"}
+	"just started as", "just started my", "just joined", "just moved", "started as a", "started as an"}
 
 // Temporary reports whether text says a state holds only for a while: a
 // stay, a cover or a loan bounded in time ("I'm staying at a friend's in
@@ -269,13 +291,14 @@ func Temporary(text string) bool {
 }
 
 // temporaryWords say a state is temporary whatever else is said.
-var temporaryWords = []string{"temporarily", "for the time being", "then it's back to", "then back to", "on secondment",
+var temporaryWords = []string{"temporarily", "for the time being", "then it's back to my", "on secondment",
 	"on placement", "house-sitting", "house sitting", "on loan", "stand-in", "standing in for", "filling in for", "covering for"}
 
 // stayWords are the states that a bounded span makes temporary.
 var stayWords = []string{"staying", "visiting", "covering", "filling in", "standing in", "subbing", "temping", "borrowing",
-	"borrowed", "renting a car", "hired a car", "sleeping at", "crashing at", "crashing with", "locum", "acting"}
+	"borrowed", "renting a car", "hired a car", "sleeping at", "crashing at", "crashing with", "locum"}
 
-// boundedSpan says how long: "for two weeks", "for a few days", "until
-// the 20th", "over the summer".
-var boundedSpan = regexp.MustCompile(`(?i)\b(for (a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|a couple of|the next|another|\d+) (days?|nights?|weeks?|fortnights?|months?|weekends?)|for the (week|weekend|month|summer)|until|till|over the (summer|holidays|weekend|break))\b`)
+// boundedSpan says how long, in days to months: "for two weeks", "for the
+// next two weeks", "until the 20th", "over the summer", "this week"; not
+// "until we retire" or "for three years".
+var boundedSpan = regexp.MustCompile(`(?i)\b(for (a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|a couple of|the next|another|\d+)( (two|three|four|five|six|few|couple of|\d+))? (days?|nights?|weeks?|fortnights?|months?|weekends?)|for the (week|weekend|month|summer)|(until|till) (the \d|the end of|next|this|\d|monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|january|february|march|april|may|june|july|august|september|october|november|december|christmas|easter|the weekend)|over the (summer|holidays|weekend|break)|this (week|weekend))\b`)

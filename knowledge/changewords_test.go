@@ -29,6 +29,9 @@ func TestChangeWords(t *testing.T) {
 		{"keeps only: where I am", KeepsOnly, "I'll stay where I am. The green fund costs triple.", true},
 		{"keeps only: the kept value named", KeepsOnly, "Not switching, I'm sticking with Monzo.", false},
 		{"keeps only: a plain statement", KeepsOnly, "I bank with Monzo.", false},
+		{"keeps only: a typographic apostrophe", KeepsOnly, "Nah, I won’t switch, too much hassle.", true},
+		{"keeps only: a preference is no decline", KeepsOnly, "I switched to oat milk, I'd rather not do dairy.", false},
+		{"keeps only: a test passed is no decline", KeepsOnly, "I think I'll pass my driving test this time.", false},
 		{"rescheduled: a new time", Rescheduled, "Moved my gym sessions to 6:15am.", true},
 		{"rescheduled: a new weekday", Rescheduled, "Piano got pushed to Thursdays.", true},
 		{"rescheduled: a move of home", Rescheduled, "We moved to Ghent in the spring.", false},
@@ -70,6 +73,8 @@ func TestRevisedThing(t *testing.T) {
 		{"I replaced it with a standing desk.", ""},                            // a pronoun
 		{"I moved to Ghent in the spring.", ""},                                // no replacing verb
 		{"Dropped that app; it's all Spanish classes now.", ""},                // the thing said before
+		{"Changed my mind about the Kindle, got a Kobo instead.", ""},          // no thing replaced
+		{"Switched most of my savings to Chase.", ""},                          // a part, then "of"
 		{"I've basically dropped everyone else.", ""},                          // a pronoun
 		{"Got a new job! Dropped the evening course though.", "evening course"},
 	}
@@ -91,6 +96,11 @@ func TestBeganAndTemporary(t *testing.T) {
 		{"I've had asthma since I was a kid.", false},
 		{"We've lived here since 2009.", false},
 		{"I work at the library.", false},
+		{"I've been at the bakery since June 2012.", false},
+		{"I've felt like this since maybe March.", false},
+		{"Ugh, I need a new job.", false},
+		{"My shift started at 6am today.", false},
+		{"Just started as a junior designer at Fernway.", true},
 	}
 	for _, tc := range began {
 		if got := Began(tc.text); got != tc.want {
@@ -107,6 +117,11 @@ func TestBeganAndTemporary(t *testing.T) {
 		{"We're staying in Leeds, no plans to move.", false},
 		{"I lived in Lisbon for two years before the kids.", false},
 		{"My insurance is covering the repairs.", false},
+		{"I'm staying with my sister for the next two weeks.", true},
+		{"We're staying in Bristol until we retire.", false},
+		{"I'm staying with Three until my contract ends.", false},
+		{"My knee's been acting up for a few days.", false},
+		{"School run, then back to my desk.", false},
 	}
 	for _, tc := range temporary {
 		if got := Temporary(tc.text); got != tc.want {

@@ -373,11 +373,33 @@ func TestEndedBySpecies(t *testing.T) {
 			if got := describe(pip); got != tc.pip {
 				t.Errorf("pip: %s, want %s", got, tc.pip)
 			}
+			for _, o := range tc.others {
+				if !o.IsCurrent() {
+					t.Errorf("%s ended too", o.ID)
+				}
+			}
 			before := len(st.Facts["user"])
 			d = Plan(st, []*Fact{mk()}, now, Policy{})
 			if tc.outcome == Ended && (d.Actions[0].Outcome != Unchanged || len(st.Facts["user"]) != before) {
 				t.Errorf("replay: outcome %s, %d facts (was %d); want unchanged", d.Actions[0].Outcome, len(st.Facts["user"]), before)
 			}
 		})
+	}
+}
+
+// TestEndedBySpeciesOnlyPets: the rule is of animals; an ending on another
+// predicate whose note names its object ends no differently named fact.
+func TestEndedBySpeciesOnlyPets(t *testing.T) {
+	named := func(f *Fact, name string) *Fact { f.ObjectName = name; return f }
+	club := named(stored("club", "MEMBER_OF", "rovers", "2024-01-01"), "Rovers")
+	club.Qualifier = "club"
+	st := &State{Facts: map[string][]*Fact{"user": {club}}}
+	in := named(incoming("left", "MEMBER_OF", "user/club", "2025-08-01"), "club")
+	in.Qualifier = "club"
+	end := day("2025-08-01")
+	in.ValidTo = &end
+	Plan(st, []*Fact{in}, day("2025-09-01"), Policy{})
+	if !club.IsCurrent() {
+		t.Fatalf("a club membership was ended by a species rule: %s", describe(club))
 	}
 }

@@ -167,7 +167,7 @@ func planOne(st *State, n *Fact, now time.Time, p Policy) Action {
 			}
 		}
 	}
-	if ended && len(same) == 0 && n.Qualifier != "" && strings.EqualFold(n.ObjectName, n.Qualifier) {
+	if ended && len(same) == 0 && n.Predicate.Name == "HAS_PET" && n.Qualifier != "" && strings.EqualFold(n.ObjectName, n.Qualifier) {
 		// An animal ended by its kind, not its name.
 		var replayed *Fact
 		if same, replayed = endedBySpecies(facts, n); replayed != nil {
@@ -272,7 +272,9 @@ var speciesClass = map[string]string{
 	"kitten": "cat", "tabby": "cat", "siamese": "cat", "maine coon": "cat", "ragdoll": "cat", "bengal": "cat",
 	"bunny": "rabbit", "pony": "horse", "goldfish": "fish", "betta": "fish", "guppy": "fish", "gecko": "lizard",
 	"bearded dragon": "lizard", "python": "snake", "corn snake": "snake", "hamster": "rodent", "gerbil": "rodent",
-	"guinea pig": "rodent", "rat": "rodent", "mouse": "rodent", "tortoise": "tortoise", "terrapin": "turtle",
+	"guinea pig": "rodent", "rat": "rodent", "mouse": "rodent", "terrapin": "turtle", "staffie": "dog", "cavapoo": "dog",
+	"springer": "dog", "rottweiler": "dog", "doberman": "dog", "great dane": "dog", "dalmatian": "dog", "pup": "dog",
+	"moggy": "cat", "kitty": "cat", "sphynx": "cat", "persian cat": "cat", "cockatoo": "bird", "koi": "fish",
 }
 
 // endedBy finds the one current fact of n's subject, predicate and

@@ -70,12 +70,10 @@ var corrections = []string{"actually", "scratch that", "correction", "let me cor
 	"i was mistaken", "i mistyped", "typo"}
 
 // changes mark a statement that reports a change or the present state.
-var changes = []string{"now", "from now on", "these days", "lately", "nowadays", "anymore", "any more", "no longer", "instead",
-	"switched", "changed", "moved", "pushed", "rescheduled", "went up", "went down", "gone up", "gone down", "new", "currently",
-	"since then", "at the moment", "these past", "recently", "finally", "replaced", "swapped", "traded", "rebooked",
-	"makes it", "that makes", "so far", "up to", "down to", "gone off", "come around", "grown on", "grew on", "ditched",
-	"converted", "qualified", "anymore", "took over", "taken over", "in total", "all told", "brings us", "brings me",
-	"brings it", "bringing us", "bringing me", "bringing it"}
+var changes = slices.Concat(turnedFrom, swapWords, movedWords, amountMoves, cameRound, []string{"now", "from now on",
+	"these days", "lately", "nowadays", "new", "currently", "since then", "at the moment", "these past", "recently", "finally",
+	"makes it", "that makes", "so far", "qualified", "took over", "taken over", "in total", "all told", "brings us",
+	"brings me", "brings it", "bringing us", "bringing me", "bringing it"})
 
 // hedges mark a sentence that says what could be rather than what is.
 var hedges = []string{"maybe", "might", "wonder", "wonders", "wondering", "whether i", "would like", "'d like", "want to", "wanna", "thinking about",
