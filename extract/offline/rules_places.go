@@ -63,19 +63,28 @@ func (r *placeRules) ruleLive(c *clause) {
 
 // boundedSpan reports whether the words from i say how long something
 // lasts, which makes a stay a visit: "for two weeks", "for a few days",
-// "until the 20th", "over the summer", "this week". "For good" and "for
-// now" bound nothing.
+// "until the 20th", "over the summer", "this week". "For good", "for now"
+// and spans of years ("staying with my partner in Leeds for three years")
+// bound nothing a visit would.
 func boundedSpan(t []tok, i int) bool {
 	for j := i; j < len(t); j++ {
 		switch t[j].w {
 		case "until", "till", "til":
-			return true
+			// a near time ("until the 20th", "until Friday"), not a life
+			// event ("until we retire")
+			k := j + 1
+			if k < len(t) && alt("the|next|this", t[k].w) {
+				k++
+			}
+			if k < len(t) && (t[k].kind == nlp.Number || t[k].w == dateTok || alt("end|weekend|christmas|easter|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december", t[k].w)) {
+				return true
+			}
 		case "for", "over", "this", "next":
 			k := j + 1
 			for k < len(t) && k <= j+3 && (alt("a|an|the|few|couple|of|another|next|whole|entire", t[k].w) || numberWords[t[k].w] || t[k].kind == nlp.Number) {
 				k++
 			}
-			if k < len(t) && (durationNouns[nlp.Singular(t[k].w)] || alt("night|nights|weekend|holidays|fortnight", t[k].w)) {
+			if k < len(t) && alt("day|days|night|nights|week|weeks|weekend|weekends|fortnight|month|months|summer|holidays", t[k].w) {
 				return true
 			}
 		}

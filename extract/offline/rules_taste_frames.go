@@ -323,7 +323,7 @@ func (r *tasteRules) emitTaste(c *clause, i int, pred, phrase string) bool {
 		// or when the clause joins the one that named it ("My partner
 		// loves anchovies but I can't bear them", "tried oysters and
 		// hated them")
-		if k := c.tasteRef(); k != "" && c.refersBack() && !alt("here|there|when|if|that", c.at(i+1)) {
+		if k := c.tasteRef(); k != "" && c.refersBackAt(i) {
 			c.emit(fx{pred: pred, obj: k, conf: 0.7, strength: 0.7, tmpl: "{S} " + phrase + " {O}", noDate: true})
 			return true
 		}

@@ -97,22 +97,22 @@ func (r *tasteRules) triedKind(c *clause) {
 // never liked jazz, now I adore it"): the same thing, turned around.
 // Anything else ("I love it here") stays unread.
 func (r *tasteRules) tasteAntecedent(c *clause, items []nounPhrase) string {
-	i := c.verbAt + 1
-	if len(items) != 0 || !alt("it|them", c.at(i)) || alt("here|there|when|if|that", c.at(i+1)) {
-		return "" // "I love it here": a place; "I love it when...": an event
-	}
-	if !c.refersBack() {
+	if len(items) != 0 || !c.refersBackAt(c.verbAt+1) {
 		return ""
 	}
 	return c.tasteRef()
 }
 
-// refersBack reports whether an "it" or "them" of a taste in the clause
-// may stand for the thing said before it in the message: the clause marks
-// a turn ("I used to hate olives, but now I love them"), is joined to the
-// clause that named it ("my partner loves anchovies but I hate them"), or
-// follows a kind asked back ("Opera? Love it.").
-func (c *clause) refersBack() bool {
+// refersBackAt reports whether the "it" or "them" at i, the object of a
+// taste, may stand for the thing said before it in the message: not a
+// place or an event ("I love it here", "I love it when..."), and the
+// clause marks a turn ("I used to hate olives, but now I love them"), is
+// joined to the clause that named it ("my partner loves anchovies but I
+// hate them"), or follows a kind asked back ("Opera? Love it.").
+func (c *clause) refersBackAt(i int) bool {
+	if !alt("it|them", c.at(i)) || alt("here|there|when|if|that", c.at(i+1)) {
+		return false
+	}
 	return c.now || c.usedTo || c.again || c.cessation || c.coord || c.comma || c.said.talk.kindAsked == c.said.event.ID
 }
 

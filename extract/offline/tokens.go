@@ -385,7 +385,7 @@ func hasVerb(s []tok) bool {
 		// the rules or not ("I feel great since I went swimming").
 		return true
 	}
-	described := false // the words since a determiner describe a noun ("a retired racing greyhound", "a shy rescue lurcher")
+	described := false // the verb forms right after a determiner describe a noun ("a retired racing greyhound")
 	for i, t := range s {
 		if auxiliaries[t.w] {
 			return true
@@ -393,10 +393,13 @@ func hasVerb(s []tok) bool {
 		if t.w == "back" && i+1 < len(s) && s[i+1].w == "from" && (i == 0 || alt("just|finally|only|now|safely", s[i-1].w)) {
 			return true // "just back from Lisbon": the "I'm" left out
 		}
-		if _, _, ok := verbOf(t.w); ok && !foods[t.w] && !(described && describesNext(s, i)) {
+		_, _, ok := verbOf(t.w)
+		if ok && !foods[t.w] && !(described && describesNext(s, i)) {
 			return true
 		}
-		described = alt("a|an|the", t.w) || described && t.kind == nlp.Word
+		// Only a determiner, or a verb form that describes, carries on to
+		// the next word: in "the kids love pizza" the noun ends it.
+		described = alt("a|an|the", t.w) || described && ok
 	}
 	return false
 }
