@@ -288,7 +288,8 @@ type Config struct {
 	// RevisedThingSimilarity is the cosine to the question, or to the
 	// user's best answer to it, that the thing a newer statement says it
 	// replaced ("Switched banks to Starling") needs for the statement to
-	// revise that answer as the runner-up (runnerUpRevision).
+	// revise that answer as the runner-up (runnerUpRevision), and, to the
+	// question alone, to be raised for a qualified topic (topicAgreement).
 	RevisedThingSimilarity float64
 	// FactRevisionSimilarity is the cosine a newer statement that says it
 	// revises something needs to the turn an older current fact of its

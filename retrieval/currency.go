@@ -572,7 +572,7 @@ func (r *search) revisedStatements() {
 // 138/85"; or a state begun recently, "Elsie's been at Hilltop Montessori
 // since June" after "My daughter goes to Little Acorns nursery"), it
 // replaces the best one. What links the two is the question:
-// nothing in the newer turn's words or meaning says what it replaced
+// nothing in the newer turn's words or meaning matches the older statement
 // (PyCharm is JetBrains' editor, the intermediate group follows the
 // beginners'), and sentence vectors place such pairs as far apart as
 // unrelated ones (cosine 0.01 to 0.15), so the pair tests of
@@ -586,8 +586,8 @@ func (r *search) revisedStatements() {
 // weeks"), say it replaced a thing the question does not ask about
 // ("Switched banks to Starling" for the mobile network), nor read plainly
 // as another topic than the one asked; the change must be said of the
-// speaker, and a change of an amount revises only an amount a question
-// asks for.
+// speaker (or of the relative a question names), and a change of an amount
+// revises only an amount a question asks for.
 func (r *search) runnerUpRevision(ctx context.Context, stmts []*candidate, topicOf map[*candidate]string, asked string) {
 	if r.history || len(stmts) < 2 {
 		return
@@ -600,9 +600,10 @@ func (r *search) runnerUpRevision(ctx context.Context, stmts []*candidate, topic
 	// help me plan a weekend visiting her" changes no home of the user's.
 	// For a question about a relative, the change is the relative's
 	// ("Elsie's been at Hilltop since June").
-	own, ownClauses := knowledge.OwnSentences(next.Text), knowledge.OwnClauses(next.Text)
-	if knowledge.MentionsRelation(r.in.Query) {
-		own, ownClauses = next.Text, next.Text
+	relations := knowledge.MentionsRelation(r.in.Query)
+	own, ownClauses := ownText(next.Text, relations), knowledge.OwnClauses(next.Text)
+	if relations {
+		ownClauses = next.Text
 	}
 	if next.asksIf || next.temporary || knowledge.Adds(next.Text) ||
 		!(knowledge.Revises(own) || knowledge.Turns(own) || knowledge.Began(ownClauses) || next.correction) {
@@ -1182,11 +1183,6 @@ func (r *search) evidencePriors() {
 	relations := knowledge.MentionsRelation(r.in.Query)
 	moment := momentQuestion(r.in.Query)
 	for _, c := range r.set {
-		if c.Kind == KindEvent && !moment && temporarySummary(c.Text) {
-			c.temporary = true
-			c.demote(r.cfg.TemporaryWeight, "summarizes a state the user said holds only for a while")
-			continue
-		}
 		// A fact whose subject is not the user ("Callum lives in Tromsø")
 		// answers a question about the user only when the question names
 		// a relation ("Where does the user's brother live?").
@@ -1210,14 +1206,61 @@ func (r *search) evidencePriors() {
 			c.demote(r.cfg.HypotheticalWeight, "hedged: says what might be, not what is")
 		case c.role == "user" && c.other && !relations:
 			c.demote(r.cfg.OtherPersonWeight, "about someone else, not the user")
-		case c.role == "user" && !r.history && knowledge.KeepsOnly(knowledge.OwnSentences(c.Text)):
+		case c.role == "user" && !r.history && knowledge.KeepsOnly(ownText(c.Text, relations)):
 			c.declined = true
 			c.demote(r.cfg.DeclinedWeight, "declines a change without naming what it keeps; the statement it keeps answers")
-		case c.role == "user" && !moment && knowledge.Temporary(knowledge.OwnSentences(c.Text)):
+		case c.role == "user" && !moment && knowledge.Temporary(ownText(c.Text, relations)):
 			c.temporary = true
 			c.demote(r.cfg.TemporaryWeight, "holds only for a while, the user said; the lasting value answers the question")
 		}
 	}
+	if !moment {
+		r.temporarySummaries()
+	}
+}
+
+// temporarySummaries marks and demotes the summaries whose user turns all
+// say they hold only for a while: the turns it cites, when the search holds
+// them all, or else the user lines it quotes ("- [5 December 2022] User:
+// I'm covering as matron for six weeks ...", the offline engine's log; a
+// summary in another format is then left as it is).
+func (r *search) temporarySummaries() {
+	for _, c := range r.set {
+		if c.Kind != KindEvent {
+			continue
+		}
+		// By the turns it cites when the search holds them all, else by
+		// the lines it quotes.
+		held, users, temporary := len(c.SourceEventIDs) > 0, 0, 0
+		for _, id := range c.SourceEventIDs {
+			t := r.set[KindRaw+":"+turnKey(c.SessionID, id)]
+			if t == nil {
+				held = false
+				break
+			}
+			if t.role == "user" {
+				users++
+				if t.temporary {
+					temporary++
+				}
+			}
+		}
+		if held && users > 0 && temporary == users || !held && temporarySummary(c.Text) {
+			c.temporary = true
+			c.demote(r.cfg.TemporaryWeight, "summarizes a state the user said holds only for a while")
+		}
+	}
+}
+
+// ownText is what of a user's turn speaks of the one a question asks
+// about: the speaker's own sentences, or the whole turn when the question
+// names a relation ("My brother's staying with us for two weeks" for the
+// brother's home).
+func ownText(text string, relations bool) string {
+	if relations {
+		return text
+	}
+	return knowledge.OwnSentences(text)
 }
 
 // momentQuestion reports whether a question asks about the moment rather

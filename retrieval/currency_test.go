@@ -1336,6 +1336,23 @@ func TestTemporaryStatements(t *testing.T) {
 			t.Errorf("%q: holdsValue(stay) = %v", tc.query, !tc.want)
 		}
 	}
+	// A summary that cites turns the search holds is judged by them, in
+	// whatever format it is written: one that cites the stay and the
+	// lasting statement is not temporary.
+	stay.SessionID, lasting.SessionID = "s", "s"
+	both := &candidate{SearchResult: SearchResult{ID: "ev2", Kind: KindEvent, SessionID: "s", SourceEventIDs: []string{"stay", "home"},
+		Parts: ScoreParts{Vector: 0.5}, Text: "The user lives in Galway and is in Oslo for a fortnight."}}
+	only := &candidate{SearchResult: SearchResult{ID: "ev3", Kind: KindEvent, SessionID: "s", SourceEventIDs: []string{"stay"},
+		Parts: ScoreParts{Vector: 0.5}, Text: "Trip to Oslo."}}
+	r := &search{cfg: DefaultConfig(), in: SearchInput{Query: "Where is the user's home?"},
+		set: candidateSet{candidateKey(lasting): lasting, candidateKey(stay): stay, "ev2": both, "ev3": only}}
+	for _, c := range r.set {
+		c.factor, c.temporary = 0, false
+	}
+	r.evidencePriors()
+	if both.temporary || !only.temporary {
+		t.Errorf("summaries by their cited turns: citing both temporary = %v, citing the stay only temporary = %v", both.temporary, only.temporary)
+	}
 }
 
 // TestDeclinedWithoutValue: for a question about now, the user's turn that
