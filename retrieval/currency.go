@@ -1183,6 +1183,10 @@ func (r *search) evidencePriors() {
 	relations := knowledge.MentionsRelation(r.in.Query)
 	moment := momentQuestion(r.in.Query)
 	for _, c := range r.set {
+		own := ""
+		if c.Kind == KindRaw && c.role == "user" {
+			own = ownText(c.Text, relations)
+		}
 		// A fact whose subject is not the user ("Callum lives in Tromsø")
 		// answers a question about the user only when the question names
 		// a relation ("Where does the user's brother live?").
@@ -1206,10 +1210,10 @@ func (r *search) evidencePriors() {
 			c.demote(r.cfg.HypotheticalWeight, "hedged: says what might be, not what is")
 		case c.role == "user" && c.other && !relations:
 			c.demote(r.cfg.OtherPersonWeight, "about someone else, not the user")
-		case c.role == "user" && !r.history && knowledge.KeepsOnly(ownText(c.Text, relations)):
+		case c.role == "user" && !r.history && knowledge.KeepsOnly(own):
 			c.declined = true
 			c.demote(r.cfg.DeclinedWeight, "declines a change without naming what it keeps; the statement it keeps answers")
-		case c.role == "user" && !moment && knowledge.Temporary(ownText(c.Text, relations)):
+		case c.role == "user" && !moment && knowledge.Temporary(own):
 			c.temporary = true
 			c.demote(r.cfg.TemporaryWeight, "holds only for a while, the user said; the lasting value answers the question")
 		}

@@ -432,7 +432,8 @@ func tasteAnswer(t []tok) bool {
 	for k < len(t) && (evalAdverbs[t[k].w] || alt("can't|cannot|don't|do|not", t[k].w)) {
 		k++
 	}
-	return k+1 < len(t) && alt("love|like|adore|hate|loathe|detest|despise|stand|enjoy", t[k].w) && alt("it|them", t[k+1].w)
+	_, taste := likeStrength[t[k].w]
+	return k+1 < len(t) && taste && alt("it|them", t[k+1].w)
 }
 
 // knownFrom reads "from work", "from the office", "from uni" at i, after a

@@ -27,7 +27,7 @@ func (r *tasteRules) ruleLike(c *clause) {
 		// just tried is a taste.
 		if c.coord && c.said.talk.triedEvent == c.said.event.ID && alt("it|them", c.at(c.verbAt+1)) && c.verb != "stand" {
 			if k := c.tasteRef(); k != "" {
-				c.emit(fx{pred: pick(alt("hate|dislike|detest|loathe|despise", c.verb), "LIKES", "DISLIKES"), obj: k, neg: c.neg,
+				c.emit(fx{pred: tastePred(c.verb), obj: k, neg: c.neg,
 					strength: likeStrength[c.verb], tmpl: "{S} tried {O} and " + c.toks[c.verbAt].w + " " + c.at(c.verbAt+1), noDate: true})
 				return
 			}
@@ -48,10 +48,7 @@ func (r *tasteRules) ruleLike(c *clause) {
 		return
 	}
 	items := r.likeObject(c, c.verbAt+1)
-	pred := "LIKES"
-	if c.verb == "hate" || c.verb == "dislike" || c.verb == "detest" || c.verb == "loathe" || c.verb == "despise" || c.verb == "stand" {
-		pred = "DISLIKES"
-	}
+	pred := tastePred(c.verb)
 	strength := likeStrength[c.verb]
 	if c.strong {
 		strength = min(1, strength+0.1)
@@ -77,6 +74,16 @@ func (r *tasteRules) ruleLike(c *clause) {
 		}
 		c.emit(fx{pred: pred, obj: k, neg: neg, strength: strength, tmpl: r.likeTemplate(c, pred, neg), art: art, noDate: true, rank: 1})
 	}
+}
+
+// tastePred is the predicate of a verb of taste: an aversion for "hate",
+// "dislike", "detest", "loathe", "despise" and "(can't) stand", a liking
+// otherwise.
+func tastePred(verb string) string {
+	if alt("hate|dislike|detest|loathe|despise|stand", verb) {
+		return "DISLIKES"
+	}
+	return "LIKES"
 }
 
 // triedKind: "I tried oysters once and hated them": a kind of thing tried

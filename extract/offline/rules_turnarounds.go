@@ -378,15 +378,22 @@ func (r *tasteRules) ruleTurn(c *clause) { r.turnaround(c) }
 // without the adverbs and auxiliaries (skip) standing before the verb; ok
 // is false unless the phrase ends right there.
 func subjectBefore(t []tok, v int, skip string) (nounPhrase, bool) {
-	end := v
-	for end > 1 && (evalAdverbs[t[end-1].w] || alt(skip, t[end-1].w)) {
-		end--
-	}
+	end := subjectEnd(t, v, skip)
 	np := takeNP(t[:end], 0)
 	if np.next != end && bareWords(t[:end]) {
 		np = nounPhrase{toks: t[:end], next: end}
 	}
 	return np, np.next == end
+}
+
+// subjectEnd is where the subject of the verb at v ends: before the
+// adverbs and the words of skip that stand between them.
+func subjectEnd(t []tok, v int, skip string) int {
+	end := v
+	for end > 1 && (evalAdverbs[t[end-1].w] || alt(skip, t[end-1].w)) {
+		end--
+	}
+	return end
 }
 
 // subjectAfterOpener reads the subject of the verb at v when the clause
@@ -396,10 +403,7 @@ func subjectBefore(t []tok, v int, skip string) (nounPhrase, bool) {
 // or punctuation. Numbers, durations, prepositions, pronouns and verbs
 // belong to the opener, not the subject.
 func subjectAfterOpener(t []tok, v int, skip string) (nounPhrase, bool) {
-	end := v
-	for end > 1 && (evalAdverbs[t[end-1].w] || alt(skip, t[end-1].w)) {
-		end--
-	}
+	end := subjectEnd(t, v, skip)
 	s := end
 	for s > 0 && end-s < 3 {
 		w := t[s-1]
