@@ -110,7 +110,7 @@ func (s *Store) ApplySchema(ctx context.Context) (SchemaReport, error) {
 func (s *Store) dropDriftedIndexes(ctx context.Context) ([]string, error) {
 	res, err := s.read(ctx, "schema.inspect",
 		`SHOW INDEXES YIELD name, labelsOrTypes, options
-		 WHERE name IN ['fact_text', 'memory_embedding', 'entity_embedding']
+		 WHERE name IN ['fact_text', 'entity_embedding']
 		 RETURN name, labelsOrTypes, options`, nil)
 	if err != nil {
 		return nil, fmt.Errorf("inspect indexes: %w", err)
@@ -154,7 +154,7 @@ func (s *Store) dropDriftedIndexes(ctx context.Context) ([]string, error) {
 		if !drift {
 			continue
 		}
-		// name is one of the three literals of the WHERE clause above.
+		// name is one of the two literals of the WHERE clause above.
 		if _, err := s.write(ctx, "schema.drop", "DROP INDEX "+name+" IF EXISTS", nil); err != nil {
 			return dropped, fmt.Errorf("drop drifted index %s: %w", name, err)
 		}
