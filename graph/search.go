@@ -504,7 +504,10 @@ const MaxFactSentences = 6
 
 // refreshStale recomputes the stale flag of raw turns: a turn is stale
 // when it was the source of facts and every one of them is now superseded
-// ("I live in Paris" after a move). It also keeps which turn the current
+// ("I live in Paris" after a move). The turn that ended a fact with no
+// successor ("Sold the car!", the fact's last evidence) is not stale by
+// it: what it says, that the car is gone, is the current truth, and the
+// ending it reported counts as a current fact of that turn. It also keeps which turn the current
 // fact that replaced it was read from (stale_by, stale_by_session), so
 // search can rank that turn where the stale one would have ranked, and,
 // for a turn only some of whose facts were superseded ("My boyfriend Tom
@@ -535,11 +538,13 @@ func refreshStale(ctx context.Context, tx neo4j.ManagedTransaction, tenant, user
 		OPTIONAL MATCH (r)-[:MENTIONS]->(a:Entity), (r)-[:MENTIONS]->(b:Entity), (a)-[f]->(b)
 		WHERE f.tenant = $tenant AND f.fact IS NOT NULL AND r.id IN f.source_event_ids AND r.session_id IN f.session_ids
 		OPTIONAL MATCH (a)-[s]->() WHERE f.superseded_by IS NOT NULL AND s.tenant = $tenant AND s.id = f.superseded_by AND s.status = 'current'
-		WITH r, f, s ORDER BY f.recorded_at, f.id
-		WITH r, collect(DISTINCT f.status) AS statuses, collect(DISTINCT f.fact)[..$maxFacts] AS facts,
+		WITH r, f, s, CASE WHEN f.status = 'superseded' AND f.superseded_by IS NULL AND f.valid_to IS NOT NULL
+		                        AND last(f.source_event_ids) = r.id AND last(f.session_ids) = r.session_id THEN 'current' ELSE f.status END AS st
+		ORDER BY f.recorded_at, f.id
+		WITH r, collect(DISTINCT st) AS statuses, collect(DISTINCT f.fact)[..$maxFacts] AS facts,
 		     [x IN collect(s {.source_event_ids, .session_ids}) WHERE size(x.source_event_ids) > 0 AND size(x.session_ids) > 0] AS next,
-		     collect(DISTINCT CASE WHEN f.status = 'current' THEN type(f) END) AS currentTypes,
-		     collect(DISTINCT CASE WHEN f.status = 'superseded' THEN type(f) END) AS supersededTypes
+		     collect(DISTINCT CASE WHEN st = 'current' THEN type(f) END) AS currentTypes,
+		     collect(DISTINCT CASE WHEN st = 'superseded' THEN type(f) END) AS supersededTypes
 		WITH r, facts, next, size(statuses) > 0 AND NOT 'current' IN statuses AS stale,
 		     [t IN supersededTypes WHERE NOT t IN currentTypes] AS staleTypes, currentTypes
 		WITH r, facts, next, stale, staleTypes, currentTypes, (stale OR size(staleTypes) > 0) AND size(next) > 0 AS named

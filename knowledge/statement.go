@@ -341,6 +341,49 @@ func ending(text string) bool {
 	return slices.ContainsFunc(endings, func(e string) bool { return strings.Contains(low, " "+e+" ") })
 }
 
+// EndsValue reports whether text says that value ended for the speaker:
+// a clause names it (as whole words, or with a plural s) and holds an
+// ending word, in a sentence neither about someone else nor hedged.
+// "Sold the car!" ends "car" and "We finally left Leipzig and the flat
+// behind" ends "Leipzig"; "My sister left Leipzig", "I might sell the
+// car" and "I live near Leipzig and sold the old sofa" do not.
+func EndsValue(text, value string) bool {
+	vs := tokens(value)
+	if len(vs) == 0 {
+		return false
+	}
+	for _, s := range sentences(text) {
+		if ws := tokens(s); aboutSomeoneElse(ws) || hedgedSentence(s) {
+			continue
+		}
+		for _, clause := range clauseSplit.Split(s, -1) {
+			if ws := tokens(clause); namesWords(ws, vs) && ending(clause) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// namesWords reports whether ws holds the words vs in a row, the last
+// one optionally with a plural s.
+func namesWords(ws, vs []string) bool {
+	for i := 0; i+len(vs) <= len(ws); i++ {
+		ok := true
+		for j, v := range vs {
+			w := ws[i+j]
+			if w != v && !(j == len(vs)-1 && (w == v+"s" || w == v+"es")) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
 // hedgedSentence reports whether a sentence says only what could be: it
 // holds a hedge, and none of its clauses states something of the speaker's
 // without one ("I weigh 82 kg and want to get to 75" states the weight;

@@ -260,3 +260,29 @@ func TestOwnClauses(t *testing.T) {
 		}
 	}
 }
+
+// TestEndsValue: a clause of the speaker's that names the value and holds
+// an ending word ends it; a relative's ending, a hedge, an ending of
+// something else in the same sentence and a mention without an ending do
+// not.
+func TestEndsValue(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		text, value string
+		want        bool
+	}{
+		{"Sold the car! It's the Brompton plus the tram for me now.", "car", true},
+		{"We finally left Leipzig and the small flat behind.", "Leipzig", true},
+		{"Gave away both bikes last weekend.", "bike", true},
+		{"Our old Golf got written off in the crash, so we're car-free.", "Golf", true},
+		{"My sister left Leipzig last year.", "Leipzig", false},
+		{"I might sell the car in spring.", "car", false},
+		{"I live near Leipzig station and sold the old sofa.", "Leipzig", false},
+		{"The car is running fine after the service.", "car", false},
+		{"I sold the carpet.", "car", false},
+	} {
+		if got := EndsValue(tc.text, tc.value); got != tc.want {
+			t.Errorf("EndsValue(%q, %q) = %v, want %v", tc.text, tc.value, got, tc.want)
+		}
+	}
+}

@@ -985,7 +985,8 @@ func (r *search) slotQueryBar(c *candidate) float64 {
 // user statement of the slot that says it revises something ("moved",
 // "switched", "instead", "sold"...: revises, not the weaker change words
 // such as "now" or "recently", which a statement on the slot says in
-// passing) or corrects itself, does not name the fact's value, and speaks
+// passing) or corrects itself and does not name the fact's value, or says
+// that value ended ("Sold the car!" after "The user commutes by car"), and speaks
 // of the same thing as the turn the fact was read from (cosine at least
 // FactRevisionSimilarity: "we signed for a two-bedroom in Dresden and moved
 // in" after "I live in Leipzig", not "it's definitely changed them" after
@@ -1004,10 +1005,21 @@ func (r *search) outdatedFacts(ctx context.Context, group []*candidate, slot str
 			if !c.OccurredAt.After(f.OccurredAt) {
 				break
 			}
+			if c.Kind != KindRaw || c.vec == nil || c.temporary {
+				continue // a temporary state ("staying in Oslo for two weeks") revises nothing
+			}
+			// A statement that says the fact's value ended ("Sold the
+			// car!" after "The user commutes by car") names what it
+			// speaks of: no closeness to the fact's turn is asked.
+			if c.ending && !c.hypothetical && !c.asksIf && knowledge.EndsValue(c.Text, f.object) {
+				f.demote(r.cfg.SupersededWeight, "probably out of date: the user said the "+f.object+" is over since ("+c.ID+")")
+				delete(revising, f)
+				break
+			}
 			// A revision says so, or gives another amount of the slot's
 			// measure ("Got a raise, I'm on £44,500 now" after "earns
 			// £38,000 a year").
-			if c.Kind == KindRaw && c.vec != nil && (c.correction || knowledge.Revises(c.Text) || hasAmount(f.object) && hasAmount(c.Text)) &&
+			if (c.correction || knowledge.Revises(c.Text) || hasAmount(f.object) && hasAmount(c.Text)) &&
 				!strings.Contains(strings.ToLower(c.Text), strings.ToLower(f.object)) {
 				if revising[f] == nil {
 					refs = append(refs, sourceRefs(f)...)

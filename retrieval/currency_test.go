@@ -797,7 +797,9 @@ func TestTopicClarityOrders(t *testing.T) {
 // TestOutdatedFacts: a current fact of a one-value slot ranks lower when a
 // newer statement of the slot says it revises something, speaks of the same
 // thing as the turn the fact was read from, and does not name the fact's
-// value; not when the newer statement names it, revises nothing, revises
+// value, or says that value ended ("we left Leipzig"); not when the newer
+// statement names it without ending it, ends something else, is a
+// relative's, revises nothing, revises
 // something unrelated, or is older than the fact.
 func TestOutdatedFacts(t *testing.T) {
 	t.Parallel()
@@ -821,6 +823,9 @@ func TestOutdatedFacts(t *testing.T) {
 	}{
 		{"a newer move to another city", "Quick update: we moved to a flat in Dresden.", later, true},
 		{"a newer move naming the same city", "We moved to a bigger flat in Leipzig.", later, false},
+		{"a newer ending of the same city", "We finally left Leipzig and the small flat behind.", later, true},
+		{"a relative's ending of the same city", "My sister left Leipzig and her small flat.", later, false},
+		{"an ending of something else naming the city", "I live near Leipzig station and sold the small flat's old sofa.", later, false},
 		{"a newer statement revising nothing", "Our flat has a lovely bakery on the corner.", later, false},
 		{"a newer revision of something else", "The parade changed the drums and flags.", later, false},
 		{"an older move", "We moved to a flat in Dresden.", jan.AddDate(0, -3, 0), false},
@@ -831,7 +836,7 @@ func TestOutdatedFacts(t *testing.T) {
 		if !tc.at.After(jan) {
 			group = []*candidate{f, c}
 		}
-		r := &search{s: &Service{vectors: fakeVectors{[]graph.RawEvent{src}}}, cfg: DefaultConfig(), set: candidateSet{}}
+		r := &search{s: &Service{statements: newStatementMemo(16), vectors: fakeVectors{[]graph.RawEvent{src}}}, cfg: DefaultConfig(), set: candidateSet{}}
 		if err := r.outdatedFacts(t.Context(), group, "home"); err != nil {
 			t.Fatal(err)
 		}
@@ -862,7 +867,7 @@ func TestOutdatedFactsByAmount(t *testing.T) {
 			object: "£38,000 a year", predicate: "HAS_MEASURE"}
 		c := userStatement("t", tc.text, 0)
 		c.OccurredAt = jan.AddDate(0, 6, 0)
-		r := &search{s: &Service{vectors: fakeVectors{[]graph.RawEvent{src}}}, cfg: DefaultConfig(), set: candidateSet{}}
+		r := &search{s: &Service{statements: newStatementMemo(16), vectors: fakeVectors{[]graph.RawEvent{src}}}, cfg: DefaultConfig(), set: candidateSet{}}
 		if err := r.outdatedFacts(t.Context(), []*candidate{c, f}, "measure"); err != nil {
 			t.Fatal(err)
 		}

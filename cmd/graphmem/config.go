@@ -80,7 +80,7 @@ type Config struct {
 	EmbedWorkers  int           `env:"EMBEDDING_WORKERS" envDefault:"1" desc:"concurrent batches of the embedding lane (0, or WORKERS=0: no lane on this replica)"`
 	EntityVectors bool          `env:"ENTITY_VECTORS" envDefault:"false" desc:"also embed entity names for entity resolution (off: measured to merge unrelated short names)"`
 	EmbedModel    string        `env:"EMBEDDING_MODEL" desc:"openai embedder: model name"`
-	EmbedDims     int           `env:"EMBEDDING_DIMENSIONS" envDefault:"1536" desc:"openai embedder: embedding size (vector index dimension)"`
+	EmbedDims     int           `env:"EMBEDDING_DIMENSIONS" envDefault:"1536" desc:"openai embedder: embedding size (the stored vectors' and the entity name index's dimension)"`
 	EmbedBaseURL  string        `env:"EMBEDDING_BASE_URL" desc:"openai embedder: base URL when it differs from LLM_BASE_URL"`
 
 	ExtraFactTypes   []string      `env:"EXTRA_FACT_TYPES" envSeparator:"," desc:"extra UPPER_SNAKE relationship types for facts"`
@@ -93,7 +93,7 @@ type Config struct {
 	SearchHalfLife   time.Duration `env:"SEARCH_HALF_LIFE" envDefault:"4320h" desc:"recency half-life of search (default 180 days)"`
 	SearchHops       int           `env:"SEARCH_HOPS" envDefault:"2" desc:"graph traversal depth of search (1-3)"`
 	SearchPool       int           `env:"SEARCH_POOL" envDefault:"30" desc:"least full-text candidates of raw turns in one search; more finds more, at more CPU"`
-	VectorPool       int           `env:"SEARCH_VECTOR_POOL" envDefault:"100" desc:"least nearest neighbours the vector index contributes to one search"`
+	VectorPool       int           `env:"SEARCH_VECTOR_POOL" envDefault:"100" desc:"least nearest neighbours the exact vector scan of the user's memories contributes to one search"`
 	VectorFloor      float64       `env:"SEARCH_VECTOR_FLOOR" envDefault:"0.05" desc:"cosine similarity below which a vector hit counts for nothing (the embedding model's level for unrelated texts)"`
 	VectorSpan       float64       `env:"SEARCH_VECTOR_SPAN" envDefault:"0.55" desc:"cosine above the floor at which a vector hit counts fully"`
 	JobMaxAttempts   int           `env:"JOB_MAX_ATTEMPTS" envDefault:"5" desc:"attempts before a job is marked failed"`
