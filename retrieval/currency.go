@@ -1230,24 +1230,22 @@ func (r *search) evidencePriors() {
 			c.demote(r.cfg.TemporaryWeight, "holds only for a while, the user said; the lasting value answers the question")
 		}
 	}
-	if !moment {
-		r.temporarySummaries()
-	}
+	r.summaryPriors(relations, moment)
 }
 
-// temporarySummaries marks and demotes the summaries whose user turns all
-// say they hold only for a while: the turns it cites, when the search holds
-// them all, or else the user lines it quotes ("- [5 December 2022] User:
-// I'm covering as matron for six weeks ...", the offline engine's log; a
-// summary in another format is then left as it is).
-func (r *search) temporarySummaries() {
+// summaryPriors weighs a summary as the user's turns it summarizes are
+// weighed (evidencePriors): by the turns it cites when the search holds
+// them all, else by the user lines it quotes. One whose user turns are all
+// about someone else ("My brother Callum has just moved to Tromsø") does
+// not answer a question about the user unless the question names a
+// relation; one whose user turns all hold only for a while does not
+// answer a question about what lasts.
+func (r *search) summaryPriors(relations, moment bool) {
 	for _, c := range r.set {
 		if c.Kind != KindEvent {
 			continue
 		}
-		// By the turns it cites when the search holds them all, else by
-		// the lines it quotes.
-		held, users, temporary := len(c.SourceEventIDs) > 0, 0, 0
+		held, users, temporary, other := len(c.SourceEventIDs) > 0, 0, 0, 0
 		for _, id := range c.SourceEventIDs {
 			t := r.set[KindRaw+":"+turnKey(c.SessionID, id)]
 			if t == nil {
@@ -1259,9 +1257,19 @@ func (r *search) temporarySummaries() {
 				if t.temporary {
 					temporary++
 				}
+				if t.other {
+					other++
+				}
 			}
 		}
-		if held && users > 0 && temporary == users || !held && temporarySummary(c.Text) {
+		if !held {
+			users, temporary, other = quotedUserLines(c.Text)
+		}
+		switch {
+		case users == 0:
+		case !relations && other == users:
+			c.demote(r.cfg.OtherPersonWeight, "summarizes what the user said about someone else, not about the user")
+		case !moment && temporary == users:
 			c.temporary = true
 			c.demote(r.cfg.TemporaryWeight, "summarizes a state the user said holds only for a while")
 		}
@@ -1291,22 +1299,23 @@ func momentQuestion(query string) bool {
 var momentWords = []string{"right now", "at the moment", "this week", "this month", "staying", "visiting", "covering",
 	"temporar", " currently in ", "at present"}
 
-// temporarySummary reports whether every user line a summary quotes ("-
-// [5 December 2022] User: I'm covering as matron for six weeks ...") says
-// it holds only for a while.
-func temporarySummary(text string) bool {
-	n := 0
+// quotedUserLines counts the user lines a summary quotes ("] User: "),
+// those that hold only for a while and those about someone else.
+func quotedUserLines(text string) (users, temporary, other int) {
 	for line := range strings.Lines(text) {
 		_, said, ok := strings.Cut(line, "] User: ")
 		if !ok {
 			continue
 		}
-		if !knowledge.Temporary(knowledge.OwnSentences(said)) {
-			return false
+		users++
+		if knowledge.Temporary(knowledge.OwnSentences(said)) {
+			temporary++
 		}
-		n++
+		if knowledge.ReadStatement(said).Other {
+			other++
+		}
 	}
-	return n > 0
+	return users, temporary, other
 }
 
 // demoteStaleSummaries demotes summaries whose cited turns are all

@@ -1383,3 +1383,32 @@ func TestDeclinedWithoutValue(t *testing.T) {
 		}
 	}
 }
+
+// TestSummaryAboutSomeoneElse: a summary whose user lines are all about
+// someone else ranks lower for a question about the user, as those turns
+// do, but not for a question naming the relation; one that quotes a line
+// of the user's own keeps its weight.
+func TestSummaryAboutSomeoneElse(t *testing.T) {
+	t.Parallel()
+	brother := &candidate{SearchResult: SearchResult{ID: "ev", Kind: KindEvent, Parts: ScoreParts{Vector: 0.5},
+		Text: "COMPLETED:\n- [2 March 2024] User: My brother Callum has just moved to Tromsø for a research post.\nPENDING:\n- (none)"}}
+	mixed := &candidate{SearchResult: SearchResult{ID: "ev2", Kind: KindEvent, Parts: ScoreParts{Vector: 0.5},
+		Text: "COMPLETED:\n- [2 March 2024] User: My brother Callum has just moved to Tromsø.\n- [2 March 2024] User: I still live in Aberdeen, in a flat by the harbour.\nPENDING:\n- (none)"}}
+	for _, tc := range []struct {
+		query string
+		want  bool // the brother's summary demoted
+	}{
+		{"Which city does the user live in?", true},
+		{"Where does the user's brother live?", false},
+	} {
+		brother.factor, mixed.factor = 0, 0
+		r := &search{cfg: DefaultConfig(), in: SearchInput{Query: tc.query}, set: candidateSet{"a": brother, "b": mixed}}
+		r.evidencePriors()
+		if got := brother.factor == r.cfg.OtherPersonWeight; got != tc.want {
+			t.Errorf("%q: the brother's summary factor %.2f (reasons %q), demoted want %v", tc.query, brother.factor, brother.reasons, tc.want)
+		}
+		if mixed.factor != 0 {
+			t.Errorf("%q: a summary quoting the user's own line was demoted (factor %.2f)", tc.query, mixed.factor)
+		}
+	}
+}
