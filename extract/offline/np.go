@@ -252,13 +252,40 @@ func takeList(toks []tok, i int) ([]nounPhrase, int) {
 		default:
 			return out, i
 		}
-		// Only continue when a real phrase follows (not a clause).
-		if j >= len(toks) || auxiliaries[toks[j].w] || subjectPronouns[toks[j].w] {
+		// Only continue when a real phrase follows (not a clause, nor a
+		// comparative correlative: "spicy food, the hotter the better").
+		if j >= len(toks) || auxiliaries[toks[j].w] || subjectPronouns[toks[j].w] || correlativeAt(toks, j) {
 			return out, i
 		}
 		i = j
 	}
 	return out, i
+}
+
+// correlativeAt reports whether toks at i open a comparative correlative,
+// "the hotter the better", "the more players the merrier": "the" and a
+// comparative, then, within a few words, "the" and a comparative again.
+// It says how much, and names nothing.
+func correlativeAt(toks []tok, i int) bool {
+	if i+3 >= len(toks) || toks[i].w != "the" || !comparative(toks[i+1].w) {
+		return false
+	}
+	for j := i + 2; j+1 < len(toks) && j <= i+5; j++ {
+		if toks[j].w == "the" && comparative(toks[j+1].w) {
+			return true
+		}
+	}
+	return false
+}
+
+// comparative reports whether a word is a comparative: more, less, the
+// irregular ones, or an adjective's -er form ("hotter", "stronger").
+func comparative(w string) bool {
+	switch w {
+	case "more", "less", "fewer", "better", "worse", "further", "farther":
+		return true
+	}
+	return len(w) > 4 && strings.HasSuffix(w, "er")
 }
 
 // usableObject reports whether a phrase can be a fact's object.
