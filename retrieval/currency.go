@@ -184,6 +184,19 @@ func (r *search) currency(ctx context.Context) error {
 		return asked == "" || o.vec != nil && affinity(o) >= r.cfg.TopicAffinity*0.8
 	}
 	anchorNear := near(stmts[0])
+	// A statement that gives a numbered label of the best-matching
+	// statement another number ("Year 6 from September" after "I teach
+	// Year 3") speaks of the same thing, whatever its topic reads as.
+	labels := map[*candidate]map[string]string{}
+	for _, c := range stmts {
+		labels[c] = knowledge.NumberedLabels(knowledge.OwnSentences(c.Text))
+	}
+	relabels := func(c *candidate) bool {
+		if c == stmts[0] {
+			return slices.ContainsFunc(stmts[1:], func(o *candidate) bool { return knowledge.RelabelledOf(labels[c], labels[o]) })
+		}
+		return knowledge.RelabelledOf(labels[stmts[0]], labels[c])
+	}
 	var group []*candidate
 	for _, c := range stmts {
 		// One slot: the statements read as the slot's topic, and those
@@ -201,6 +214,11 @@ func (r *search) currency(ctx context.Context) error {
 			same = slices.ContainsFunc(stmts[1:], func(o *candidate) bool {
 				return o.vec != nil && c.vec != nil && knowledge.Cosine(o.vec, c.vec) >= r.cfg.PairSlotSimilarity
 			})
+		}
+		relabelled := relabels(c)
+		if relabelled {
+			group = append(group, c)
+			continue
 		}
 		if !same {
 			continue

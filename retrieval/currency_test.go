@@ -1412,3 +1412,45 @@ func TestSummaryAboutSomeoneElse(t *testing.T) {
 		}
 	}
 }
+
+// TestRelabelledStatementJoinsSlot: a newer statement that gives the best
+// statement's numbered label another number ("Year 6" after "Year 3")
+// is the slot's newest value though its words read as no topic and share
+// nothing with the question; one that gives the same number, or another
+// label, does not supersede the older statement.
+func TestRelabelledStatementJoinsSlot(t *testing.T) {
+	t.Parallel()
+	jan := time.Date(2024, 1, 10, 9, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		newer      string
+		superseded bool
+	}{
+		{"Year 6 from September: parade flags and drums marched.", true},
+		{"Year 3 still: parade flags and drums marched.", false},
+		{"Zone 6: parade flags and drums marched.", false},
+	} {
+		turn := func(id, text string, at time.Time, parts ScoreParts) *candidate {
+			c := rawCandidate(graph.RawEvent{NewRawEvent: graph.NewRawEvent{ID: id, Kind: graph.RawMessage, Role: "user", Content: text, OccurredAt: at},
+				SessionID: "s-" + id})
+			c.Parts = parts
+			return c
+		}
+		older := turn("older", "I work as a nurse on Year 3 of my job.", jan, ScoreParts{FullText: 1.5})
+		newer := turn("newer", tc.newer, jan.AddDate(0, 6, 0), ScoreParts{Vector: 0.1})
+		raws := []graph.RawEvent{}
+		for _, c := range []*candidate{older, newer} {
+			raws = append(raws, graph.RawEvent{NewRawEvent: graph.NewRawEvent{ID: c.ID, Content: c.Text}, SessionID: c.SessionID})
+		}
+		svc := &Service{statements: newStatementMemo(16), topics: knowledge.NewTopicReader(conceptEmbedder{}), vectors: fakeVectors{raws}}
+		q := "Which year does the user work on?"
+		qv, _ := conceptEmbedder{}.Embed(t.Context(), []string{q})
+		r := &search{s: svc, cfg: DefaultConfig(), in: SearchInput{Query: q}, q: queryAnalysis{AboutUser: true}, qvec: qv[0],
+			set: candidateSet{"a": older, "b": newer}}
+		if err := r.currency(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		if got := older.Status == StatusSuperseded && older.SupersededBy == "newer"; got != tc.superseded {
+			t.Errorf("%q: the Year 3 statement superseded = %v, want %v (reasons %q)", tc.newer, got, tc.superseded, older.reasons)
+		}
+	}
+}
