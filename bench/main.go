@@ -75,7 +75,7 @@ func parseFlags(args []string, getenv func(string) string) (config, error) {
 	fs.StringVar(&c.KUOwn, "ku-own", "bench/data/ku-own.jsonl", "the project's own knowledge-update scenarios, split into dev and held-out (empty: skip)")
 	fs.StringVar(&c.KUChats, "ku-chats", "bench/data/ku-chats-a.jsonl+bench/data/ku-chats-c.jsonl+bench/data/ku-chats-e.jsonl,bench/data/ku-chats-b.jsonl+bench/data/ku-chats-d.jsonl+bench/data/ku-chats-f.jsonl",
 		"the assistant-chat knowledge-update scenarios: the dev files, then the held-out files, each list joined by + (empty: skip)")
-	fs.StringVar(&c.KUBlind, "ku-blind", "bench/data/ku-chats-g.jsonl+bench/data/ku-chats-h.jsonl",
+	fs.StringVar(&c.KUBlind, "ku-blind", "bench/data/ku-chats-g.jsonl+bench/data/ku-chats-h.jsonl+bench/data/ku-chats-i.jsonl",
 		"the blind assistant-chat scenarios, files joined by +, each split into dev and held-out by dataset.Half (empty: skip)")
 	fs.StringVar(&c.KUSets, "ku-sets", strings.Join(kuSetNames, ","), "knowledge-update sets to run")
 	fs.StringVar(&c.Paraphrase, "paraphrase", "bench/data/paraphrase.jsonl", "paraphrase questions (bench/data/README.md)")
