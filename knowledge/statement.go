@@ -137,6 +137,17 @@ func MentionsRelation(text string) bool {
 	return slices.ContainsFunc(tokens(text), func(w string) bool { return others[w] })
 }
 
+// AsksAboutOthers reports whether a question asks about people in the
+// user's life: it names a relation (MentionsRelation), asks who ("Who
+// lives with the user?", "Whose birthday is next week?") or asks about the
+// family or household. Statements about someone else answer it.
+func AsksAboutOthers(query string) bool {
+	return slices.ContainsFunc(tokens(query), func(w string) bool { return others[w] || askedPeople[w] })
+}
+
+// askedPeople are the question words and nouns that ask for people.
+var askedPeople = set("who", "whom", "whose", "family", "household", "relatives", "relative")
+
 // ReadStatement reads a turn's form and person. A turn with one
 // declarative sentence of three words or more is a statement even when it
 // ends with a question ("I moved to Oslo last week. Any tips?"): the

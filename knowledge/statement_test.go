@@ -286,3 +286,21 @@ func TestEndsValue(t *testing.T) {
 		}
 	}
 }
+
+// TestAsksAboutOthers: a question naming a relation, asking who, or asking
+// about the family asks about people in the user's life; one about the
+// user's own things does not.
+func TestAsksAboutOthers(t *testing.T) {
+	t.Parallel()
+	for q, want := range map[string]bool{
+		"Which nursery does the user's daughter attend?": true,
+		"Who lives with the user?":                       true,
+		"How big is the user's family?":                  true,
+		"Where does the user live?":                      false,
+		"What does the user do for a living?":            false,
+	} {
+		if got := AsksAboutOthers(q); got != want {
+			t.Errorf("AsksAboutOthers(%q) = %v, want %v", q, got, want)
+		}
+	}
+}

@@ -62,8 +62,9 @@ func (r *search) currency(ctx context.Context) error {
 		return nil // no topics this time: ranking without the slot stage
 	}
 	// A question that names a relation ("Which nursery does the user's
-	// daughter attend?") is answered by the user's statements about them.
-	relations := knowledge.MentionsRelation(r.in.Query)
+	// daughter attend?") or asks who ("Who lives with the user?") is
+	// answered by the user's statements about them.
+	relations := knowledge.AsksAboutOthers(r.in.Query)
 	var stmts []*candidate
 	for _, c := range r.set {
 		if c.Kind == KindRaw && c.role == "user" && c.form == knowledge.FormStatement && !c.hypothetical && (!c.other || relations) && relevance(c, r.cfg) > 0 {
@@ -618,7 +619,7 @@ func (r *search) runnerUpRevision(ctx context.Context, stmts []*candidate, topic
 	// help me plan a weekend visiting her" changes no home of the user's.
 	// For a question about a relative, the change is the relative's
 	// ("Elsie's been at Hilltop since June").
-	relations := knowledge.MentionsRelation(r.in.Query)
+	relations := knowledge.AsksAboutOthers(r.in.Query)
 	own, ownClauses := ownText(next.Text, relations), knowledge.OwnClauses(next.Text)
 	if relations {
 		ownClauses = next.Text
@@ -1210,7 +1211,7 @@ func (r *search) topicAgreement(ctx context.Context, asked string, sure bool, st
 // user's own statement: the assistant's turns, the user's questions and
 // chatter.
 func (r *search) evidencePriors() {
-	relations := knowledge.MentionsRelation(r.in.Query)
+	relations := knowledge.AsksAboutOthers(r.in.Query)
 	moment := momentQuestion(r.in.Query)
 	for _, c := range r.set {
 		own := ""
