@@ -46,8 +46,8 @@ func (np nounPhrase) head() string {
 func (np nounPhrase) surface() string {
 	var b strings.Builder
 	for i, t := range np.toks {
-		if i > 0 && t.w != "'s" && t.w != "+" && t.w != "," {
-			b.WriteByte(' ')
+		if i > 0 && t.w != "'s" && t.w != "+" && t.w != "," && !(t.start > 0 && t.start == np.toks[i-1].end && (t.w == "-" || np.toks[i-1].w == "-")) {
+			b.WriteByte(' ') // a hyphen written inside a name stays joined ("MX-5")
 		}
 		s := t.orig
 		if t.w == "'s" {
@@ -122,11 +122,15 @@ func takeNP(toks []tok, i int) nounPhrase {
 				i++
 				continue
 			}
+			if modelHyphen(toks, i, start) { // "Mazda MX-5", "Ford F-150"
+				i++
+				continue
+			}
 			break
 		}
 		if t.kind == nlp.Number {
-			// Numbers belong to names ("Tesla Model 3", "PS5") only.
-			if i > start && toks[i-1].cap {
+			// Numbers belong to names ("Tesla Model 3", "PS5", "MX-5") only.
+			if i > start && (toks[i-1].cap || modelHyphen(toks, i-1, start)) {
 				i++
 				continue
 			}
@@ -193,6 +197,14 @@ func takeNP(toks []tok, i int) nounPhrase {
 		}
 	}
 	return np
+}
+
+// modelHyphen reports whether the hyphen at i joins a name to the number
+// or capitalized word after it with no space on either side, as a model's
+// name does ("MX-5", "F-150", "XC-40").
+func modelHyphen(toks []tok, i, start int) bool {
+	return toks[i].w == "-" && i > start && i+1 < len(toks) && toks[i-1].cap && toks[i-1].end == toks[i].start &&
+		toks[i].end == toks[i+1].start && (toks[i+1].kind == nlp.Number || toks[i+1].cap)
 }
 
 // lyAdverb reports whether w is an adverb in -ly, which no name continues

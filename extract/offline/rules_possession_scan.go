@@ -1,6 +1,9 @@
 package offline
 
-import "github.com/graphmem/graphmem/ontology"
+import (
+	"github.com/graphmem/graphmem/nlp"
+	"github.com/graphmem/graphmem/ontology"
+)
 
 // boughtScan reads, in any clause of the speaker's, a possession named
 // with a relative clause of buying: "the first long trip in the electric
@@ -173,4 +176,43 @@ func (r *possessionRules) deadThingScan(c *clause) {
 	c.subj = c.said.speaker
 	r.parted(c, np, "died")
 	c.subj = subj
+}
+
+// presupposed reads, in a question of the speaker's, a named product the
+// speaker calls theirs: "What's the best way to store my Mazda MX-5 over
+// winter?", "Can my Kindle Paperwhite read PDFs?". A question states
+// nothing, but "my" with a product's name presupposes that the speaker has
+// it (and drives it, for a vehicle), as a request presupposes the
+// relatives it names. A product without a name ("my car", "my phone")
+// says too little to keep, and "if I sold my Golf" supposes.
+func (r *possessionRules) presupposed(c *clause) {
+	if c.said.speaker == "" {
+		return
+	}
+	t := c.toks
+	for i := 0; i+1 < len(t); i++ {
+		if alt("if|whether", t[i].w) {
+			return
+		}
+		if !alt("my|our", t[i].w) {
+			continue
+		}
+		np := takeNP(t, i)
+		// The name ends at its first lower-case word: in a question the
+		// verb follows it ("Can my Kindle Paperwhite open PDFs?").
+		for k, tk := range np.toks {
+			if tk.kind == nlp.Word && !tk.cap {
+				np.toks = np.toks[:k]
+				break
+			}
+		}
+		if !np.hasName || !isProduct(np) || !usableObject(np) {
+			continue
+		}
+		subj := c.subj
+		c.subj = c.said.speaker
+		r.possess(c, np, false, "have")
+		c.subj = subj
+		i = max(i, np.next-1)
+	}
 }

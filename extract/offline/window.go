@@ -126,7 +126,8 @@ func (w *window) read(ev extract.Event) {
 				continue
 			}
 			// A request presupposes the relatives it names ("any ideas
-			// for my fiancée Mia?"), and a polite standing request to the
+			// for my fiancée Mia?") and the named products it calls the
+			// speaker's ("how do I store my Mazda MX-5?"), and a polite standing request to the
 			// assistant is a preference ("could you keep your answers
 			// short?"); it states nothing else.
 			for _, toks := range clauses(s.toks) {
@@ -134,6 +135,7 @@ func (w *window) read(ev extract.Event) {
 				if toks = c.stripLead(toks); len(toks) > 0 {
 					c.toks = toks
 					c.relationMentions()
+					w.rules.possessions.presupposed(c)
 					w.rules.standingRequest(c)
 				}
 			}
