@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/graphmem/graphmem/nlp"
 )
 
 // Form is what a turn does: state something, ask something, or only keep
@@ -496,9 +498,7 @@ var questionEmoji = map[rune]bool{'🤔': true, '❓': true, '❔': true}
 // emoji reports whether r is a pictograph (Unicode's other symbols: 🙌,
 // 😢, 🐑, ☀), which chat uses as a full stop. Variation selectors and
 // joiners inside an emoji are not symbols and stay with the text.
-func emoji(r rune) bool {
-	return r > 0x2000 && unicode.Is(unicode.So, r)
-}
+func emoji(r rune) bool { return nlp.IsEmoji(r) }
 
 // newsLike reports whether a sentence's words give a figure, say what
 // holds now or report a change: a digit, a word of the present state, a

@@ -27,7 +27,7 @@ var abbreviations = map[string]bool{
 var titles = map[string]bool{"mr": true, "mrs": true, "ms": true, "dr": true, "prof": true, "st": true, "mt": true}
 
 // SplitSentences splits text into sentences. A sentence ends at ".", "!",
-// "?" or "…" followed by a space and a word that can start a sentence, and
+// "?", "…" or an emoji followed by a space and a word that can start a sentence, and
 // at every line break (chat messages use lines as separate statements).
 // Abbreviations ("Dr.", "e.g.", "Acme Corp. is") and decimals do not split.
 func SplitSentences(text string) []Span {
@@ -52,14 +52,14 @@ func SplitSentences(text string) []Span {
 			start = i
 			continue
 		}
-		if !isTerminal(r) {
+		if !isTerminal(r) && !IsEmoji(r) {
 			i += size
 			continue
 		}
 		j := i + size
 		for j < len(text) {
 			r2, s2 := utf8.DecodeRuneInString(text[j:])
-			if !isTerminal(r2) && r2 != '"' && r2 != '”' && r2 != '\'' && r2 != '’' && r2 != ')' {
+			if !isTerminal(r2) && !IsEmoji(r2) && !emojiJoiner(r2) && r2 != '"' && r2 != '”' && r2 != '\'' && r2 != '’' && r2 != ')' {
 				break
 			}
 			j += s2
@@ -82,6 +82,20 @@ func SplitSentences(text string) []Span {
 	}
 	emit(len(text))
 	return out
+}
+
+// IsEmoji reports whether r is a pictograph ("🎉", "😭", "❤"). In chat an
+// emoji followed by a space ends a sentence as a full stop does: "Week one
+// at Quillmark is in the books 🎉 can you help me write a hello?" states,
+// then asks.
+func IsEmoji(r rune) bool {
+	return r > 0x2000 && unicode.Is(unicode.So, r)
+}
+
+// emojiJoiner reports whether r continues an emoji: a variation selector,
+// a zero-width joiner or a skin tone.
+func emojiJoiner(r rune) bool {
+	return r == 0xFE0F || r == 0x200D || r >= 0x1F3FB && r <= 0x1F3FF
 }
 
 // splitsAfterPeriod decides whether the period at i ends a sentence: not

@@ -68,6 +68,9 @@ func TestSplitSentences(t *testing.T) {
 		{"line one\nline two\n\n", []string{"line one", "line two"}},
 		{"He said \"go.\" Then left.", []string{"He said \"go.\"", "Then left."}},
 		{"I live in the U.S. now", []string{"I live in the U.S. now"}},
+		{"Week one at Quillmark is done 🎉 can you help me?", []string{"Week one at Quillmark is done 🎉", "can you help me?"}},
+		{"Moved house ❤️🙏 so tired", []string{"Moved house ❤️🙏", "so tired"}},
+		{"Loved it 😂😂!", []string{"Loved it 😂😂!"}},
 		{"  ", nil},
 		{"...", nil},
 	}

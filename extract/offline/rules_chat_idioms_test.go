@@ -55,6 +55,12 @@ func TestChatIdioms(t *testing.T) {
 			want: []want{{pred: "WORKS_AT", obj: "Deliveroo"}}},
 		{name: "first day at a place that is no employer", text: "My first day at the new gym nearly killed me.",
 			none: []want{{pred: "WORKS_AT"}}},
+		{name: "week one at an organisation", text: "Week one at Larkspur Labs is done, what a ride.",
+			want: []want{{pred: "WORKS_AT", obj: "Larkspur Labs"}}},
+		{name: "someone else's first week", text: "Her first week at Larkspur Labs went well.",
+			none: []want{{pred: "WORKS_AT"}}},
+		{name: "a statement ended by an emoji, then a request", text: "Week one at Larkspur Labs is in the books 🎉 can you help me write a hello for the team channel?",
+			want: []want{{pred: "WORKS_AT", obj: "Larkspur Labs"}}},
 		// a course named by its owner, a thing inherited
 		{name: "my course, anywhere in the clause", text: "Exams for my midwifery degree at Keele start on Monday.",
 			want: []want{{pred: "STUDIES", obj: "midwifery"}, {pred: "STUDIES_AT", obj: "Keele"}}},

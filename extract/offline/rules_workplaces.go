@@ -3,6 +3,7 @@ package offline
 import (
 	"slices"
 
+	"github.com/graphmem/graphmem/nlp"
 	"github.com/graphmem/graphmem/ontology"
 )
 
@@ -153,19 +154,29 @@ var professionGerunds = map[string]string{
 }
 
 // firstStintScan reads "I've just wrapped up my first week at Lumenfold",
-// "my first day at Monzo went fine": a first day, week or shift at an
-// organisation is a job begun there.
+// "my first day at Monzo went fine", "Week one at Quillmark Studio is in
+// the books": a first day, week or shift at an organisation is a job
+// begun there.
 func (r *workRules) firstStintScan(c *clause) {
 	t := c.toks
 	if c.said.speaker == "" || c.hedge {
 		return
 	}
-	for i := 0; i+4 < len(t); i++ {
-		if t[i].w != "my" || !alt("first|1st", t[i+1].w) || !alt("day|days|week|weeks|month|shift|fortnight", t[i+2].w) ||
-			!alt("at|with", t[i+3].w) {
+	const stints = "day|days|week|weeks|month|shift|fortnight"
+	for i := 0; i+3 < len(t); i++ {
+		var at int // where the organisation starts
+		switch {
+		case alt("first|1st", t[i].w) && alt(stints, t[i+1].w) && alt("at|with", t[i+2].w):
+			at = i + 3 // "(my) first week at Lumenfold"
+		case alt(stints, t[i].w) && alt("one|1", t[i+1].w) && alt("at|with", t[i+2].w):
+			at = i + 3 // "week one at Quillmark"
+		default:
 			continue
 		}
-		np := takeNP(t, i+4)
+		if i > 0 && !alt("my|our|the|of|after|done|through", t[i-1].w) && t[i-1].kind != nlp.Punct {
+			continue // "her first week at Monzo": someone else's
+		}
+		np := takeNP(t, at)
 		if !isOrgLike(np) && !knownOrgs[np.key()] {
 			return // "my first week at the gym", "my first day at school"
 		}
