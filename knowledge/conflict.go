@@ -113,7 +113,16 @@ func detect(facts []*Fact, n *Fact, now time.Time, p Policy) []Conflict {
 		if m == n || !m.IsCurrent() {
 			continue
 		}
-		if kind := kindOf(m, n); kind != "" {
+		kind := kindOf(m, n)
+		if kind == Exclusive && !n.Correction && sameTurn(m, n) {
+			// One turn gives one value of a one-value slot, not two in
+			// turn: "I live in Porto and rent a flat in Bonfim" names a
+			// city and a district in it, both current. A slip taken back
+			// in the same turn is a correction, and a taste turned in one
+			// breath still closes the old one.
+			continue
+		}
+		if kind != "" {
 			if n.Correction {
 				kind = Correction
 			}
@@ -152,6 +161,13 @@ func detect(facts []*Fact, n *Fact, now time.Time, p Policy) []Conflict {
 		out = append(out, Conflict{Kind: h.kind, Status: Resolved, Winner: WinnerNew, Old: h.m, New: n})
 	}
 	return out
+}
+
+// sameTurn reports whether two facts were read from one turn alone: the
+// same single source event in the same session.
+func sameTurn(m, n *Fact) bool {
+	return len(m.Sources) == 1 && len(n.Sources) == 1 && m.Sources[0] == n.Sources[0] &&
+		len(m.Sessions) == 1 && len(n.Sessions) == 1 && m.Sessions[0] == n.Sessions[0]
 }
 
 // slipOf finds what a correction in a many-value slot replaces: the

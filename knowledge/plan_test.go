@@ -80,6 +80,15 @@ func TestPlan(t *testing.T) {
 			states: []string{"berlin superseded until 2025-06-01 by paris", "paris current"},
 		},
 		{
+			name:     "two values of a one-value slot read from one turn both stay current",
+			existing: []*Fact{stored("porto", "LIVES_IN", "Porto", "2024-01-01")},
+			in: []*Fact{incoming("bonfim", "LIVES_IN", "Bonfim", "2024-01-01").with(func(f *Fact) {
+				f.Sources, f.Sessions = []string{"ev-porto"}, []string{"s-porto"}
+			})},
+			outcomes: []Outcome{Created},
+			states:   []string{"bonfim current", "porto current"},
+		},
+		{
 			name:     "a second liked thing coexists (many-value predicate)",
 			existing: []*Fact{stored("sushi", "LIKES", "sushi", "2024-01-01")},
 			in:       []*Fact{incoming("ramen", "LIKES", "ramen", "2025-06-01")},

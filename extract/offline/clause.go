@@ -20,6 +20,10 @@ type clause struct {
 	said *utterance // the event it was read from, its speaker and their discourse
 	toks []tok
 	subj string // entity key of the subject
+	// carried is the subject of the clause before, which a clause that
+	// leaves its own out after "and" carries on ("we left Croydon and are
+	// renting ..."); the scans read it before the subject is parsed.
+	carried string
 
 	modality
 

@@ -269,7 +269,7 @@ func (r *recognizers) leftStudy(c *clause) bool {
 // reports whether the clause opened a hypothetical ("if", "I wish"), which
 // asserts nothing for the rest of the sentence.
 func (r *recognizers) read(u *utterance, toks []tok, inherited string) (subject string, hypothetical bool) {
-	c := &clause{said: u}
+	c := &clause{said: u, carried: inherited}
 	toks = toks[frontedSpan(toks):]
 	if len(toks) > 0 {
 		switch toks[0].w {

@@ -87,7 +87,7 @@ func (r *placeRules) dwellingScan(c *clause) {
 		case det == "the" && current:
 		case det == "this" && j > 0 && t[j-1].w == "in" && speakerOpens(t, j-1):
 			// "we've been in this flat in Hackney for six years"
-		case (det == "a" || det == "an") && j > 0 && dwellingVerbs[t[j-1].w] && speakerOpens(t, j-1):
+		case (det == "a" || det == "an") && j > 0 && dwellingVerbs[t[j-1].w] && speakerVerb(c, j-1):
 		default:
 			continue
 		}
@@ -158,6 +158,28 @@ func speakerOpens(t []tok, v int) bool {
 		return false
 	}
 	return false
+}
+
+// speakerVerb reports whether the verb at v is the speaker's: opened by
+// the speaker's subject (speakerOpens), or, in a clause whose subject was
+// left out after "and" or "so" ("we finally left Croydon and are renting a
+// little place in Hebden Bridge"), only auxiliaries open it and the clause
+// carries on the speaker's subject.
+func speakerVerb(c *clause, v int) bool {
+	if speakerOpens(c.toks, v) {
+		return true
+	}
+	if !c.coord || c.carried != c.said.speaker || c.said.speaker == "" {
+		return false
+	}
+	for k := v - 1; k >= 0; k-- {
+		switch c.toks[k].w {
+		case "'ve", "have", "are", "'re", "am", "'m", "been", "just", "finally", "recently", "also", "now", "and", "so", "then":
+			continue
+		}
+		return false
+	}
+	return true
 }
 
 // settledIn reports whether "in PLACE" at i is followed by a word of
