@@ -22,8 +22,37 @@ import (
 // the name the speaker gave it.
 type measureRules struct{}
 
-// measureFrame reads a clause that states a measure or a count.
+// measureFrame reads a clause that states a measure or a count, or, when
+// it states none, a change of measure said after a comma without its
+// "I'm" ("Got a pay rise, on 52k now", "I cut out sugar, down to 81 kg"),
+// which the clause splitter left on the clause before it. The clause must
+// be the speaker's: opened by "I" or "we", or by a verb with the subject
+// left out ("My brother got a raise, on 70k now" is his).
 func (r *measureRules) measureFrame(c *clause) bool {
+	if r.measureClause(c) {
+		return true
+	}
+	t := c.toks
+	if len(t) == 0 || c.said.speaker == "" {
+		return false
+	}
+	if _, _, isVerb := verbOf(t[0].w); !alt("i|we", t[0].w) && !isVerb {
+		return false
+	}
+	for k := 1; k+2 < len(t); k++ {
+		if t[k].w == "," && alt("down|up|on", t[k+1].w) {
+			piece := *c
+			piece.toks, piece.comma, piece.opening = t[k+1:], true, false
+			if r.measureClause(&piece) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// measureClause reads a clause that states a measure or a count.
+func (r *measureRules) measureClause(c *clause) bool {
 	if c.neg || measureHedged(c.toks) {
 		return false
 	}
@@ -130,6 +159,7 @@ func (r *measureRules) measureFrame(c *clause) bool {
 		break
 	}
 	i = 0
+	im := c.at(0) == "i" && (c.at(1) == "'m" || c.at(1) == "am")
 	switch c.at(0) {
 	case "i", "we":
 		i = 1
@@ -150,13 +180,20 @@ func (r *measureRules) measureFrame(c *clause) bool {
 			}
 		}
 		return false
+	case "down", "up", "on":
+		// "Down from 94 to 81 kg since March!", "got a raise, on 52k
+		// now": chat drops the "I'm" of a measure's change.
+		if !(t[0].first || c.opening || c.comma) {
+			return false
+		}
+		im = true
 	default:
 		return false
 	}
 	for alt("'ve|have|now|currently|also|still|just|already|finally|'m|am", c.at(i)) {
 		i++
 	}
-	if c.at(0) == "i" && (c.at(1) == "'m" || c.at(1) == "am") {
+	if im {
 		for i < len(t) && measureFillers[t[i].w] && t[i].w != "a" && t[i].w != "the" {
 			i++ // "I'm down to 84 kilos", "I'm up to nearly 90 kg"
 		}
@@ -173,7 +210,7 @@ func (r *measureRules) measureFrame(c *clause) bool {
 			}
 		}
 	}
-	if c.at(0) == "i" && (c.at(1) == "'m" || c.at(1) == "am") && i < len(t) && t[i].kind == nlp.Number {
+	if im && i < len(t) && t[i].kind == nlp.Number {
 		// "I'm 72 kg now", "I'm 1.65 m and 60 kg": the unit names the measure
 		found := false
 		for k := i; k < len(t); k++ {
