@@ -59,6 +59,10 @@ func TestChatIdioms(t *testing.T) {
 			want: []want{{pred: "WORKS_AT", obj: "Larkspur Labs"}}},
 		{name: "someone else's first week", text: "Her first week at Larkspur Labs went well.",
 			none: []want{{pred: "WORKS_AT"}}},
+		{name: "moved over to a service", text: "Dropped Deezer and moved over to Tidal, how do I move my playlists?",
+			want: []want{{pred: "USES", obj: "Tidal"}}, none: []want{{pred: "LIVES_IN", obj: "*"}}},
+		{name: "moved over to a city", text: "We moved over to Dublin in May.",
+			want: []want{{pred: "LIVES_IN", obj: "Dublin"}}},
 		{name: "a statement ended by an emoji, then a request", text: "Week one at Larkspur Labs is in the books 🎉 can you help me write a hello for the team channel?",
 			want: []want{{pred: "WORKS_AT", obj: "Larkspur Labs"}}},
 		// a course named by its owner, a thing inherited

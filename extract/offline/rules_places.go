@@ -125,6 +125,15 @@ func (r *placeRules) ruleMove(c *clause) {
 			return
 		}
 	}
+	if c.seq(i, "over", "to") {
+		// "moved over to Apple Music": a switch of service, unless the
+		// name is a place ("moved over to Dublin").
+		if np := takeNP(t, i+2); usableObject(np) && np.hasName && !isPlaceLike(np) && r.switches != nil {
+			r.switches.ruleSwitch(c)
+			return
+		}
+		i++
+	}
 	if c.seq(i, "in", "with") {
 		// "moved back in with my parents in Swindon": whom with, then where
 		who := takeNP(t, i+2)
