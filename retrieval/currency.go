@@ -1257,14 +1257,16 @@ func (r *search) evidencePriors() {
 // them all, else by the user lines it quotes. One whose user turns are all
 // about someone else ("My brother Callum has just moved to Tromsø") does
 // not answer a question about the user unless the question names a
-// relation; one whose user turns all hold only for a while does not
-// answer a question about what lasts.
+// relation; one whose user turns only suppose or weigh a change ("I've
+// been offered a job in Copenhagen and I'm torn") says nothing of what
+// is; one whose user turns all hold only for a while does not answer a
+// question about what lasts.
 func (r *search) summaryPriors(relations, moment bool) {
 	for _, c := range r.set {
 		if c.Kind != KindEvent {
 			continue
 		}
-		held, users, temporary, other := len(c.SourceEventIDs) > 0, 0, 0, 0
+		held, users, temporary, other, hedged := len(c.SourceEventIDs) > 0, 0, 0, 0, 0
 		for _, id := range c.SourceEventIDs {
 			t := r.set[KindRaw+":"+turnKey(c.SessionID, id)]
 			if t == nil {
@@ -1279,15 +1281,20 @@ func (r *search) summaryPriors(relations, moment bool) {
 				if t.other {
 					other++
 				}
+				if t.hypothetical || t.asksIf {
+					hedged++
+				}
 			}
 		}
 		if !held {
-			users, temporary, other = quotedUserLines(c.Text)
+			users, temporary, other, hedged = quotedUserLines(c.Text)
 		}
 		switch {
 		case users == 0:
 		case !relations && other == users:
 			c.demote(r.cfg.OtherPersonWeight, "summarizes what the user said about someone else, not about the user")
+		case hedged == users:
+			c.demote(r.cfg.HypotheticalWeight, "summarizes what the user only considers, not what is")
 		case !moment && temporary == users:
 			c.temporary = true
 			c.demote(r.cfg.TemporaryWeight, "summarizes a state the user said holds only for a while")
@@ -1319,8 +1326,9 @@ var momentWords = []string{"right now", "at the moment", "this week", "this mont
 	"temporar", " currently in ", "at present"}
 
 // quotedUserLines counts the user lines a summary quotes ("] User: "),
-// those that hold only for a while and those about someone else.
-func quotedUserLines(text string) (users, temporary, other int) {
+// those that hold only for a while, those about someone else and those
+// that only suppose or consider.
+func quotedUserLines(text string) (users, temporary, other, hedged int) {
 	for line := range strings.Lines(text) {
 		_, said, ok := strings.Cut(line, "] User: ")
 		if !ok {
@@ -1330,11 +1338,15 @@ func quotedUserLines(text string) (users, temporary, other int) {
 		if knowledge.Temporary(knowledge.OwnSentences(said)) {
 			temporary++
 		}
-		if knowledge.ReadStatement(said).Other {
+		st := knowledge.ReadStatement(said)
+		if st.Other {
 			other++
 		}
+		if st.Hypothetical || st.AsksIf {
+			hedged++
+		}
 	}
-	return users, temporary, other
+	return users, temporary, other, hedged
 }
 
 // demoteStaleSummaries demotes summaries whose cited turns are all

@@ -1454,3 +1454,22 @@ func TestRelabelledStatementJoinsSlot(t *testing.T) {
 		}
 	}
 }
+
+// TestSummaryOfSuppositions: a summary whose user lines only suppose or
+// weigh a change ranks lower for a question about the user, as those turns
+// do; one that quotes a plain statement keeps its weight.
+func TestSummaryOfSuppositions(t *testing.T) {
+	t.Parallel()
+	supposes := &candidate{SearchResult: SearchResult{ID: "ev", Kind: KindEvent, Parts: ScoreParts{Vector: 0.5},
+		Text: "COMPLETED:\n- [9 October 2023] User: Maybe we'll move to Copenhagen if the job offer comes through.\nPENDING:\n- (none)"}}
+	states := &candidate{SearchResult: SearchResult{ID: "ev2", Kind: KindEvent, Parts: ScoreParts{Vector: 0.5},
+		Text: "COMPLETED:\n- [28 March 2023] User: I live in Bristol, in a flat with a balcony.\nPENDING:\n- (none)"}}
+	r := &search{cfg: DefaultConfig(), in: SearchInput{Query: "Which city is the user's home?"}, set: candidateSet{"a": supposes, "b": states}}
+	r.evidencePriors()
+	if supposes.factor != r.cfg.HypotheticalWeight {
+		t.Errorf("the supposing summary's factor %.2f (reasons %q), want %.2f", supposes.factor, supposes.reasons, r.cfg.HypotheticalWeight)
+	}
+	if states.factor != 0 {
+		t.Errorf("a summary of a plain statement was demoted (factor %.2f)", states.factor)
+	}
+}
