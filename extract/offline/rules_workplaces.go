@@ -156,7 +156,8 @@ var professionGerunds = map[string]string{
 // firstStintScan reads "I've just wrapped up my first week at Lumenfold",
 // "my first day at Monzo went fine", "Week one at Quillmark Studio is in
 // the books": a first day, week or shift at an organisation is a job
-// begun there.
+// begun there; "my shift at the Royal Albert pharmacy" is a job held
+// there.
 func (r *workRules) firstStintScan(c *clause) {
 	t := c.toks
 	if c.said.speaker == "" || c.hedge {
@@ -164,12 +165,14 @@ func (r *workRules) firstStintScan(c *clause) {
 	}
 	const stints = "day|days|week|weeks|month|shift|fortnight"
 	for i := 0; i+3 < len(t); i++ {
-		var at int // where the organisation starts
+		at, how := 0, "started" // where the organisation starts
 		switch {
 		case alt("first|1st", t[i].w) && alt(stints, t[i+1].w) && alt("at|with", t[i+2].w):
 			at = i + 3 // "(my) first week at Lumenfold"
 		case alt(stints, t[i].w) && alt("one|1", t[i+1].w) && alt("at|with", t[i+2].w):
 			at = i + 3 // "week one at Quillmark"
+		case i > 0 && alt("my|our", t[i-1].w) && alt("shift|shifts|rota", t[i].w) && t[i+1].w == "at":
+			at, how = i+2, "" // "my shift at the Royal Albert pharmacy": a shift worked there
 		default:
 			continue
 		}
@@ -182,7 +185,7 @@ func (r *workRules) firstStintScan(c *clause) {
 		}
 		subj := c.subj
 		c.subj = c.said.speaker
-		r.employer(c, np, false, "started")
+		r.employer(c, np, false, how)
 		c.subj = subj
 		return
 	}
