@@ -136,9 +136,11 @@ func (r *search) currency(ctx context.Context) error {
 		r.topicAgreement(ctx, weighBy, weighBy == asked, stmts, topicOf)
 	}
 	r.revisedStatements() // again, now by meaning as well as by the question's words
-	if len(stmts) < 2 {
-		return nil
-	}
+	// One statement still makes a slot with the current facts of its topic
+	// that are newer than it (slotFacts): "Week one at Quillmark Studio is
+	// in the books" matched nothing of "Which company is the user employed
+	// by?", but the fact read from it, "The user now works at Quillmark
+	// Studio", replaces the older statement that did.
 	// Each statement's closeness to the asked topic, read once.
 	askedAffinity := map[*candidate]float64{}
 	affinity := func(c *candidate) float64 {
@@ -156,7 +158,7 @@ func (r *search) currency(ctx context.Context) error {
 	}
 	joinsAsked := func(c *candidate) bool { return joins[c] }
 	slot := asked
-	if slot == "" || !slices.ContainsFunc(stmts, func(c *candidate) bool { return topicOf[c] == slot || joinsAsked(c) }) {
+	if slot == "" || !slices.ContainsFunc(stmts, func(c *candidate) bool { return topicOf[c] == slot || factTopic[c] == slot || joinsAsked(c) }) {
 		slot = topicOf[stmts[0]] // the best-matching statement's topic
 	}
 	topic, ok := r.s.topics.Topic(slot)

@@ -1473,3 +1473,40 @@ func TestSummaryOfSuppositions(t *testing.T) {
 		t.Errorf("a summary of a plain statement was demoted (factor %.2f)", states.factor)
 	}
 }
+
+// TestOneStatementAndANewerFact: a single statement of the user's on the
+// asked slot is superseded by a newer current fact of that slot whose own
+// turn matched nothing ("The user now works at Quillmark Studio", read
+// from "Week one at Quillmark Studio is in the books"); an older fact
+// supersedes nothing.
+func TestOneStatementAndANewerFact(t *testing.T) {
+	t.Parallel()
+	jan := time.Date(2024, 1, 10, 9, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		name       string
+		factAt     time.Time
+		superseded bool
+	}{
+		{"a newer fact", jan.AddDate(0, 6, 0), true},
+		{"an older fact", jan.AddDate(0, -6, 0), false},
+	} {
+		stmt := rawCandidate(graph.RawEvent{NewRawEvent: graph.NewRawEvent{ID: "old", Kind: graph.RawMessage, Role: "user",
+			Content: "I work as a nurse at the city hospital.", OccurredAt: jan}, SessionID: "s-old"})
+		stmt.Parts = ScoreParts{FullText: 1.5}
+		fact := &candidate{SearchResult: SearchResult{ID: "f", Kind: KindFact, Status: StatusCurrent, OccurredAt: tc.factAt,
+			Text: "The user now works at Quillmark Studio", SourceEventIDs: []string{"new"}, Parts: ScoreParts{Graph: 0.2}},
+			object: "Quillmark Studio", predicate: "WORKS_AT"}
+		raws := []graph.RawEvent{{NewRawEvent: graph.NewRawEvent{ID: stmt.ID, Content: stmt.Text}, SessionID: stmt.SessionID}}
+		svc := &Service{statements: newStatementMemo(16), topics: knowledge.NewTopicReader(conceptEmbedder{}), vectors: fakeVectors{raws}}
+		q := "Which company employs the user?"
+		qv, _ := conceptEmbedder{}.Embed(t.Context(), []string{q})
+		r := &search{s: svc, cfg: DefaultConfig(), in: SearchInput{Query: q}, q: queryAnalysis{AboutUser: true}, qvec: qv[0],
+			set: candidateSet{"a": stmt, "b": fact}}
+		if err := r.currency(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		if got := stmt.Status == StatusSuperseded; got != tc.superseded {
+			t.Errorf("%s: the statement superseded = %v, want %v (reasons %q)", tc.name, got, tc.superseded, stmt.reasons)
+		}
+	}
+}
