@@ -44,8 +44,10 @@ var timeAdverbials = [][]string{{"these", "days"}, {"now"}, {"right", "now"}, {"
 
 // impliedFavourites are categories that "X is my <category>" can only
 // mean as a favourite ("Teal is my colour"), unlike "Sam is my brother".
+// "my jam" is not one: "board games are my jam" says a liking
+// (myThingFrame), not a favourite jam.
 var impliedFavourites = wordSet(`colour,color,flavour,flavor,drink,tipple,poison,song,tune,sport,team,genre,era,
-season,scent,perfume,cocktail,snack,treat,jam,anthem`)
+season,scent,perfume,cocktail,snack,treat,anthem`)
 
 // occasionCategories name the category of a habitual choice by the
 // occasion a message names ("whenever we get takeaway, it's always...").

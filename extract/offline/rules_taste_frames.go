@@ -215,20 +215,30 @@ func (r *tasteRules) myThingFrame(c *clause) bool {
 }
 
 // kindOfPersonFrame: "I'm a dog person", "I'm not really a cat person",
-// "I'm a morning person now".
+// "I'm a morning person now", "I was never a cider person", "I've never
+// been a beer person". A kind one was, with no "never" ("I was a cat
+// person as a kid"), says nothing of now.
 func (r *tasteRules) kindOfPersonFrame(c *clause) bool {
-	if !alt("i|i'm|im", c.at(0)) {
+	if !alt("i|i'm|im|i've", c.at(0)) {
 		return false
 	}
-	i := 1
-	if c.at(0) == "i" {
-		i = 1
-		if !alt("am|'m", c.at(1)) {
-			return false
-		}
+	i, past := 1, false
+	switch {
+	case c.at(0) == "i" && alt("am|'m", c.at(1)):
 		i = 2
+	case c.at(0) == "i" && c.at(1) == "was":
+		i, past = 2, true
+	case c.at(0) == "i" && c.at(1) == "have" && c.at(2) == "never" && c.at(3) == "been":
+		i, past = 4, true
+	case c.at(0) == "i've" && c.at(1) == "never" && c.at(2) == "been":
+		i, past = 3, true
+	case c.at(0) == "i" || c.at(0) == "i've":
+		return false
 	}
-	neg := false
+	if past && i == 2 && !alt("never|not", c.at(2)) {
+		return false // "I was a cat person as a kid"
+	}
+	neg := past && i > 2 // "I've never been a beer person"
 	for k := 0; k < 4 && alt("not|really|never|honestly|definitely|totally|such|now|more|of", c.at(i)); k++ {
 		neg = neg || alt("not|never", c.at(i))
 		i++
@@ -725,4 +735,60 @@ func (r *tasteRules) thingIFrame(c *clause) bool {
 		c.subj = subj
 	}
 	return ok
+}
+
+// indifferentFrame: "I couldn't care less about football", "I'm not fussed
+// about opera", "I'm not really bothered about cheese": a thing the
+// speaker has no liking for, a liking negated rather than an aversion.
+func (r *tasteRules) indifferentFrame(c *clause) bool {
+	if c.at(0) != "i" && c.at(0) != "i'm" {
+		return false
+	}
+	i := 1
+	for alt("honestly|really|genuinely|just", c.at(i)) {
+		i++
+	}
+	var phrase string
+	switch {
+	case c.seq(i, "could", "not", "care", "less", "about") || c.seq(i, "couldn't", "care", "less", "about") ||
+		c.seq(i, "could", "n't", "care", "less", "about"):
+		i += 5
+		if c.at(i-5) == "couldn't" {
+			i--
+		}
+		phrase = "couldn't care less about {O}"
+	default:
+		if c.at(0) == "i" {
+			if !alt("am|'m", c.at(i)) {
+				return false
+			}
+			i++
+		}
+		if c.at(i) != "not" {
+			return false
+		}
+		i++
+		if c.at(i) == "really" {
+			i++
+		}
+		if !alt("fussed|bothered", c.at(i)) || !alt("about|by|with", c.at(i+1)) {
+			return false
+		}
+		i += 2
+		phrase = "isn't fussed about {O}"
+	}
+	np := takeNP(c.toks, i)
+	if !usableObject(np) || pronounObjects[np.head()] {
+		return false
+	}
+	if typ, _ := classify(np); typ == ontology.Person {
+		return false // "I'm not bothered about Tom": a person, not a taste
+	}
+	k, _ := c.object(np, "", 0)
+	if k == "" {
+		return false
+	}
+	c.subj = c.said.speaker
+	c.emit(fx{subj: c.said.speaker, pred: "LIKES", obj: k, neg: true, conf: 0.7, tmpl: "{S} " + phrase})
+	return true
 }
