@@ -60,5 +60,5 @@ var leadsUpToNumber = set("under", "over", "about", "around", "than", "every", "
 	"approximately", "only", "just", "least", "most", "maybe", "perhaps", "some", "another", "other", "those", "these",
 	"from", "until", "till", "between", "by", "with", "into", "onto", "out", "up", "down", "off", "per", "like", "after",
 	"before", "since", "past", "top", "first", "last", "next", "all", "any", "both", "aged", "age", "ages", "number",
-	"no", "not", "was", "were", "are", "is", "been", "have", "has", "had", "got", "get", "gets", "make", "makes", "made",
-	"that's", "it's", "there's", "and", "plus", "minus", "times", "nearer", "above", "below", "within", "through")
+	"no", "not", "were", "been", "have", "has", "had", "got", "get", "gets", "make", "makes", "made",
+	"there's", "plus", "minus", "times", "nearer", "above", "below", "within", "through") // and those of functionWords

@@ -361,37 +361,19 @@ func ending(text string) bool {
 // behind" ends "Leipzig"; "My sister left Leipzig", "I might sell the
 // car" and "I live near Leipzig and sold the old sofa" do not.
 func EndsValue(text, value string) bool {
-	vs := tokens(value)
-	if len(vs) == 0 {
+	v := strings.Join(tokens(value), " ")
+	if v == "" {
 		return false
 	}
+	named := []string{v, v + "s", v + "es"}
 	for _, s := range sentences(text) {
 		if ws := tokens(s); aboutSomeoneElse(ws) || hedgedSentence(s) {
 			continue
 		}
 		for _, clause := range clauseSplit.Split(s, -1) {
-			if ws := tokens(clause); namesWords(ws, vs) && ending(clause) {
+			if saysAny(strings.Join(tokens(clause), " "), named) && ending(clause) {
 				return true
 			}
-		}
-	}
-	return false
-}
-
-// namesWords reports whether ws holds the words vs in a row, the last
-// one optionally with a plural s.
-func namesWords(ws, vs []string) bool {
-	for i := 0; i+len(vs) <= len(ws); i++ {
-		ok := true
-		for j, v := range vs {
-			w := ws[i+j]
-			if w != v && !(j == len(vs)-1 && (w == v+"s" || w == v+"es")) {
-				ok = false
-				break
-			}
-		}
-		if ok {
-			return true
 		}
 	}
 	return false
@@ -488,7 +470,7 @@ var clauseSplit = regexp.MustCompile(`(?i)[,;:]|\s(?:and|but|so|while|though|alt
 func isQuestion(s string, ws []string) bool {
 	last, _ := utf8.DecodeLastRuneInString(s)
 	return strings.HasSuffix(s, "?") || questionEmoji[last] ||
-		len(ws) > 0 && questionStarts[ws[0]] && last != '.' && last != '!' && !emoji(last)
+		len(ws) > 0 && questionStarts[ws[0]] && last != '.' && last != '!' && !nlp.IsEmoji(last)
 }
 
 // questionEmoji end a sentence as a question mark does; any other emoji
@@ -498,7 +480,6 @@ var questionEmoji = map[rune]bool{'🤔': true, '❓': true, '❔': true}
 // emoji reports whether r is a pictograph (Unicode's other symbols: 🙌,
 // 😢, 🐑, ☀), which chat uses as a full stop. Variation selectors and
 // joiners inside an emoji are not symbols and stay with the text.
-func emoji(r rune) bool { return nlp.IsEmoji(r) }
 
 // newsLike reports whether a sentence's words give a figure, say what
 // holds now or report a change: a digit, a word of the present state, a
@@ -561,7 +542,7 @@ func sentences(text string) []string {
 	var out []string
 	start := 0
 	for i, r := range text {
-		if r == '.' || r == '!' || r == '?' || r == ';' || r == '\n' || emoji(r) {
+		if r == '.' || r == '!' || r == '?' || r == ';' || r == '\n' || nlp.IsEmoji(r) {
 			end := i + utf8.RuneLen(r)
 			if s := strings.TrimSpace(text[start:end]); s != "" {
 				out = append(out, s)

@@ -1289,7 +1289,7 @@ func (r *search) summaryPriors(relations, moment bool) {
 			}
 		}
 		if !held {
-			users, temporary, other, hedged = quotedUserLines(c.Text)
+			users, temporary, other, hedged = quotedUserLines(c.Text, r.s.statements.read)
 		}
 		switch {
 		case users == 0:
@@ -1329,8 +1329,8 @@ var momentWords = []string{"right now", "at the moment", "this week", "this mont
 
 // quotedUserLines counts the user lines a summary quotes ("] User: "),
 // those that hold only for a while, those about someone else and those
-// that only suppose or consider.
-func quotedUserLines(text string) (users, temporary, other, hedged int) {
+// that only suppose or consider. read is the service's memo of readings.
+func quotedUserLines(text string, read func(string) knowledge.Statement) (users, temporary, other, hedged int) {
 	for line := range strings.Lines(text) {
 		_, said, ok := strings.Cut(line, "] User: ")
 		if !ok {
@@ -1340,7 +1340,7 @@ func quotedUserLines(text string) (users, temporary, other, hedged int) {
 		if knowledge.Temporary(knowledge.OwnSentences(said)) {
 			temporary++
 		}
-		st := knowledge.ReadStatement(said)
+		st := read(said)
 		if st.Other {
 			other++
 		}

@@ -1326,7 +1326,7 @@ func TestTemporaryStatements(t *testing.T) {
 		for _, c := range []*candidate{lasting, stay, summary} {
 			c.factor, c.temporary, c.reasons = 0, false, nil
 		}
-		r := &search{cfg: DefaultConfig(), in: SearchInput{Query: tc.query}, set: candidateSet{"a": lasting, "b": stay, "c": summary}}
+		r := &search{s: &Service{statements: newStatementMemo(16)}, cfg: DefaultConfig(), in: SearchInput{Query: tc.query}, set: candidateSet{"a": lasting, "b": stay, "c": summary}}
 		r.evidencePriors()
 		if got := stay.temporary && stay.factor > 0 && stay.factor < 1; got != tc.want {
 			t.Errorf("%q: stay demoted = %v, want %v", tc.query, got, tc.want)
@@ -1349,7 +1349,7 @@ func TestTemporaryStatements(t *testing.T) {
 		Parts: ScoreParts{Vector: 0.5}, Text: "The user lives in Galway and is in Oslo for a fortnight."}}
 	only := &candidate{SearchResult: SearchResult{ID: "ev3", Kind: KindEvent, SessionID: "s", SourceEventIDs: []string{"stay"},
 		Parts: ScoreParts{Vector: 0.5}, Text: "Trip to Oslo."}}
-	r := &search{cfg: DefaultConfig(), in: SearchInput{Query: "Where is the user's home?"},
+	r := &search{s: &Service{statements: newStatementMemo(16)}, cfg: DefaultConfig(), in: SearchInput{Query: "Where is the user's home?"},
 		set: candidateSet{candidateKey(lasting): lasting, candidateKey(stay): stay, "ev2": both, "ev3": only}}
 	for _, c := range r.set {
 		c.factor, c.temporary = 0, false
@@ -1402,7 +1402,7 @@ func TestSummaryAboutSomeoneElse(t *testing.T) {
 		{"Where does the user's brother live?", false},
 	} {
 		brother.factor, mixed.factor = 0, 0
-		r := &search{cfg: DefaultConfig(), in: SearchInput{Query: tc.query}, set: candidateSet{"a": brother, "b": mixed}}
+		r := &search{s: &Service{statements: newStatementMemo(16)}, cfg: DefaultConfig(), in: SearchInput{Query: tc.query}, set: candidateSet{"a": brother, "b": mixed}}
 		r.evidencePriors()
 		if got := brother.factor == r.cfg.OtherPersonWeight; got != tc.want {
 			t.Errorf("%q: the brother's summary factor %.2f (reasons %q), demoted want %v", tc.query, brother.factor, brother.reasons, tc.want)
@@ -1464,7 +1464,7 @@ func TestSummaryOfSuppositions(t *testing.T) {
 		Text: "COMPLETED:\n- [9 October 2023] User: Maybe we'll move to Copenhagen if the job offer comes through.\nPENDING:\n- (none)"}}
 	states := &candidate{SearchResult: SearchResult{ID: "ev2", Kind: KindEvent, Parts: ScoreParts{Vector: 0.5},
 		Text: "COMPLETED:\n- [28 March 2023] User: I live in Bristol, in a flat with a balcony.\nPENDING:\n- (none)"}}
-	r := &search{cfg: DefaultConfig(), in: SearchInput{Query: "Which city is the user's home?"}, set: candidateSet{"a": supposes, "b": states}}
+	r := &search{s: &Service{statements: newStatementMemo(16)}, cfg: DefaultConfig(), in: SearchInput{Query: "Which city is the user's home?"}, set: candidateSet{"a": supposes, "b": states}}
 	r.evidencePriors()
 	if supposes.factor != r.cfg.HypotheticalWeight {
 		t.Errorf("the supposing summary's factor %.2f (reasons %q), want %.2f", supposes.factor, supposes.reasons, r.cfg.HypotheticalWeight)

@@ -741,8 +741,8 @@ func (r *tasteRules) thingIFrame(c *clause) bool {
 // about opera", "I'm not really bothered about cheese": a thing the
 // speaker has no liking for, a liking negated rather than an aversion.
 func (r *tasteRules) indifferentFrame(c *clause) bool {
-	if c.at(0) != "i" && c.at(0) != "i'm" {
-		return false
+	if c.at(0) != "i" {
+		return false // contractions arrive expanded: "I couldn't" is "i could not", "I'm" "i am"
 	}
 	i := 1
 	for alt("honestly|really|genuinely|just", c.at(i)) {
@@ -750,32 +750,17 @@ func (r *tasteRules) indifferentFrame(c *clause) bool {
 	}
 	var phrase string
 	switch {
-	case c.seq(i, "could", "not", "care", "less", "about") || c.seq(i, "couldn't", "care", "less", "about") ||
-		c.seq(i, "could", "n't", "care", "less", "about"):
+	case c.seq(i, "could", "not", "care", "less", "about"):
 		i += 5
-		if c.at(i-5) == "couldn't" {
-			i--
-		}
 		phrase = "couldn't care less about {O}"
-	default:
-		if c.at(0) == "i" {
-			if !alt("am|'m", c.at(i)) {
-				return false
-			}
-			i++
-		}
-		if c.at(i) != "not" {
-			return false
-		}
-		i++
-		if c.at(i) == "really" {
-			i++
-		}
-		if !alt("fussed|bothered", c.at(i)) || !alt("about|by|with", c.at(i+1)) {
-			return false
-		}
-		i += 2
+	case c.seq(i, "am", "not") && alt("fussed|bothered", c.at(i+2)) && alt("about|by|with", c.at(i+3)):
+		i += 4
 		phrase = "isn't fussed about {O}"
+	case c.seq(i, "am", "not", "really") && alt("fussed|bothered", c.at(i+3)) && alt("about|by|with", c.at(i+4)):
+		i += 5
+		phrase = "isn't fussed about {O}"
+	default:
+		return false
 	}
 	np := takeNP(c.toks, i)
 	if !usableObject(np) || pronounObjects[np.head()] {
